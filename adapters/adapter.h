@@ -1,0 +1,62 @@
+// The narrow interface every backend sits behind: can you run this case,
+// and run it. The CPU (Eigen) adapter implements it, and so will the CUDA
+// adapter and the external-compiler adapter.
+//
+// Independence rule: an adapter never calls the oracle's op code. It may use
+// only core/ (element types, tensors, conversions, literals).
+#ifndef HLOCHECK_ADAPTERS_ADAPTER_H_
+#define HLOCHECK_ADAPTERS_ADAPTER_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/case.h"
+
+namespace hlocheck {
+
+struct AdapterSupport {
+  bool supported = true;
+  std::string reason;  // why not, when !supported
+
+  static AdapterSupport Yes() { return {}; }
+  static AdapterSupport No(std::string reason) { return {false, std::move(reason)}; }
+};
+
+struct AdapterOptions {
+  int threads = 0;  // 0: one per hardware thread
+};
+
+class Adapter {
+ public:
+  virtual ~Adapter() = default;
+
+  virtual std::string_view name() const = 0;
+
+  // Whether this backend can run the case at all: its op, element types and
+  // attribute values. A case it cannot run is counted as skipped, never as a pass.
+  virtual AdapterSupport Supports(const Case& c) const = 0;
+
+  // Runs a case the backend supports. Returns one tensor per result, of
+  // exactly the case's result types; an error status is a backend failure,
+  // which the runner reports as a finding.
+  virtual absl::StatusOr<std::vector<Tensor>> Run(const Case& c) = 0;
+};
+
+struct AdapterDescription {
+  std::string name;
+  std::string description;
+  bool self_test = false;  // a deliberately faulty backend, for proving the gate can fail
+};
+
+std::vector<AdapterDescription> ListAdapters();
+
+// The backend called `name`, or an error naming the known ones.
+absl::StatusOr<std::unique_ptr<Adapter>> CreateAdapter(std::string_view name,
+                                                      const AdapterOptions& options);
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_ADAPTERS_ADAPTER_H_

@@ -1,0 +1,48 @@
+// What the oracle says about one result of a case: the reference values and
+// how a backend's result may differ from them, element by element.
+#ifndef HLOCHECK_ORACLE_EXPECTATION_H_
+#define HLOCHECK_ORACLE_EXPECTATION_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace hlocheck {
+
+enum class Check : uint8_t {
+  // Bit for bit (NaN matches any NaN of the type).
+  kExact,
+  // Within the op's allowed ULP distance (from its YAML) of the correctly
+  // rounded reference; for complex types, each part separately. A bound of
+  // 0 means bit for bit.
+  kUlp,
+  // |actual - center| <= bound, element by element (two entries per element
+  // for complex types: real part, then imaginary part).
+  kErrorBound,
+};
+
+struct ResultExpectation {
+  // The exact or correctly rounded result (kErrorBound: the center rounded
+  // to the result type), for display and reproducers.
+  Tensor reference;
+  Check check = Check::kExact;
+
+  // kErrorBound only: the high-precision value as an unevaluated sum
+  // hi + lo, and the allowed distance from it.
+  std::vector<double> center_hi;
+  std::vector<double> center_lo;
+  std::vector<double> bound;
+
+  // Elements whose value the spec leaves to the implementation: 1 = any
+  // value is accepted. Empty when there are none.
+  std::vector<uint8_t> free;
+  std::string free_reason;
+
+  int64_t FreeCount() const;
+};
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_ORACLE_EXPECTATION_H_

@@ -1,0 +1,69 @@
+#include "oracle/oracle.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "absl/status/status.h"
+#include "spec/verifier.h"
+
+namespace hlocheck {
+namespace {
+
+const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
+  static const auto* table = [] {
+    auto* map = new std::map<std::string, oracle::OpFunction, std::less<>>();
+    for (auto chapter : {oracle::ElementwiseOps, oracle::DataMovementOps, oracle::ReductionOps}) {
+      for (const oracle::OpEntry& entry : chapter()) (*map)[entry.name] = entry.function;
+    }
+    return map;
+  }();
+  return *table;
+}
+
+// The oracle relies on the host's IEEE arithmetic for f64 results: refuse to
+// run if something switched on flush-to-zero or denormals-are-zero.
+bool SubnormalArithmeticIntact() {
+  volatile double tiny = 4.9406564584124654e-324;
+  volatile double doubled = tiny * 2.0;
+  return doubled != 0.0 && doubled / 2.0 == tiny;
+}
+
+}  // namespace
+
+int64_t ResultExpectation::FreeCount() const {
+  return std::count(free.begin(), free.end(), uint8_t{1});
+}
+
+bool Oracle::Implements(std::string_view op) const { return OpTable().count(op) > 0; }
+
+std::vector<std::string> Oracle::ImplementedOps() const {
+  std::vector<std::string> names;
+  for (const auto& [name, function] : OpTable()) names.push_back(name);
+  return names;
+}
+
+absl::StatusOr<std::vector<ResultExpectation>> Oracle::Compute(const Case& c) const {
+  auto it = OpTable().find(c.op);
+  if (it == OpTable().end()) {
+    return absl::UnimplementedError("the oracle does not implement '" + c.op + "' yet");
+  }
+  if (!SubnormalArithmeticIntact()) {
+    return absl::FailedPreconditionError(
+        "the floating-point environment flushes subnormals; the oracle cannot be exact");
+  }
+  return it->second(c);
+}
+
+absl::StatusOr<std::vector<ResultExpectation>> Oracle::Run(const Case& c) const {
+  const spec::OpSpec* op = registry_->Find(c.op);
+  if (op == nullptr) return absl::NotFoundError("no spec for op '" + c.op + "'");
+  spec::VerifyResult verdict = spec::Verify(*op, c);
+  if (!verdict.valid()) {
+    return absl::InvalidArgumentError("the case violates the spec of " + c.op + ":\n" +
+                                      verdict.Report());
+  }
+  return Compute(c);
+}
+
+}  // namespace hlocheck

@@ -1,0 +1,56 @@
+// The reference oracle: every op of the spec, computed exactly or correctly
+// rounded, returning with each result what a conforming implementation may
+// return instead (a ULP bound, an error bound, or "any value").
+//
+// Independence rule: the oracle never calls adapter code; it shares only
+// core/ with the adapters.
+#ifndef HLOCHECK_ORACLE_ORACLE_H_
+#define HLOCHECK_ORACLE_ORACLE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/case.h"
+#include "oracle/expectation.h"
+#include "spec/registry.h"
+
+namespace hlocheck {
+
+class Oracle {
+ public:
+  explicit Oracle(const spec::SpecRegistry* registry) : registry_(registry) {}
+
+  // Whether the oracle implements the op.
+  bool Implements(std::string_view op) const;
+  std::vector<std::string> ImplementedOps() const;
+
+  // Verifies the case against the op's constraints, then computes it. An
+  // invalid case is an InvalidArgument error that names every violated
+  // constraint; an op the oracle does not implement is Unimplemented.
+  absl::StatusOr<std::vector<ResultExpectation>> Run(const Case& c) const;
+
+  // Computes without verifying (the caller has verified).
+  absl::StatusOr<std::vector<ResultExpectation>> Compute(const Case& c) const;
+
+ private:
+  const spec::SpecRegistry* registry_;
+};
+
+namespace oracle {
+
+using OpFunction = absl::StatusOr<std::vector<ResultExpectation>> (*)(const Case&);
+
+// One entry per op, from the chapter files (elementwise.cc, data_movement.cc, ...).
+struct OpEntry {
+  const char* name;
+  OpFunction function;
+};
+std::vector<OpEntry> ElementwiseOps();
+std::vector<OpEntry> DataMovementOps();
+std::vector<OpEntry> ReductionOps();
+
+}  // namespace oracle
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_ORACLE_ORACLE_H_

@@ -1,0 +1,146 @@
+#include "spec/attributes.h"
+
+#include <algorithm>
+
+#include "absl/status/status.h"
+#include "yaml-cpp/yaml.h"
+
+namespace hlocheck::spec {
+namespace {
+
+absl::Status Mismatch(const AttributeSpec& spec, const Value& value) {
+  return absl::InvalidArgumentError("attribute '" + spec.name + "' expects " +
+                                    AttributeTypeName(spec.type) + ", got " + value.ToString());
+}
+
+absl::StatusOr<EnumValue> ToEnum(const AttributeSpec& spec, const Value& value) {
+  std::string name;
+  if (value.is_enum()) {
+    name = value.as_enum().name;
+  } else if (value.is_string()) {
+    name = value.as_string();
+  } else {
+    return Mismatch(spec, value);
+  }
+  if (std::find(spec.enum_values.begin(), spec.enum_values.end(), name) ==
+      spec.enum_values.end()) {
+    std::string allowed;
+    for (const std::string& v : spec.enum_values) allowed += (allowed.empty() ? "" : ", ") + v;
+    return absl::InvalidArgumentError("attribute '" + spec.name + "': unknown enumerator '" +
+                                      name + "'; expected one of " + allowed);
+  }
+  return EnumValue{name};
+}
+
+Value FromYamlNode(const YAML::Node& node) {
+  if (node.IsSequence()) {
+    std::vector<Value> items;
+    for (const YAML::Node& item : node) items.push_back(FromYamlNode(item));
+    return Value(std::move(items));
+  }
+  if (!node.IsScalar()) return Value(NoneValue{});
+  const std::string& text = node.Scalar();
+  if (text == "true") return Value(true);
+  if (text == "false") return Value(false);
+  try {
+    size_t used = 0;
+    int64_t integer = std::stoll(text, &used);
+    if (used == text.size()) return Value(integer);
+  } catch (const std::exception&) {
+  }
+  try {
+    size_t used = 0;
+    double number = std::stod(text, &used);
+    if (used == text.size()) return Value(number);
+  } catch (const std::exception&) {
+  }
+  return Value(text);
+}
+
+}  // namespace
+
+std::string AttributeTypeName(AttributeType type) {
+  switch (type) {
+    case AttributeType::kBool:
+      return "i1";
+    case AttributeType::kInt:
+      return "si64";
+    case AttributeType::kFloat:
+      return "f32";
+    case AttributeType::kString:
+      return "string";
+    case AttributeType::kEnum:
+      return "enum";
+    case AttributeType::kIntArray:
+      return "si64[]";
+    case AttributeType::kBoolArray:
+      return "i1[]";
+    case AttributeType::kEnumArray:
+      return "enum[]";
+  }
+  return "?";
+}
+
+absl::StatusOr<Attribute> AttributeFromValue(const AttributeSpec& spec, const Value& value) {
+  switch (spec.type) {
+    case AttributeType::kBool:
+      if (!value.is_bool()) return Mismatch(spec, value);
+      return Attribute(value.as_bool());
+    case AttributeType::kInt:
+      if (!value.is_int()) return Mismatch(spec, value);
+      return Attribute(value.as_int());
+    case AttributeType::kFloat:
+      if (!value.is_number() || value.is_bool()) return Mismatch(spec, value);
+      return Attribute(value.ToDouble());
+    case AttributeType::kString:
+      if (!value.is_string()) return Mismatch(spec, value);
+      return Attribute(value.as_string());
+    case AttributeType::kEnum: {
+      auto e = ToEnum(spec, value);
+      if (!e.ok()) return e.status();
+      return Attribute(*e);
+    }
+    case AttributeType::kIntArray: {
+      if (!value.is_list()) return Mismatch(spec, value);
+      std::vector<int64_t> ints;
+      for (const Value& item : value.items()) {
+        if (!item.is_int()) return Mismatch(spec, value);
+        ints.push_back(item.as_int());
+      }
+      return Attribute(std::move(ints));
+    }
+    case AttributeType::kBoolArray: {
+      if (!value.is_list()) return Mismatch(spec, value);
+      std::vector<bool> bools;
+      for (const Value& item : value.items()) {
+        if (!item.is_bool()) return Mismatch(spec, value);
+        bools.push_back(item.as_bool());
+      }
+      return Attribute(std::move(bools));
+    }
+    case AttributeType::kEnumArray: {
+      if (!value.is_list()) return Mismatch(spec, value);
+      std::vector<EnumValue> enums;
+      for (const Value& item : value.items()) {
+        auto e = ToEnum(spec, item);
+        if (!e.ok()) return e.status();
+        enums.push_back(*std::move(e));
+      }
+      return Attribute(std::move(enums));
+    }
+  }
+  return Mismatch(spec, value);
+}
+
+absl::StatusOr<Attribute> AttributeFromYaml(const AttributeSpec& spec, const std::string& yaml) {
+  YAML::Node node;
+  try {
+    node = YAML::Load(yaml);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError("attribute '" + spec.name + "': malformed value '" + yaml +
+                                      "': " + e.msg);
+  }
+  return AttributeFromValue(spec, FromYamlNode(node));
+}
+
+}  // namespace hlocheck::spec

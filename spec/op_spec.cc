@@ -1,0 +1,498 @@
+#include "spec/op_spec.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "absl/status/status.h"
+#include "spec/formula/parser.h"
+#include "yaml-cpp/yaml.h"
+
+namespace hlocheck::spec {
+
+std::string SourceLocation::ToString() const {
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+bool TypeSet::Contains(ElementType t) const {
+  return std::find(element_types.begin(), element_types.end(), t) != element_types.end();
+}
+
+int NumericsSpec::AllowedUlp(ElementType type) const {
+  auto it = ulp.find(type);
+  return it == ulp.end() ? default_ulp : it->second;
+}
+
+const ValueSpec* OpSpec::FindOperand(std::string_view name) const {
+  for (const ValueSpec& v : operands) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+const ValueSpec* OpSpec::FindResult(std::string_view name) const {
+  for (const ValueSpec& v : results) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+const AttributeSpec* OpSpec::FindAttribute(std::string_view name) const {
+  for (const AttributeSpec& a : attributes) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+std::optional<std::vector<ElementType>> ExpandTypeClass(std::string_view name) {
+  std::vector<ElementType> types;
+  auto add_if = [&](bool (*predicate)(ElementType)) {
+    for (ElementType t : AllElementTypes()) {
+      if (predicate(t)) types.push_back(t);
+    }
+  };
+  if (name == "any") {
+    add_if([](ElementType) { return true; });
+  } else if (name == "bool") {
+    add_if(IsBool);
+  } else if (name == "int") {
+    add_if(IsInteger);
+  } else if (name == "sint") {
+    add_if(IsSignedInt);
+  } else if (name == "uint") {
+    add_if(IsUnsignedInt);
+  } else if (name == "float") {
+    add_if(IsFloat);
+  } else if (name == "complex") {
+    add_if(IsComplex);
+  } else if (auto single = ParseElementType(name)) {
+    types.push_back(*single);
+  } else {
+    return std::nullopt;
+  }
+  return types;
+}
+
+namespace {
+
+// Reads one op file, keeping the file name for every message.
+class Loader {
+ public:
+  explicit Loader(std::string file) : file_(std::move(file)) {}
+
+  absl::StatusOr<OpSpec> Load(const std::string& text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+      return absl::InvalidArgumentError(file_ + ":" + std::to_string(e.mark.line + 1) + ":" +
+                                        std::to_string(e.mark.column + 1) +
+                                        ": malformed YAML: " + e.msg);
+    }
+    try {
+      return LoadOp(root);
+    } catch (const YAML::Exception& e) {
+      return absl::InvalidArgumentError(file_ + ":" + std::to_string(e.mark.line + 1) + ":" +
+                                        std::to_string(e.mark.column + 1) + ": " + e.msg);
+    }
+  }
+
+ private:
+  absl::Status Error(const YAML::Node& node, const std::string& message) const {
+    return absl::InvalidArgumentError(Where(node).ToString() + ": " + message);
+  }
+
+  SourceLocation Where(const YAML::Node& node) const {
+    YAML::Mark mark = node.Mark();
+    if (mark.is_null()) return {file_, 1, 1};
+    return {file_, mark.line + 1, mark.column + 1};
+  }
+
+  absl::Status CheckKeys(const YAML::Node& map, std::string_view what,
+                         std::initializer_list<std::string_view> required,
+                         std::initializer_list<std::string_view> optional) const {
+    if (!map.IsMap()) return Error(map, "expected a mapping for " + std::string(what));
+    for (const auto& entry : map) {
+      std::string key = entry.first.Scalar();
+      bool known = std::find(required.begin(), required.end(), key) != required.end() ||
+                   std::find(optional.begin(), optional.end(), key) != optional.end();
+      if (!known) {
+        std::string expected;
+        for (auto k : required) expected += (expected.empty() ? "" : ", ") + std::string(k);
+        for (auto k : optional) expected += (expected.empty() ? "" : ", ") + std::string(k);
+        return Error(entry.first, "unknown key '" + key + "' in " + std::string(what) +
+                                      "; expected one of: " + expected);
+      }
+    }
+    for (auto k : required) {
+      if (!map[std::string(k)]) {
+        return Error(map, "missing key '" + std::string(k) + "' in " + std::string(what));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::string> Scalar(const YAML::Node& node, std::string_view what) const {
+    if (!node.IsScalar()) return Error(node, "expected a text value for " + std::string(what));
+    return node.Scalar();
+  }
+
+  absl::StatusOr<bool> Bool(const YAML::Node& node, std::string_view what) const {
+    auto text = Scalar(node, what);
+    if (!text.ok()) return text.status();
+    if (*text == "true") return true;
+    if (*text == "false") return false;
+    return Error(node, "expected true or false for " + std::string(what));
+  }
+
+  absl::StatusOr<Formula> ParseFormulaNode(const YAML::Node& node, std::string_view what) const {
+    auto text = Scalar(node, what);
+    if (!text.ok()) return text.status();
+    Formula formula;
+    formula.text = *text;
+    formula.location = Where(node);
+    // A quoted scalar's text starts one column after its mark.
+    if (node.Tag() == "!") formula.location.column += 1;
+    ParseError error;
+    auto expr = ParseFormula(formula.text, &error);
+    if (!expr.ok()) {
+      SourceLocation at = formula.location;
+      at.column += error.offset;
+      return absl::InvalidArgumentError(at.ToString() + ": in " + std::string(what) + " '" +
+                                        formula.text + "': " + error.message);
+    }
+    formula.expr = *expr;
+    return formula;
+  }
+
+  absl::StatusOr<TypeSet> ParseTypes(const YAML::Node& entry) const {
+    TypeSet set;
+    const YAML::Node& types = entry["types"];
+    if (!types.IsSequence()) return Error(types, "expected a list of element types or classes");
+    std::set<ElementType> seen;
+    for (const YAML::Node& item : types) {
+      auto name = Scalar(item, "an element type");
+      if (!name.ok()) return name.status();
+      auto expanded = ExpandTypeClass(*name);
+      if (!expanded) {
+        return Error(item, "unknown element type or class '" + *name +
+                               "'; expected any, bool, int, sint, uint, float, complex or a "
+                               "type name such as f32");
+      }
+      seen.insert(expanded->begin(), expanded->end());
+    }
+    for (ElementType t : AllElementTypes()) {
+      if (seen.count(t)) set.element_types.push_back(t);
+    }
+    if (const YAML::Node& q = entry["quantized"]) {
+      auto mode = Scalar(q, "quantized");
+      if (!mode.ok()) return mode.status();
+      if (*mode == "per_tensor") {
+        set.per_tensor_quantized = true;
+      } else if (*mode == "per_axis") {
+        set.per_tensor_quantized = true;
+        set.per_axis_quantized = true;
+      } else if (*mode != "none") {
+        return Error(q, "expected none, per_tensor or per_axis");
+      }
+    }
+    return set;
+  }
+
+  absl::StatusOr<std::vector<ValueSpec>> ParseValues(const YAML::Node& list,
+                                                     std::string_view what) const {
+    std::vector<ValueSpec> values;
+    if (!list.IsSequence()) return Error(list, "expected a list of " + std::string(what));
+    for (const YAML::Node& entry : list) {
+      if (auto s = CheckKeys(entry, what, {"name"},
+                             {"label", "kind", "variadic", "types", "quantized", "description"});
+          !s.ok()) {
+        return s;
+      }
+      ValueSpec value;
+      auto name = Scalar(entry["name"], "name");
+      if (!name.ok()) return name.status();
+      value.name = *name;
+      if (entry["label"]) value.label = entry["label"].Scalar();
+      if (entry["description"]) value.description = entry["description"].Scalar();
+      if (entry["variadic"]) {
+        auto variadic = Bool(entry["variadic"], "variadic");
+        if (!variadic.ok()) return variadic.status();
+        value.variadic = *variadic;
+      }
+      if (entry["kind"]) {
+        std::string kind = entry["kind"].Scalar();
+        if (kind == "tensor") {
+          value.kind = ValueKind::kTensor;
+        } else if (kind == "token") {
+          value.kind = ValueKind::kToken;
+        } else if (kind == "tuple") {
+          value.kind = ValueKind::kTuple;
+        } else if (kind == "any") {
+          value.kind = ValueKind::kAny;
+        } else {
+          return Error(entry["kind"], "expected tensor, token, tuple or any");
+        }
+      }
+      if (value.kind == ValueKind::kTensor || value.kind == ValueKind::kAny) {
+        if (!entry["types"]) return Error(entry, "missing key 'types' for a tensor " + *name);
+        auto types = ParseTypes(entry);
+        if (!types.ok()) return types.status();
+        value.types = *std::move(types);
+      }
+      values.push_back(std::move(value));
+    }
+    return values;
+  }
+
+  absl::StatusOr<std::vector<AttributeSpec>> ParseAttributes(const YAML::Node& list) const {
+    std::vector<AttributeSpec> attributes;
+    if (!list.IsSequence()) return Error(list, "expected a list of attributes");
+    for (const YAML::Node& entry : list) {
+      if (auto s = CheckKeys(entry, "attribute", {"name", "type"},
+                             {"label", "values", "default", "mlir", "description"});
+          !s.ok()) {
+        return s;
+      }
+      AttributeSpec attribute;
+      attribute.name = entry["name"].Scalar();
+      if (entry["label"]) attribute.label = entry["label"].Scalar();
+      if (entry["description"]) attribute.description = entry["description"].Scalar();
+      static const std::map<std::string, AttributeType> kTypes = {
+          {"i1", AttributeType::kBool},       {"si64", AttributeType::kInt},
+          {"si32", AttributeType::kInt},      {"f32", AttributeType::kFloat},
+          {"string", AttributeType::kString}, {"enum", AttributeType::kEnum},
+          {"si64[]", AttributeType::kIntArray}, {"i1[]", AttributeType::kBoolArray},
+          {"enum[]", AttributeType::kEnumArray}};
+      auto type = kTypes.find(entry["type"].Scalar());
+      if (type == kTypes.end()) {
+        return Error(entry["type"],
+                     "unknown attribute type; expected i1, si64, si32, f32, string, enum, si64[], "
+                     "i1[] or enum[]");
+      }
+      attribute.type = type->second;
+      if (attribute.type == AttributeType::kEnum || attribute.type == AttributeType::kEnumArray) {
+        if (!entry["values"] || !entry["values"].IsSequence()) {
+          return Error(entry, "an enum attribute needs 'values', a list of its enumerators");
+        }
+        for (const YAML::Node& v : entry["values"]) attribute.enum_values.push_back(v.Scalar());
+      }
+      if (entry["default"]) {
+        YAML::Emitter out;
+        out << YAML::Flow << entry["default"];
+        attribute.default_value = out.c_str();
+      }
+      if (const YAML::Node& mlir = entry["mlir"]) {
+        if (auto s = CheckKeys(mlir, "mlir spelling", {}, {"group", "enum"}); !s.ok()) return s;
+        if (mlir["group"]) attribute.mlir.group = mlir["group"].Scalar();
+        if (mlir["enum"]) attribute.mlir.enum_attr = mlir["enum"].Scalar();
+      }
+      attributes.push_back(std::move(attribute));
+    }
+    return attributes;
+  }
+
+  absl::StatusOr<NumericsSpec> ParseNumerics(const YAML::Node& node) const {
+    if (auto s = CheckKeys(node, "numerics", {"class"}, {"ulp", "notes"}); !s.ok()) return s;
+    NumericsSpec numerics;
+    static const std::map<std::string, NumericsClass> kClasses = {
+        {"exact", NumericsClass::kExact},
+        {"correctly_rounded", NumericsClass::kCorrectlyRounded},
+        {"transcendental", NumericsClass::kTranscendental},
+        {"accumulation", NumericsClass::kAccumulation},
+        {"implementation_defined", NumericsClass::kImplementationDefined}};
+    auto cls = kClasses.find(node["class"].Scalar());
+    if (cls == kClasses.end()) {
+      return Error(node["class"],
+                   "expected exact, correctly_rounded, transcendental, accumulation or "
+                   "implementation_defined");
+    }
+    numerics.numerics_class = cls->second;
+    if (node["notes"]) numerics.notes = node["notes"].Scalar();
+    if (const YAML::Node& ulp = node["ulp"]) {
+      if (!ulp.IsMap()) return Error(ulp, "expected a mapping from element type to ULPs");
+      for (const auto& entry : ulp) {
+        std::string key = entry.first.Scalar();
+        int bound;
+        try {
+          bound = entry.second.as<int>();
+        } catch (const YAML::Exception&) {
+          return Error(entry.second, "expected a whole number of ULPs");
+        }
+        if (bound < 0) return Error(entry.second, "a ULP bound cannot be negative");
+        if (key == "default") {
+          numerics.default_ulp = bound;
+          continue;
+        }
+        auto types = ExpandTypeClass(key);
+        if (!types) return Error(entry.first, "unknown element type or class '" + key + "'");
+        for (ElementType t : *types) numerics.ulp[t] = bound;
+      }
+    }
+    return numerics;
+  }
+
+  absl::StatusOr<std::vector<std::pair<std::string, std::string>>> ParseNamedTexts(
+      const YAML::Node& node, std::string_view what) const {
+    std::vector<std::pair<std::string, std::string>> entries;
+    if (!node.IsMap()) return Error(node, "expected a mapping for " + std::string(what));
+    for (const auto& entry : node) {
+      std::string text;
+      if (entry.second.IsScalar()) {
+        text = entry.second.Scalar();
+      } else {
+        YAML::Emitter out;
+        out << YAML::Flow << entry.second;
+        text = out.c_str();
+      }
+      entries.emplace_back(entry.first.Scalar(), text);
+    }
+    return entries;
+  }
+
+  absl::StatusOr<OpSpec> LoadOp(const YAML::Node& root) {
+    if (auto s = CheckKeys(root, "op file", {"op", "category", "summary", "operands", "results",
+                                              "constraints", "numerics", "recipe"},
+                           {"seed_heading", "attributes", "definitions", "example"});
+        !s.ok()) {
+      return s;
+    }
+    OpSpec op;
+    op.file = file_;
+    op.name = root["op"].Scalar();
+    op.category = root["category"].Scalar();
+    static const std::set<std::string> kCategories = {
+        "elementwise", "data_movement", "reduction", "control_flow", "collective",
+        "quantization", "misc"};
+    if (!kCategories.count(op.category)) {
+      return Error(root["category"],
+                   "unknown category; expected elementwise, data_movement, reduction, "
+                   "control_flow, collective, quantization or misc");
+    }
+    op.summary = root["summary"].Scalar();
+    if (root["seed_heading"]) op.seed_heading = root["seed_heading"].Scalar();
+
+    auto operands = ParseValues(root["operands"], "operand");
+    if (!operands.ok()) return operands.status();
+    op.operands = *std::move(operands);
+    auto results = ParseValues(root["results"], "result");
+    if (!results.ok()) return results.status();
+    op.results = *std::move(results);
+    if (root["attributes"]) {
+      auto attributes = ParseAttributes(root["attributes"]);
+      if (!attributes.ok()) return attributes.status();
+      op.attributes = *std::move(attributes);
+    }
+    std::set<std::string> names;
+    for (const auto& v : op.operands) names.insert(v.name);
+    for (const auto& v : op.results) names.insert(v.name);
+    for (const auto& a : op.attributes) {
+      if (!names.insert(a.name).second) {
+        return Error(root["attributes"], "name '" + a.name + "' is used twice");
+      }
+    }
+
+    if (const YAML::Node& definitions = root["definitions"]) {
+      if (!definitions.IsSequence()) return Error(definitions, "expected a list of definitions");
+      for (const YAML::Node& entry : definitions) {
+        if (auto s = CheckKeys(entry, "definition", {"name", "formula"}, {}); !s.ok()) return s;
+        auto formula = ParseFormulaNode(entry["formula"], "definition");
+        if (!formula.ok()) return formula.status();
+        op.definitions.emplace_back(entry["name"].Scalar(), *std::move(formula));
+      }
+    }
+
+    const YAML::Node& constraints = root["constraints"];
+    if (!constraints.IsSequence()) return Error(constraints, "expected a list of constraints");
+    int expected_number = 1;
+    for (const YAML::Node& entry : constraints) {
+      if (auto s = CheckKeys(entry, "constraint", {"id", "text", "formula"},
+                             {"when", "source", "note"});
+          !s.ok()) {
+        return s;
+      }
+      ConstraintSpec c;
+      c.id = entry["id"].Scalar();
+      // Seed constraints are numbered C1..Cn without gaps; keeping that
+      // invariant catches a constraint lost while editing.
+      if (c.id != "C" + std::to_string(expected_number)) {
+        return Error(entry["id"], "expected constraint id C" + std::to_string(expected_number) +
+                                      ", found " + c.id);
+      }
+      ++expected_number;
+      c.text = entry["text"].Scalar();
+      auto formula = ParseFormulaNode(entry["formula"], "constraint " + c.id);
+      if (!formula.ok()) return formula.status();
+      c.formula = *std::move(formula);
+      if (entry["when"]) {
+        auto condition = ParseFormulaNode(entry["when"], "condition of " + c.id);
+        if (!condition.ok()) return condition.status();
+        c.condition = *std::move(condition);
+      }
+      if (entry["source"]) {
+        c.source = entry["source"].Scalar();
+        if (c.source != "seed" && c.source != "public") {
+          return Error(entry["source"], "expected seed or public");
+        }
+      }
+      if (entry["note"]) c.note = entry["note"].Scalar();
+      op.constraints.push_back(std::move(c));
+    }
+
+    auto numerics = ParseNumerics(root["numerics"]);
+    if (!numerics.ok()) return numerics.status();
+    op.numerics = *std::move(numerics);
+
+    const YAML::Node& recipe = root["recipe"];
+    if (!recipe.IsSequence()) return Error(recipe, "expected a list of 'name: formula' steps");
+    for (const YAML::Node& step : recipe) {
+      if (!step.IsMap() || step.size() != 1) {
+        return Error(step, "expected one 'name: formula' pair per recipe step");
+      }
+      auto entry = *step.begin();
+      auto formula = ParseFormulaNode(entry.second, "recipe step " + entry.first.Scalar());
+      if (!formula.ok()) return formula.status();
+      op.recipe.push_back({entry.first.Scalar(), *std::move(formula)});
+    }
+
+    if (const YAML::Node& example = root["example"]) {
+      if (auto s = CheckKeys(example, "example", {"inputs", "expected"}, {"mlir"}); !s.ok()) {
+        return s;
+      }
+      auto inputs = ParseNamedTexts(example["inputs"], "example inputs");
+      if (!inputs.ok()) return inputs.status();
+      auto expected = ParseNamedTexts(example["expected"], "example results");
+      if (!expected.ok()) return expected.status();
+      op.example.inputs = *std::move(inputs);
+      op.example.expected = *std::move(expected);
+      if (example["mlir"]) op.example.mlir = example["mlir"].Scalar();
+      op.example.present = true;
+      for (const auto& [name, text] : op.example.inputs) {
+        if (!op.FindOperand(name) && !op.FindAttribute(name)) {
+          return Error(example["inputs"], "example input '" + name + "' is not an operand or "
+                                          "attribute of " + op.name);
+        }
+      }
+    }
+    return op;
+  }
+
+  std::string file_;
+};
+
+}  // namespace
+
+absl::StatusOr<OpSpec> ParseOpSpec(const std::string& yaml_text, const std::string& file) {
+  return Loader(file).Load(yaml_text);
+}
+
+absl::StatusOr<OpSpec> LoadOpSpec(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(path + ": cannot open the op file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ParseOpSpec(buffer.str(), path);
+}
+
+}  // namespace hlocheck::spec

@@ -1,0 +1,147 @@
+// One op of the spec as loaded from spec/ops/<op>.yaml: its inputs, element
+// types, attributes, results, numbered constraints, generation recipe,
+// example and numerics. docs/spec-format.md describes the file format.
+#ifndef HLOCHECK_SPEC_OP_SPEC_H_
+#define HLOCHECK_SPEC_OP_SPEC_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/element_type.h"
+#include "spec/formula/ast.h"
+
+namespace hlocheck::spec {
+
+// Where something came from, for error messages: file:line:column.
+struct SourceLocation {
+  std::string file;
+  int line = 0;    // 1-based
+  int column = 0;  // 1-based
+  std::string ToString() const;
+};
+
+// A formula as written in the YAML, parsed once at load time.
+struct Formula {
+  std::string text;
+  ExprPtr expr;
+  SourceLocation location;  // of the first character of `text`
+};
+
+enum class ValueKind { kTensor, kToken, kTuple, kAny };
+
+struct TypeSet {
+  std::vector<ElementType> element_types;  // in AllElementTypes() order, no duplicates
+  bool per_tensor_quantized = false;
+  bool per_axis_quantized = false;
+  bool Contains(ElementType t) const;
+};
+
+struct ValueSpec {  // an operand or a result
+  std::string name;
+  std::string label;  // I1, I2, ... (operands only)
+  ValueKind kind = ValueKind::kTensor;
+  bool variadic = false;
+  TypeSet types;
+  std::string description;
+};
+
+enum class AttributeType {
+  kBool,       // i1 constant
+  kInt,        // si64 (or si32) constant
+  kFloat,      // f32 constant
+  kString,
+  kEnum,       // one of `enum_values`
+  kIntArray,   // 1-D si64 tensor constant
+  kBoolArray,  // 1-D i1 tensor constant
+  kEnumArray,  // variadic enum
+};
+
+// How an attribute is spelled in MLIR text.
+struct MlirSpelling {
+  std::string group;      // name of an attribute struct the value lives in, e.g. dot_dimension_numbers
+  std::string enum_attr;  // e.g. "precision" for #stablehlo<precision DEFAULT>
+};
+
+struct AttributeSpec {
+  std::string name;
+  std::string label;
+  AttributeType type = AttributeType::kInt;
+  std::vector<std::string> enum_values;
+  std::optional<std::string> default_value;  // YAML text of the default, when optional
+  MlirSpelling mlir;
+  std::string description;
+};
+
+struct ConstraintSpec {
+  std::string id;  // "C1"
+  std::string text;  // English
+  Formula formula;
+  std::optional<Formula> condition;  // the constraint applies only when this holds
+  std::string source = "seed";       // "seed" (002) or "public" (the newer spec)
+  std::string note;                  // e.g. what a corrected typo was
+};
+
+enum class NumericsClass {
+  kExact,               // integers, booleans, data movement, exactly representable results
+  kCorrectlyRounded,    // IEEE basic operations and conversions: 0 ULP unless stated
+  kTranscendental,      // the oracle is correctly rounded; backends get a ULP bound per type
+  kAccumulation,        // reductions and contractions: an error bound derived per element
+  kImplementationDefined,
+};
+
+struct NumericsSpec {
+  NumericsClass numerics_class = NumericsClass::kExact;
+  std::map<ElementType, int> ulp;  // allowed ULP distance per element type
+  int default_ulp = 0;
+  std::string notes;
+  int AllowedUlp(ElementType type) const;
+};
+
+struct RecipeStep {
+  std::string name;  // an operand, attribute or result name, or a local name
+  Formula formula;
+};
+
+struct ExampleSpec {
+  // Values as StableHLO dense literals (`dense<...> : tensor<...>`) for
+  // operands and expected results; YAML values for attributes.
+  std::vector<std::pair<std::string, std::string>> inputs;
+  std::vector<std::pair<std::string, std::string>> expected;
+  std::string mlir;  // the example op as written in the spec
+  bool present = false;
+};
+
+struct OpSpec {
+  std::string name;      // the StableHLO mnemonic, e.g. "dot_general"
+  std::string category;  // elementwise, data_movement, reduction, ...
+  std::string summary;
+  std::string seed_heading;  // the heading in seed 002, which may be translated
+  std::vector<ValueSpec> operands;
+  std::vector<AttributeSpec> attributes;
+  std::vector<ValueSpec> results;
+  std::vector<std::pair<std::string, Formula>> definitions;
+  std::vector<ConstraintSpec> constraints;
+  NumericsSpec numerics;
+  std::vector<RecipeStep> recipe;
+  ExampleSpec example;
+  std::string file;
+
+  const ValueSpec* FindOperand(std::string_view name) const;
+  const ValueSpec* FindResult(std::string_view name) const;
+  const AttributeSpec* FindAttribute(std::string_view name) const;
+};
+
+// Loads and validates one op file. Errors name file:line:column and what was expected.
+absl::StatusOr<OpSpec> LoadOpSpec(const std::string& path);
+// The same from YAML text (tests); `file` is used in messages.
+absl::StatusOr<OpSpec> ParseOpSpec(const std::string& yaml_text, const std::string& file);
+
+// Element type classes the YAML may name: bool, int, sint, uint, float, complex, any.
+std::optional<std::vector<ElementType>> ExpandTypeClass(std::string_view name);
+
+}  // namespace hlocheck::spec
+
+#endif  // HLOCHECK_SPEC_OP_SPEC_H_

@@ -1,0 +1,64 @@
+#include "spec/registry.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "absl/status/status.h"
+
+#ifndef HLOCHECK_SPEC_DIR
+#error "HLOCHECK_SPEC_DIR must name the spec/ops directory"
+#endif
+
+namespace hlocheck::spec {
+
+absl::StatusOr<SpecRegistry> SpecRegistry::LoadDirectory(const std::string& directory) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (!fs::is_directory(directory, error)) {
+    return absl::NotFoundError(directory + ": spec directory not found");
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  SpecRegistry registry;
+  for (const std::string& file : files) {
+    auto op = LoadOpSpec(file);
+    if (!op.ok()) return op.status();
+    std::string stem = fs::path(file).stem().string();
+    if (op->name != stem) {
+      return absl::InvalidArgumentError(file + ":1:1: the op is named '" + op->name +
+                                        "' but the file is " + stem + ".yaml");
+    }
+    registry.ops_.push_back(*std::move(op));
+  }
+  return registry;
+}
+
+const OpSpec* SpecRegistry::Find(std::string_view op) const {
+  auto it = std::lower_bound(ops_.begin(), ops_.end(), op,
+                             [](const OpSpec& spec, std::string_view name) { return spec.name < name; });
+  return it != ops_.end() && it->name == op ? &*it : nullptr;
+}
+
+size_t SpecRegistry::constraint_count() const {
+  size_t count = 0;
+  for (const OpSpec& op : ops_) count += op.constraints.size();
+  return count;
+}
+
+std::string DefaultSpecDirectory() {
+  if (const char* override_dir = std::getenv("HLOCHECK_SPEC_DIR")) return override_dir;
+  return HLOCHECK_SPEC_DIR;
+}
+
+absl::StatusOr<const SpecRegistry*> DefaultRegistry() {
+  static const absl::StatusOr<SpecRegistry>* registry =
+      new absl::StatusOr<SpecRegistry>(SpecRegistry::LoadDirectory(DefaultSpecDirectory()));
+  if (!registry->ok()) return registry->status();
+  return &**registry;
+}
+
+}  // namespace hlocheck::spec

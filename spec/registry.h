@@ -1,0 +1,36 @@
+// All op specs of a spec directory (spec/ops/*.yaml), loaded and validated.
+#ifndef HLOCHECK_SPEC_REGISTRY_H_
+#define HLOCHECK_SPEC_REGISTRY_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "spec/op_spec.h"
+
+namespace hlocheck::spec {
+
+class SpecRegistry {
+ public:
+  // Loads every *.yaml file of `directory`. Any malformed file is an error
+  // naming file:line:column; the file name must be the op's name.
+  static absl::StatusOr<SpecRegistry> LoadDirectory(const std::string& directory);
+
+  const OpSpec* Find(std::string_view op) const;
+  const std::vector<OpSpec>& ops() const { return ops_; }
+  size_t constraint_count() const;
+
+ private:
+  std::vector<OpSpec> ops_;  // sorted by name
+};
+
+// Where the op files are: $HLOCHECK_SPEC_DIR if set, else the source tree's spec/ops.
+std::string DefaultSpecDirectory();
+
+// The registry of the default directory, loaded once; an error if it is malformed.
+absl::StatusOr<const SpecRegistry*> DefaultRegistry();
+
+}  // namespace hlocheck::spec
+
+#endif  // HLOCHECK_SPEC_REGISTRY_H_
