@@ -1,0 +1,247 @@
+#include "generators/data.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "core/element_value.h"
+
+namespace hlocheck {
+namespace {
+
+// A small deterministic stream of 64-bit numbers from RapidCheck's Random.
+class Bits {
+ public:
+  explicit Bits(const rc::Random& random) : random_(random) {}
+  uint64_t Next() { return random_.next(); }
+  // Uniform in [0, n).
+  uint64_t Below(uint64_t n) { return n == 0 ? 0 : Next() % n; }
+
+ private:
+  rc::Random random_;
+};
+
+// A double rounded to T (for complex types: the real part, imaginary zero).
+template <ElementType T>
+ContainerT<T> FromDouble(double value) {
+  uint8_t flags = 0;
+  return FromExact<T>(ExactValue::FromDouble(value), RoundingMode::kNearestEven, &flags);
+}
+
+template <ElementType T>
+ContainerT<T> SmallInteger(Bits& bits) {
+  if constexpr (IsBool(T)) {
+    return static_cast<ContainerT<T>>(bits.Below(2));
+  } else if constexpr (IsComplex(T)) {
+    using Part = typename ContainerT<T>::value_type;
+    return {static_cast<Part>(static_cast<int64_t>(bits.Below(17)) - 8),
+            static_cast<Part>(static_cast<int64_t>(bits.Below(17)) - 8)};
+  } else if constexpr (T == ElementType::kF8E8M0FNU) {
+    // Only positive powers of two exist: 2^-3 .. 2^3.
+    return FromDouble<T>(std::ldexp(1.0, static_cast<int>(bits.Below(7)) - 3));
+  } else {
+    int64_t lo = 0;
+    int64_t hi = 8;
+    if constexpr (IsSignedInt(T) || IsFloat(T)) lo = -8;
+    if constexpr (IsInteger(T)) {
+      lo = std::max(lo, IntegerMin(T));
+      hi = std::min<int64_t>(hi, static_cast<int64_t>(IntegerMaxUnsigned(T)));
+    }
+    int64_t value = lo + static_cast<int64_t>(bits.Below(static_cast<uint64_t>(hi - lo + 1)));
+    if constexpr (IsFloat(T)) return FromDouble<T>(static_cast<double>(value));
+    return static_cast<ContainerT<T>>(value);
+  }
+}
+
+template <ElementType T>
+ContainerT<T> UniformValue(Bits& bits) {
+  if constexpr (IsBool(T)) {
+    return static_cast<ContainerT<T>>(bits.Below(2));
+  } else if constexpr (IsInteger(T)) {
+    uint64_t raw = bits.Next();
+    constexpr int kBits = BitWidth(T);
+    if constexpr (kBits < 64) raw &= (uint64_t{1} << kBits) - 1;
+    if constexpr (IsSignedInt(T)) {
+      return static_cast<ContainerT<T>>(static_cast<int64_t>(raw << (64 - kBits)) >> (64 - kBits));
+    } else {
+      return static_cast<ContainerT<T>>(raw);
+    }
+  } else if constexpr (IsComplex(T)) {
+    using Part = typename ContainerT<T>::value_type;
+    constexpr ElementType kPart = T == ElementType::kComplexF32 ? ElementType::kF32 : ElementType::kF64;
+    return {static_cast<Part>(UniformValue<kPart>(bits)), static_cast<Part>(UniformValue<kPart>(bits))};
+  } else {
+    const int total = Format(T).total_bits();
+    uint64_t raw = bits.Next();
+    if (total < 64) raw &= (uint64_t{1} << total) - 1;
+    return FloatFromBits<T>(raw);
+  }
+}
+
+// The values real backends get wrong most often (../shared/FAULT-CLASSES.md).
+template <ElementType T>
+std::vector<ContainerT<T>> SpecialValues() {
+  std::vector<ContainerT<T>> values;
+  if constexpr (IsBool(T)) {
+    values = {0, 1};
+  } else if constexpr (IsInteger(T)) {
+    int64_t min = IntegerMin(T);
+    uint64_t max = IntegerMaxUnsigned(T);
+    for (uint64_t v : {static_cast<uint64_t>(min), static_cast<uint64_t>(min) + 1, max, max - 1,
+                       uint64_t{0}, uint64_t{1}, ~uint64_t{0}}) {
+      values.push_back(static_cast<ContainerT<T>>(v));
+    }
+  } else if constexpr (IsComplex(T)) {
+    constexpr ElementType kPart = T == ElementType::kComplexF32 ? ElementType::kF32 : ElementType::kF64;
+    for (auto re : SpecialValues<kPart>()) {
+      values.push_back({re, 0});
+      values.push_back({0, re});
+    }
+  } else {
+    const FloatFormat& f = Format(T);
+    const uint64_t sign = f.sign_mask();
+    std::vector<uint64_t> patterns = {
+        0, 1,                                          // +0, smallest subnormal (or 2^-127)
+        f.mantissa_mask(),                             // largest subnormal
+        uint64_t{1} << f.mantissa_bits,                // smallest normal
+        f.max_finite_bits(),                           // largest finite
+        EncodeFloat(f, ExactValue::FromDouble(1.0)),   // 1
+    };
+    if (f.has_infinity) patterns.push_back(f.infinity_bits());
+    if (f.has_nan()) patterns.push_back(f.nan_bits());
+    std::vector<uint64_t> with_signs = patterns;
+    if (f.has_sign) {
+      for (uint64_t p : patterns) {
+        if (!IsNaNBits(f, p | sign)) with_signs.push_back(p | sign);
+      }
+      if (f.nan_encoding == NanEncoding::kIeee) with_signs.push_back(f.nan_bits() | sign);
+    }
+    for (uint64_t p : with_signs) values.push_back(FloatFromBits<T>(p));
+  }
+  return values;
+}
+
+template <ElementType T>
+void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
+  auto values = tensor.values<T>();
+  switch (policy) {
+    case DataPolicy::kSmallIntegers:
+      for (auto& v : values) v = SmallInteger<T>(bits);
+      break;
+    case DataPolicy::kUniform:
+      for (auto& v : values) v = UniformValue<T>(bits);
+      break;
+    case DataPolicy::kSpecialValues: {
+      const auto specials = SpecialValues<T>();
+      // Sometimes the whole tensor is one special value; otherwise about
+      // half the elements are special, the rest small.
+      bool whole = bits.Below(8) == 0;
+      auto fixed = specials[bits.Below(specials.size())];
+      for (auto& v : values) {
+        if (whole) {
+          v = fixed;
+        } else if (bits.Below(2) == 0) {
+          v = specials[bits.Below(specials.size())];
+        } else {
+          v = SmallInteger<T>(bits);
+        }
+      }
+      break;
+    }
+  }
+}
+
+// --- Shrinking --------------------------------------------------------------
+
+// Candidates for one real value, each strictly simpler: zero, one, an
+// integer instead of a fraction, half the magnitude, the positive value.
+std::vector<double> SimplerReals(double v) {
+  std::vector<double> candidates;
+  if (v != 0 || std::signbit(v)) candidates.push_back(0.0);
+  if (!std::isfinite(v)) {
+    candidates.push_back(1.0);
+    return candidates;
+  }
+  if (std::trunc(v) != v) {
+    candidates.push_back(std::trunc(v));
+  } else if (std::fabs(v) >= 2) {
+    candidates.push_back(std::trunc(v / 2));
+  }
+  if (v < 0) candidates.push_back(-v);
+  return candidates;
+}
+
+template <ElementType T>
+std::vector<ContainerT<T>> SimplerElements(ContainerT<T> value) {
+  std::vector<ContainerT<T>> result;
+  auto add = [&](ContainerT<T> candidate) {
+    if (std::memcmp(&candidate, &value, sizeof(candidate)) != 0) result.push_back(candidate);
+  };
+  if constexpr (IsBool(T)) {
+    if (value != 0) add(0);
+  } else if constexpr (IsInteger(T)) {
+    if (value != 0) add(0);
+    if (value / 2 != 0) add(static_cast<ContainerT<T>>(value / 2));
+    if constexpr (IsSignedInt(T)) {
+      if (value < 0 && value != static_cast<ContainerT<T>>(IntegerMin(T))) {
+        add(static_cast<ContainerT<T>>(-value));
+      }
+    }
+  } else if constexpr (IsComplex(T)) {
+    for (double re : SimplerReals(value.real())) add({static_cast<decltype(value.real())>(re), value.imag()});
+    for (double im : SimplerReals(value.imag())) add({value.real(), static_cast<decltype(value.imag())>(im)});
+  } else {
+    for (double candidate : SimplerReals(ToDouble<T>(value))) add(FromDouble<T>(candidate));
+  }
+  return result;
+}
+
+template <ElementType T>
+rc::Seq<Tensor> SimplerTensorsOf(const Tensor& tensor) {
+  Tensor zeros(tensor.type());
+  rc::Seq<Tensor> all_zero = tensor.BitwiseEquals(zeros) ? rc::Seq<Tensor>() : rc::seq::just(zeros);
+  auto per_element = rc::seq::mapcat(
+      rc::seq::range<int64_t>(0, tensor.num_elements()), [tensor](int64_t i) {
+        std::vector<Tensor> candidates;
+        for (auto simpler : SimplerElements<T>(tensor.values<T>()[i])) {
+          Tensor copy = tensor;
+          copy.values<T>()[i] = simpler;
+          candidates.push_back(std::move(copy));
+        }
+        return rc::seq::fromContainer(std::move(candidates));
+      });
+  return rc::seq::concat(std::move(all_zero), std::move(per_element));
+}
+
+}  // namespace
+
+std::string_view DataPolicyName(DataPolicy policy) {
+  switch (policy) {
+    case DataPolicy::kSmallIntegers:
+      return "small-integers";
+    case DataPolicy::kUniform:
+      return "uniform";
+    case DataPolicy::kSpecialValues:
+      return "special-values";
+  }
+  return "?";
+}
+
+std::vector<DataPolicy> AllDataPolicies() {
+  return {DataPolicy::kSmallIntegers, DataPolicy::kUniform, DataPolicy::kSpecialValues};
+}
+
+rc::Seq<Tensor> SimplerTensors(const Tensor& tensor) {
+  return DispatchElementType(tensor.element_type(),
+                             [&]<ElementType T>() { return SimplerTensorsOf<T>(tensor); });
+}
+
+rc::Gen<Tensor> TensorData(TensorType type, DataPolicy policy) {
+  return rc::Gen<Tensor>([type = std::move(type), policy](const rc::Random& random, int) {
+    Tensor tensor(type);
+    Bits bits(random);
+    DispatchElementType(type.element_type, [&]<ElementType T>() { Fill<T>(tensor, policy, bits); });
+    return rc::shrinkable::shrinkRecur(std::move(tensor), &SimplerTensors);
+  });
+}
+
+}  // namespace hlocheck

@@ -1,0 +1,33 @@
+// Input data for generated cases: tensors of any element type filled by a
+// data policy, shrinking towards zeros and simple values.
+#ifndef HLOCHECK_GENERATORS_DATA_H_
+#define HLOCHECK_GENERATORS_DATA_H_
+
+#include <string_view>
+#include <vector>
+
+#include "core/tensor.h"
+#include "rapidcheck.h"
+
+namespace hlocheck {
+
+enum class DataPolicy {
+  kSmallIntegers,  // integers in [-8, 8] (or [0, 8]): float arithmetic on them stays exact
+  kUniform,        // uniform over the type's bit patterns: every value, NaN and Inf included
+  kSpecialValues,  // NaN, +-Inf, +-0, subnormals, extremes, integer min/max, mixed with small values
+};
+
+std::string_view DataPolicyName(DataPolicy policy);
+std::vector<DataPolicy> AllDataPolicies();
+
+// A tensor of `type` filled according to `policy`. Shrinks to all zeros
+// first, then element by element to 0, 1, integers, halves and positives.
+rc::Gen<Tensor> TensorData(TensorType type, DataPolicy policy);
+
+// The simpler neighbours of a tensor that the shrinker tries, in order,
+// produced lazily: all zeros, then each element made simpler on its own.
+rc::Seq<Tensor> SimplerTensors(const Tensor& tensor);
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_GENERATORS_DATA_H_

@@ -1,0 +1,89 @@
+#include "generators/case_generator.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "spec/registry.h"
+#include "spec/verifier.h"
+
+namespace hlocheck {
+namespace {
+
+const spec::SpecRegistry& Registry() {
+  auto registry = spec::DefaultRegistry();
+  EXPECT_TRUE(registry.ok()) << registry.status();
+  return **registry;
+}
+
+// Every generated case of every op and element type satisfies every
+// constraint of its op, at every size.
+TEST(CaseGeneratorTest, GeneratedCasesAreValid) {
+  for (const spec::OpSpec& op : Registry().ops()) {
+    for (ElementType type : PrimaryTypes(op)) {
+      GenerationOptions options;
+      options.primary_type = type;
+      for (int i = 0; i < 40; ++i) {
+        rc::Shrinkable<Case> shrinkable = GenerateCase(op, options, 1000 + i, (i * 7) % 101);
+        Case c = shrinkable.value();
+        ASSERT_EQ(c.operands[0].element_type(), type) << op.name;
+        spec::VerifyResult verdict = spec::Verify(op, c);
+        ASSERT_TRUE(verdict.valid()) << op.name << " " << Name(type) << " case " << i << ":\n"
+                                     << verdict.Report();
+      }
+    }
+  }
+}
+
+TEST(CaseGeneratorTest, SameSeedSameCase) {
+  const spec::OpSpec* op = Registry().Find("dot_general");
+  ASSERT_NE(op, nullptr);
+  GenerationOptions options;
+  options.primary_type = ElementType::kF32;
+  for (int i = 0; i < 20; ++i) {
+    Case a = GenerateCase(*op, options, 42 + i, 50).value();
+    Case b = GenerateCase(*op, options, 42 + i, 50).value();
+    ASSERT_EQ(a.operands.size(), b.operands.size());
+    for (size_t k = 0; k < a.operands.size(); ++k) {
+      EXPECT_TRUE(a.operands[k].BitwiseEquals(b.operands[k]));
+    }
+    EXPECT_EQ(a.attributes.size(), b.attributes.size());
+    EXPECT_EQ(a.result_types, b.result_types);
+  }
+}
+
+TEST(CaseGeneratorTest, ShrinksStayValid) {
+  const spec::OpSpec* op = Registry().Find("slice");
+  ASSERT_NE(op, nullptr);
+  GenerationOptions options;
+  options.primary_type = ElementType::kSI32;
+  rc::Shrinkable<Case> shrinkable = GenerateCase(*op, options, 7, 80);
+  int checked = 0;
+  // Walk down the first shrink of each level: each must be valid too.
+  for (int depth = 0; depth < 30; ++depth) {
+    auto shrinks = shrinkable.shrinks();
+    auto first = shrinks.next();
+    if (!first) break;
+    Case c = first->value();
+    spec::VerifyResult verdict = spec::Verify(*op, c);
+    ASSERT_TRUE(verdict.valid()) << verdict.Report();
+    shrinkable = *first;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(CaseGeneratorTest, SizesGrowWithTheSizeParameter) {
+  const spec::OpSpec* op = Registry().Find("add");
+  GenerationOptions options;
+  options.primary_type = ElementType::kF32;
+  int64_t small = 0;
+  int64_t large = 0;
+  for (int i = 0; i < 50; ++i) {
+    small += GenerateCase(*op, options, i, 0).value().operands[0].num_elements();
+    large += GenerateCase(*op, options, i, 100).value().operands[0].num_elements();
+  }
+  EXPECT_LT(small * 10, large);
+}
+
+}  // namespace
+}  // namespace hlocheck
