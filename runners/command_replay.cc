@@ -1,0 +1,89 @@
+// `hlocheck replay STRING`: one case, rebuilt exactly, checked again.
+#include <iostream>
+
+#include "core/literal.h"
+#include "reports/stablehlo_writer.h"
+#include "runners/commands.h"
+#include "runners/flags.h"
+#include "runners/gate.h"
+
+namespace hlocheck {
+
+int ReplayCommand(const std::vector<std::string>& args) {
+  Flags flags;
+  flags.Add("backend", "NAME", "the backend to run the case on", "cpu");
+  flags.Add("threads", "N", "backend threads; 0 = one per hardware thread", "0");
+  flags.AddSwitch("help", "show this help");
+  if (auto status = flags.Parse(args); !status.ok()) {
+    std::cerr << "hlocheck replay: " << status.message() << "\n";
+    return kExitUsage;
+  }
+  if (flags.Switch("help")) {
+    std::cout << "usage: hlocheck replay [flags] REPLAY_STRING\n\n"
+                 "Rebuilds the case a run printed (generation seed, size and shrink steps) and\n"
+                 "checks it against the oracle again: prints the case as StableHLO, the oracle's\n"
+                 "answer and the backend's.\n\nflags:\n"
+              << flags.Help() << "\nExit status: 0 the backend agrees, 1 it does not, 2 bad input.\n";
+    return kExitOk;
+  }
+  if (flags.positional().size() != 1) {
+    std::cerr << "hlocheck replay: expected one replay string (hlocheck1:...)\n";
+    return kExitUsage;
+  }
+  auto threads = flags.GetInt("threads", 0, 1024);
+  if (!threads.ok()) {
+    std::cerr << "hlocheck replay: " << threads.status().message() << "\n";
+    return kExitUsage;
+  }
+  auto registry = spec::DefaultRegistry();
+  if (!registry.ok()) {
+    std::cerr << "hlocheck replay: " << registry.status().message() << "\n";
+    return kExitUsage;
+  }
+  AdapterOptions adapter_options;
+  adapter_options.threads = static_cast<int>(*threads);
+  auto adapter = CreateAdapter(flags.Get("backend"), adapter_options);
+  if (!adapter.ok()) {
+    std::cerr << "hlocheck replay: " << adapter.status().message() << "\n";
+    return kExitUsage;
+  }
+  Oracle oracle(*registry);
+  Gate gate(*registry, &oracle, adapter->get());
+  auto replayed = gate.Replay(flags.positional()[0]);
+  if (!replayed.ok()) {
+    std::cerr << "hlocheck replay: " << replayed.status().message() << "\n";
+    return kExitUsage;
+  }
+  const CaseOutcome& outcome = replayed->outcome;
+  std::vector<ExpectedResult> expected;
+  for (const ResultExpectation& e : outcome.expectations) {
+    expected.push_back({e.reference, e.check == Check::kExact});
+  }
+  std::cout << PrintReproducer(*replayed->op, replayed->c, expected,
+                               {"replay " + flags.positional()[0]});
+  for (size_t r = 0; r < outcome.actual.size(); ++r) {
+    std::cout << "backend result: " << PrintDenseAttribute(outcome.actual[r]) << "\n";
+  }
+  switch (outcome.kind) {
+    case CaseOutcome::Kind::kPass:
+      std::cout << "the backend agrees with the oracle\n";
+      return kExitOk;
+    case CaseOutcome::Kind::kSkipped:
+      std::cout << "the backend cannot run this case: " << outcome.message << "\n";
+      return kExitOk;
+    case CaseOutcome::Kind::kMismatch:
+      for (const ResultComparison& c : outcome.comparisons) {
+        for (const ElementMismatch& m : c.first_mismatches) {
+          std::cout << "element " << m.index << ": expected " << m.expected << ", got " << m.actual
+                    << "; allowed " << m.allowed << "\n";
+        }
+      }
+      std::cout << "MISMATCH\n";
+      return kExitFailure;
+    default:
+      std::cout << outcome.message << "\nFAILED\n";
+      return kExitFailure;
+  }
+}
+
+}  // namespace hlocheck

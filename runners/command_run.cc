@@ -1,0 +1,160 @@
+// `hlocheck run`: the CI gate.
+#include <unistd.h>
+
+#include <iostream>
+
+#include "reports/gate_reports.h"
+#include "runners/commands.h"
+#include "runners/flags.h"
+#include "runners/gate.h"
+
+namespace hlocheck {
+namespace {
+
+Flags RunFlags() {
+  Flags flags;
+  flags.Add("ops", "LIST", "comma-separated ops to check; default: every op the oracle implements");
+  flags.Add("types", "LIST",
+            "comma-separated element types (of each op's first operand), e.g. f32,bf16,si8; "
+            "default: every type each op accepts");
+  flags.Add("backend", "NAME", "the backend to check against the oracle", "cpu");
+  flags.Add("cases", "N", "cases per op and element type", "100");
+  flags.Add("seed", "N", "run seed; the same seed gives the same cases on any machine",
+            std::to_string(kDefaultSeed));
+  flags.Add("out", "DIR", "where report.json, junit.xml and reproducers go", "hlocheck-out");
+  flags.Add("max-elements", "N", "largest number of elements a generated case draws", "4096");
+  flags.Add("threads", "N", "backend threads; 0 = one per hardware thread", "0");
+  flags.AddSwitch("list-backends", "list the available backends and exit");
+  flags.AddSwitch("quiet", "print only failures and the final totals");
+  flags.AddSwitch("help", "show this help");
+  return flags;
+}
+
+std::string Help(const Flags& flags) {
+  return "usage: hlocheck run [flags]\n\n"
+         "Generates random valid cases for every op and element type, runs each on the oracle\n"
+         "and on the backend, and compares them: bit for bit, within the op's ULP bound, or\n"
+         "within the oracle's error bound. The first failure of each op and type is shrunk to\n"
+         "a minimal case and printed as a StableHLO reproducer with a replay string.\n\n"
+         "flags:\n" +
+         flags.Help() +
+         "\nExit status: 0 every case agreed, 1 a mismatch or backend failure was found,\n"
+         "2 bad usage or input.\n";
+}
+
+}  // namespace
+
+int RunCommand(const std::vector<std::string>& args) {
+  Flags flags = RunFlags();
+  if (auto status = flags.Parse(args); !status.ok()) {
+    std::cerr << "hlocheck run: " << status.message() << "\n";
+    return kExitUsage;
+  }
+  if (flags.Switch("help")) {
+    std::cout << Help(flags);
+    return kExitOk;
+  }
+  if (!flags.positional().empty()) {
+    std::cerr << "hlocheck run: unexpected argument '" << flags.positional()[0] << "'\n";
+    return kExitUsage;
+  }
+  if (flags.Switch("list-backends")) {
+    for (const AdapterDescription& a : ListAdapters()) {
+      std::cout << a.name << (a.self_test ? " (self-test, deliberately faulty)" : "") << "\n    "
+                << a.description << "\n";
+    }
+    return kExitOk;
+  }
+
+  GateOptions options;
+  options.ops = flags.GetList("ops");
+  for (const std::string& name : flags.GetList("types")) {
+    auto type = ParseElementType(name);
+    if (!type) {
+      std::cerr << "hlocheck run: unknown element type '" << name
+                << "' (hlocheck types lists them)\n";
+      return kExitUsage;
+    }
+    options.types.push_back(*type);
+  }
+  auto cases = flags.GetInt("cases", 1, 100000000);
+  auto seed = flags.GetUint("seed");
+  auto max_elements = flags.GetInt("max-elements", 1, int64_t{1} << 30);
+  auto threads = flags.GetInt("threads", 0, 1024);
+  for (const absl::Status& s : {cases.status(), seed.status(), max_elements.status(),
+                                threads.status()}) {
+    if (!s.ok()) {
+      std::cerr << "hlocheck run: " << s.message() << "\n";
+      return kExitUsage;
+    }
+  }
+  options.cases = *cases;
+  options.seed = *seed;
+  options.max_elements = *max_elements;
+  options.command_line = "hlocheck run";
+  for (const std::string& a : args) options.command_line += " " + a;
+
+  auto registry = spec::DefaultRegistry();
+  if (!registry.ok()) {
+    std::cerr << "hlocheck run: " << registry.status().message() << "\n";
+    return kExitUsage;
+  }
+  AdapterOptions adapter_options;
+  adapter_options.threads = static_cast<int>(*threads);
+  auto adapter = CreateAdapter(flags.Get("backend"), adapter_options);
+  if (!adapter.ok()) {
+    std::cerr << "hlocheck run: " << adapter.status().message() << "\n";
+    return kExitUsage;
+  }
+  Oracle oracle(*registry);
+  Gate gate(*registry, &oracle, adapter->get());
+  bool quiet = flags.Switch("quiet");
+  bool interactive = isatty(STDERR_FILENO);
+  auto plan = gate.Plan(options);
+  if (!plan.ok()) {
+    std::cerr << "hlocheck run: " << plan.status().message() << "\n";
+    return kExitUsage;
+  }
+  size_t done = 0;
+  auto progress = [&](const GroupResult& group) {
+    ++done;
+    if (group.failed > 0) {
+      if (interactive) std::cerr << "\r\033[K";
+      std::cerr << GroupLine(group) << "\n";
+    } else if (interactive && !quiet) {
+      std::cerr << "\r\033[K[" << done << "/" << plan->size() << "] " << group.op << " "
+                << Name(group.type) << std::flush;
+    }
+  };
+  auto run = gate.Run(options, progress);
+  if (interactive && !quiet) std::cerr << "\r\033[K";
+  if (!run.ok()) {
+    std::cerr << "hlocheck run: " << run.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (quiet) {
+    for (const GroupResult& g : run->groups) {
+      if (g.failed == 0) continue;
+      GateRun failures = *run;
+      failures.groups.clear();
+      for (const GroupResult& h : run->groups) {
+        if (h.failed > 0) failures.groups.push_back(h);
+      }
+      WriteConsoleSummary(failures, std::cout);
+      break;
+    }
+    std::cout << run->total(&GroupResult::cases) << " cases, " << run->total(&GroupResult::failed)
+              << " failed\n";
+  } else {
+    WriteConsoleSummary(*run, std::cout);
+  }
+  std::string out = flags.Get("out");
+  if (auto status = WriteReportFiles(*run, out); !status.ok()) {
+    std::cerr << "hlocheck run: " << status.message() << "\n";
+    return kExitUsage;
+  }
+  std::cout << "reports: " << out << "/report.json, " << out << "/junit.xml\n";
+  return run->failed() ? kExitFailure : kExitOk;
+}
+
+}  // namespace hlocheck

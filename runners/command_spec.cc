@@ -1,0 +1,64 @@
+// `hlocheck spec [OP]`: the spec as loaded from spec/ops.
+#include <iostream>
+
+#include "runners/commands.h"
+#include "runners/flags.h"
+#include "spec/registry.h"
+
+namespace hlocheck {
+
+int SpecCommand(const std::vector<std::string>& args) {
+  Flags flags;
+  flags.AddSwitch("help", "show this help");
+  if (auto status = flags.Parse(args); !status.ok() || flags.positional().size() > 1) {
+    std::cerr << "hlocheck spec: " << (status.ok() ? "takes at most one op name" : status.message())
+              << "\n";
+    return kExitUsage;
+  }
+  if (flags.Switch("help")) {
+    std::cout << "usage: hlocheck spec [OP]\n\n"
+                 "Without OP: the number of ops and constraints in spec/ops (or $HLOCHECK_SPEC_DIR)\n"
+                 "and how many constraints have an executable formula. With OP: its operands,\n"
+                 "attributes, results and numbered constraints.\n\nflags:\n"
+              << flags.Help();
+    return kExitOk;
+  }
+  auto registry = spec::DefaultRegistry();
+  if (!registry.ok()) {
+    std::cerr << "hlocheck spec: " << registry.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (flags.positional().empty()) {
+    size_t executable = 0;
+    for (const spec::OpSpec& op : (*registry)->ops()) {
+      for (const spec::ConstraintSpec& c : op.constraints) executable += c.formula.expr != nullptr;
+    }
+    std::cout << (*registry)->ops().size() << " ops, " << (*registry)->constraint_count()
+              << " constraints, " << executable << " executable\n";
+    for (const spec::OpSpec& op : (*registry)->ops()) {
+      std::cout << "  " << op.name << " (" << op.category << "): " << op.constraints.size()
+                << " constraints\n";
+    }
+    return kExitOk;
+  }
+  const spec::OpSpec* op = (*registry)->Find(flags.positional()[0]);
+  if (op == nullptr) {
+    std::cerr << "hlocheck spec: no op '" << flags.positional()[0] << "'\n";
+    return kExitUsage;
+  }
+  std::cout << op->name << ": " << op->summary << "\n(" << op->file << ")\n";
+  for (const spec::ValueSpec& v : op->operands) {
+    std::cout << "  operand " << v.label << " " << v.name << (v.variadic ? " (variadic)" : "") << "\n";
+  }
+  for (const spec::AttributeSpec& a : op->attributes) {
+    std::cout << "  attribute " << a.label << " " << a.name << "\n";
+  }
+  for (const spec::ValueSpec& v : op->results) std::cout << "  result " << v.name << "\n";
+  for (const spec::ConstraintSpec& c : op->constraints) {
+    std::cout << "  (" << c.id << ") " << c.text << "\n        " << c.formula.text << "\n";
+    if (c.condition) std::cout << "        when " << c.condition->text << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace hlocheck

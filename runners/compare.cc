@@ -1,0 +1,176 @@
+#include "runners/compare.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "core/element_value.h"
+#include "core/literal.h"
+
+namespace hlocheck {
+namespace {
+
+constexpr size_t kMaxReportedMismatches = 4;
+
+std::string Number(double value) {
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::general, 3);
+  return std::string(buffer, end);
+}
+
+std::vector<int64_t> MultiIndex(const Shape& shape, int64_t linear) {
+  std::vector<int64_t> index(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] == 0) continue;
+    index[d] = linear % shape[d];
+    linear /= shape[d];
+  }
+  return index;
+}
+
+// The verdict on one real number (a float element or one part of a complex one).
+struct PartVerdict {
+  bool pass = true;
+  int64_t ulp = -1;         // distance to the reference, when both are numbers
+  double bound_fraction = 0;
+  std::string allowed;
+};
+
+PartVerdict CheckPart(const FloatFormat& format, uint64_t expected, uint64_t actual, Check check,
+                      int allowed_ulp, double center_hi, double center_lo, double bound) {
+  PartVerdict v;
+  bool expected_nan = IsNaNBits(format, expected);
+  bool actual_nan = IsNaNBits(format, actual);
+  int64_t ulp = UlpDistance(format, expected, actual);
+  if (ulp != INT64_MAX) v.ulp = ulp;
+  switch (check) {
+    case Check::kExact:
+      v.pass = expected == actual || (expected_nan && actual_nan);
+      v.allowed = "bit-exact";
+      return v;
+    case Check::kUlp:
+      if (allowed_ulp == 0) {
+        // Zero ULPs means the correctly rounded value, sign of zero included.
+        v.pass = expected == actual || (expected_nan && actual_nan);
+        v.allowed = "correctly rounded (0 ULP)";
+      } else {
+        v.pass = ulp <= allowed_ulp;
+        v.allowed = "<= " + std::to_string(allowed_ulp) + " ULP";
+        if (v.ulp >= 0) v.allowed += " (was " + std::to_string(v.ulp) + ")";
+      }
+      return v;
+    case Check::kErrorBound:
+      break;
+  }
+  double a = DecodeFloat(format, actual).ToDouble();
+  if (std::isnan(center_hi)) {
+    v.pass = actual_nan;
+    v.allowed = "NaN";
+    return v;
+  }
+  if (std::isinf(center_hi)) {
+    v.pass = a == center_hi;
+    v.allowed = center_hi > 0 ? "+Inf" : "-Inf";
+    return v;
+  }
+  double error = std::fabs((a - center_hi) - center_lo);
+  v.bound_fraction = bound > 0 ? error / bound : (error == 0 ? 0 : HUGE_VAL);
+  v.allowed = "|error| <= " + Number(bound) + " (was " + Number(error) + ")";
+  if (!actual_nan && error <= bound) return v;
+  // Where the allowed interval reaches past the largest finite value, the
+  // format's overflow result of that sign is allowed too.
+  double max_finite = DecodeFloat(format, format.max_finite_bits()).ToDouble();
+  if (std::fabs(center_hi) + bound > max_finite) {
+    bool negative = center_hi < 0;
+    uint8_t flags = 0;
+    uint64_t overflow = EncodeFloat(format, ExactValue::Infinity(negative),
+                                    RoundingMode::kNearestEven, &flags);
+    if (!format.has_infinity && !format.has_nan()) {
+      overflow = (negative ? format.sign_mask() : 0) | format.max_finite_bits();
+    }
+    if (actual == overflow || (IsNaNBits(format, overflow) && actual_nan)) {
+      v.bound_fraction = 0;  // accepted as the overflow result, not by distance
+      return v;
+    }
+  }
+  v.pass = false;
+  return v;
+}
+
+template <ElementType T>
+void CompareTyped(const ResultExpectation& e, const Tensor& actual, int allowed_ulp,
+                  ResultComparison& out) {
+  auto expected = e.reference.values<T>();
+  auto got = actual.values<T>();
+  const bool has_free = !e.free.empty();
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (has_free && e.free[i]) {
+      ++out.free;
+      continue;
+    }
+    ++out.compared;
+    bool pass = true;
+    std::string allowed = "bit-exact";
+    if constexpr (IsFloat(T) || IsComplex(T)) {
+      constexpr bool kComplex = IsComplex(T);
+      constexpr ElementType kPart =
+          T == ElementType::kComplexF32 ? ElementType::kF32
+                                        : (T == ElementType::kComplexF64 ? ElementType::kF64 : T);
+      const FloatFormat& format = Format(kPart);
+      uint64_t expected_bits[2];
+      uint64_t actual_bits[2];
+      if constexpr (kComplex) {
+        expected_bits[0] = FloatBits<kPart>(expected[i].real());
+        expected_bits[1] = FloatBits<kPart>(expected[i].imag());
+        actual_bits[0] = FloatBits<kPart>(got[i].real());
+        actual_bits[1] = FloatBits<kPart>(got[i].imag());
+      } else {
+        expected_bits[0] = FloatBits<T>(expected[i]);
+        actual_bits[0] = FloatBits<T>(got[i]);
+      }
+      for (int p = 0; p < (kComplex ? 2 : 1); ++p) {
+        size_t k = i * (kComplex ? 2 : 1) + p;
+        bool bounded = e.check == Check::kErrorBound;
+        PartVerdict v = CheckPart(format, expected_bits[p], actual_bits[p], e.check, allowed_ulp,
+                                  bounded ? e.center_hi[k] : 0, bounded ? e.center_lo[k] : 0,
+                                  bounded ? e.bound[k] : 0);
+        out.worst_ulp = std::max(out.worst_ulp, v.ulp);
+        out.worst_bound_fraction = std::max(out.worst_bound_fraction, v.bound_fraction);
+        if (!v.pass) {
+          pass = false;
+          allowed = (kComplex ? (p == 0 ? "real part " : "imaginary part ") : "") + v.allowed;
+        }
+      }
+    } else {
+      pass = std::memcmp(&expected[i], &got[i], sizeof(expected[i])) == 0;
+    }
+    if (!pass) {
+      ++out.mismatches;
+      if (out.first_mismatches.size() < kMaxReportedMismatches) {
+        out.first_mismatches.push_back({static_cast<int64_t>(i),
+                                        MultiIndex(actual.shape(), static_cast<int64_t>(i)),
+                                        PrintElementLiteral(T, &expected[i]),
+                                        PrintElementLiteral(T, &got[i]), allowed});
+      }
+    }
+  }
+}
+
+}  // namespace
+
+ResultComparison CompareResult(const ResultExpectation& expectation, const Tensor& actual,
+                               int allowed_ulp) {
+  ResultComparison out;
+  if (actual.type() != expectation.reference.type()) {
+    out.type_mismatch = true;
+    out.type_error = "expected " + expectation.reference.type().ToString() + ", the backend returned " +
+                     actual.type().ToString();
+    return out;
+  }
+  DispatchElementType(actual.element_type(), [&]<ElementType T>() {
+    CompareTyped<T>(expectation, actual, allowed_ulp, out);
+  });
+  return out;
+}
+
+}  // namespace hlocheck
