@@ -25,21 +25,61 @@ int CurrentSize() {
   return *rc::gen::withSize([](int size) { return rc::gen::just(size); });
 }
 
-// One dimension size: occasionally 0, otherwise in [1, cap], shrinking to 1.
-int64_t DrawDimension(DrawState& state, int64_t cap) {
-  bool empty = *rc::gen::weightedElement<bool>({{15, false}, {1, true}});
-  if (empty) return 0;
-  int64_t limit = std::max<int64_t>(1, std::min(cap, state.budget));
-  int64_t dim = *rc::gen::inRange<int64_t>(1, limit + 1);
-  state.budget = std::max<int64_t>(1, state.budget / dim);
-  return dim;
+// A list of `min_count`..`max_count` dimension sizes, drawn as one value so
+// that it shrinks as a whole: dropping dimensions, halving all of them
+// together (which keeps equal sizes equal), or making one smaller. Sizes are
+// occasionally 0; the product of the non-zero ones stays within `budget`.
+rc::Gen<Shape> DimensionsGen(int64_t min_count, int64_t max_count, int64_t cap, int64_t budget) {
+  return rc::Gen<Shape>([=](const rc::Random& random, int) {
+    rc::Random r = random;
+    int64_t count = min_count + static_cast<int64_t>(r.next() % (max_count - min_count + 1));
+    Shape dims;
+    int64_t remaining = budget;
+    for (int64_t i = 0; i < count; ++i) {
+      if (r.next() % 16 == 0) {
+        dims.push_back(0);
+        continue;
+      }
+      int64_t limit = std::max<int64_t>(1, std::min(cap, remaining));
+      int64_t dim = 1 + static_cast<int64_t>(r.next() % limit);
+      remaining = std::max<int64_t>(1, remaining / dim);
+      dims.push_back(dim);
+    }
+    return rc::shrinkable::shrinkRecur(std::move(dims), [min_count](const Shape& shape) {
+      std::vector<Shape> simpler;
+      if (static_cast<int64_t>(shape.size()) > min_count) {
+        for (size_t i = 0; i < shape.size(); ++i) {
+          Shape fewer = shape;
+          fewer.erase(fewer.begin() + i);
+          simpler.push_back(std::move(fewer));
+        }
+      }
+      if (std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d > 1; })) {
+        Shape halved = shape;
+        for (int64_t& d : halved) d = d > 1 ? d / 2 : d;
+        simpler.push_back(std::move(halved));
+      }
+      for (size_t i = 0; i < shape.size(); ++i) {
+        for (int64_t smaller : {int64_t{1}, shape[i] / 2, shape[i] - 1}) {
+          if (smaller >= 1 && smaller < shape[i]) {
+            Shape one = shape;
+            one[i] = smaller;
+            simpler.push_back(std::move(one));
+          }
+        }
+      }
+      return rc::seq::fromContainer(std::move(simpler));
+    });
+  });
 }
 
-Value DrawDimensions(DrawState& state, int64_t count) {
+Value DrawDimensions(DrawState& state, int64_t min_count, int64_t max_count) {
   int64_t cap = 1 + CurrentSize() / 8;
-  std::vector<Value> dims;
-  for (int64_t i = 0; i < count; ++i) dims.emplace_back(DrawDimension(state, cap));
-  return Value(std::move(dims));
+  Shape dims = *DimensionsGen(min_count, max_count, cap, state.budget);
+  for (int64_t d : dims) {
+    if (d > 0) state.budget = std::max<int64_t>(1, state.budget / d);
+  }
+  return Value::IntList(dims);
 }
 
 absl::StatusOr<int64_t> IntArg(std::string_view function, const Value& v) {
@@ -57,8 +97,7 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
   table.Register("gen_shape", [state](Args args) -> absl::StatusOr<Value> {
     if (!args.empty()) return absl::InvalidArgumentError("gen_shape() takes no arguments");
     int rank_cap = std::min(state->max_rank, 1 + CurrentSize() / 16);
-    int64_t rank = *rc::gen::inRange<int64_t>(0, rank_cap + 1);
-    return DrawDimensions(*state, rank);
+    return DrawDimensions(*state, 0, rank_cap);
   });
   // gen_dims(lo, hi): between lo and hi dimension sizes.
   table.Register("gen_dims", [state](Args args) -> absl::StatusOr<Value> {
@@ -68,8 +107,7 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
     auto hi = IntArg("gen_dims", args[1]);
     if (!hi.ok()) return hi.status();
     if (*lo < 0 || *lo > *hi) return absl::InvalidArgumentError("gen_dims(): empty range");
-    int64_t count = *rc::gen::inRange<int64_t>(*lo, *hi + 1);
-    return DrawDimensions(*state, count);
+    return DrawDimensions(*state, *lo, *hi);
   });
   // gen_int(lo, hi): an integer in [lo, hi], shrinking towards lo.
   table.Register("gen_int", [](Args args) -> absl::StatusOr<Value> {

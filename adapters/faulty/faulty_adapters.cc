@@ -1,0 +1,212 @@
+#include "adapters/faulty/faulty_adapters.h"
+
+#include <cstring>
+
+#include "adapters/cpu/cpu_adapter.h"
+#include "core/element_value.h"
+
+namespace hlocheck {
+namespace {
+
+// The CPU adapter, except for one op, which `Faulty` gets wrong.
+class FaultyAdapter : public Adapter {
+ public:
+  FaultyAdapter(std::string name, std::string op, const AdapterOptions& options)
+      : name_(std::move(name)), op_(std::move(op)), cpu_(options) {}
+
+  std::string_view name() const override { return name_; }
+  AdapterSupport Supports(const Case& c) const override { return cpu_.Supports(c); }
+  absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override {
+    return c.op == op_ ? Faulty(c) : cpu_.Run(c);
+  }
+
+ protected:
+  virtual absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) = 0;
+  CpuAdapter& cpu() { return cpu_; }
+
+ private:
+  std::string name_;
+  std::string op_;
+  CpuAdapter cpu_;
+};
+
+// exp(x) one ULP too large whenever x < 0, as a polynomial with a biased
+// coefficient on one side of zero would give.
+class ExponentialUlpFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    auto results = cpu().Run(c);
+    if (!results.ok()) return results;
+    Tensor& result = (*results)[0];
+    const Tensor& operand = c.operands[0];
+    DispatchElementType(operand.element_type(), [&]<ElementType T>() {
+      if constexpr (IsFloat(T)) {
+        auto in = operand.values<T>();
+        auto out = result.values<T>();
+        for (size_t i = 0; i < out.size(); ++i) {
+          if (ToDouble<T>(in[i]) < 0) {
+            out[i] = FloatFromBits<T>(NextFloatBits(Format(T), FloatBits<T>(out[i]), false));
+          }
+        }
+      }
+    });
+    return results;
+  }
+};
+
+// Transposes with two permutation entries swapped when the result cannot
+// tell from its shape: two result dimensions of the same size.
+class TransposeSwapFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case swapped = c;
+    auto& permutation = std::get<std::vector<int64_t>>(swapped.attributes["permutation"]);
+    const Shape& shape = c.result_types[0].shape;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      for (size_t j = i + 1; j < shape.size(); ++j) {
+        if (shape[i] == shape[j] && shape[i] > 1) {
+          std::swap(permutation[i], permutation[j]);
+          return cpu().Run(swapped);
+        }
+      }
+    }
+    return cpu().Run(c);
+  }
+};
+
+// Steps through the innermost dimension with stride - 1 when the stride is
+// larger than one (the result keeps its shape).
+class SliceStrideFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    if (c.operands[0].rank() == 0) return cpu().Run(c);
+    Case wrong = c;
+    auto& strides = std::get<std::vector<int64_t>>(wrong.attributes["strides"]);
+    auto& limits = std::get<std::vector<int64_t>>(wrong.attributes["limit_indices"]);
+    const auto& starts = std::get<std::vector<int64_t>>(wrong.attributes["start_indices"]);
+    size_t last = strides.size() - 1;
+    int64_t count = c.result_types[0].shape[last];
+    if (strides[last] < 2 || count == 0) return cpu().Run(c);
+    strides[last] -= 1;
+    limits[last] = starts[last] + (count - 1) * strides[last] + 1;
+    return cpu().Run(wrong);
+  }
+};
+
+// `tensor` without the last index along `dimension`.
+Tensor DropLastIndex(const Tensor& tensor, int64_t dimension) {
+  Shape shape = tensor.shape();
+  shape[dimension] -= 1;
+  Tensor result(shape, tensor.element_type());
+  std::vector<int64_t> strides = RowMajorStrides(tensor.shape());
+  const size_t bytes = ContainerBytes(tensor.element_type());
+  for (IndexIterator it(shape); !it.done(); it.Next()) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < shape.size(); ++d) offset += it.index()[d] * strides[d];
+    std::memcpy(result.bytes().data() + it.linear() * bytes,
+                tensor.bytes().data() + offset * bytes, bytes);
+  }
+  return result;
+}
+
+// Loses the last term of the first contracting dimension, like a loop bound
+// off by one in a tiled kernel.
+class DotGeneralDropTermFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    const auto& lhs_contracting = c.attribute<std::vector<int64_t>>("lhs_contracting_dimensions");
+    const auto& rhs_contracting = c.attribute<std::vector<int64_t>>("rhs_contracting_dimensions");
+    if (lhs_contracting.empty() || c.operands[0].shape()[lhs_contracting[0]] < 2) {
+      return cpu().Run(c);
+    }
+    Case shorter = c;
+    shorter.operands[0] = DropLastIndex(c.operands[0], lhs_contracting[0]);
+    shorter.operands[1] = DropLastIndex(c.operands[1], rhs_contracting[0]);
+    return cpu().Run(shorter);
+  }
+};
+
+// Float-to-float conversions that truncate instead of rounding to nearest.
+class ConvertTruncateFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    ElementType from = c.operands[0].element_type();
+    ElementType to = c.result_types[0].element_type;
+    bool floats = (IsFloat(from) || IsComplex(from)) && (IsFloat(to) || IsComplex(to));
+    if (!floats) return cpu().Run(c);
+    Tensor result(c.result_types[0]);
+    ConvertElements(from, c.operands[0].raw(), to, result.raw(), result.num_elements(), nullptr,
+                    RoundingMode::kTowardZero);
+    std::vector<Tensor> results;
+    results.push_back(std::move(result));
+    return results;
+  }
+};
+
+template <typename Fault>
+std::unique_ptr<Adapter> Make(const std::string& name, const std::string& op,
+                              const AdapterOptions& options) {
+  return std::make_unique<Fault>(name, op, options);
+}
+
+struct FaultEntry {
+  FaultDescription description;
+  std::unique_ptr<Adapter> (*create)(const std::string&, const std::string&, const AdapterOptions&);
+};
+
+const std::vector<FaultEntry>& FaultTable() {
+  static const auto* table = new std::vector<FaultEntry>{
+      {{"faulty-exponential-ulp", "exponential",
+        "exponential one ULP too large for negative inputs"},
+       Make<ExponentialUlpFault>},
+      {{"faulty-transpose-swap", "transpose",
+        "transpose with two permutation entries swapped when their result sizes match"},
+       Make<TransposeSwapFault>},
+      {{"faulty-slice-stride", "slice", "slice reading the innermost dimension with stride - 1"},
+       Make<SliceStrideFault>},
+      {{"faulty-dot-general-drop", "dot_general",
+        "dot_general dropping the last term of its first contracting dimension"},
+       Make<DotGeneralDropTermFault>},
+      {{"faulty-convert-truncate", "convert",
+        "float-to-float convert rounding towards zero instead of to nearest even"},
+       Make<ConvertTruncateFault>},
+  };
+  return *table;
+}
+
+}  // namespace
+
+const std::vector<FaultDescription>& Faults() {
+  static const auto* faults = [] {
+    auto* list = new std::vector<FaultDescription>();
+    for (const FaultEntry& entry : FaultTable()) list->push_back(entry.description);
+    return list;
+  }();
+  return *faults;
+}
+
+std::unique_ptr<Adapter> CreateFaultyAdapter(const std::string& name, const AdapterOptions& options) {
+  for (const FaultEntry& entry : FaultTable()) {
+    if (entry.description.name == name) {
+      return entry.create(name, entry.description.op, options);
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace hlocheck
