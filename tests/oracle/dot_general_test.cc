@@ -1,0 +1,122 @@
+// The dot_general oracle: exact integers, a (nearly) exact float reference
+// and a bound that every summation order meets but a wrong sum does not.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/element_value.h"
+#include "oracle/oracle.h"
+#include "runners/compare.h"
+
+namespace hlocheck {
+namespace {
+
+Case Dot(Tensor lhs, Tensor rhs, Shape result) {
+  Case c;
+  c.op = "dot_general";
+  ElementType type = lhs.element_type();
+  c.operands = {std::move(lhs), std::move(rhs)};
+  c.attributes["lhs_batching_dimensions"] = std::vector<int64_t>{};
+  c.attributes["rhs_batching_dimensions"] = std::vector<int64_t>{};
+  c.attributes["lhs_contracting_dimensions"] = std::vector<int64_t>{0};
+  c.attributes["rhs_contracting_dimensions"] = std::vector<int64_t>{0};
+  c.result_types.push_back({std::move(result), type});
+  return c;
+}
+
+template <ElementType T>
+Tensor Vector(std::vector<ContainerT<T>> values) {
+  Tensor t(Shape{static_cast<int64_t>(values.size())}, T);
+  std::copy(values.begin(), values.end(), t.values<T>().begin());
+  return t;
+}
+
+const Oracle& TheOracle() {
+  static Oracle* oracle = new Oracle(*spec::DefaultRegistry());
+  return *oracle;
+}
+
+TEST(DotGeneralOracleTest, IntegersWrapAround) {
+  Case c = Dot(Vector<ElementType::kSI8>({100, 100}), Vector<ElementType::kSI8>({1, 1}), {});
+  auto results = TheOracle().Run(c);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ((*results)[0].reference.values<ElementType::kSI8>()[0], -56);  // 200 - 256
+  EXPECT_EQ((*results)[0].check, Check::kExact);
+}
+
+TEST(DotGeneralOracleTest, CancellationIsExact) {
+  // 1e16 + 1 - 1e16 is 0 or 1 in double depending on the order; the
+  // reference is the exact 1 and the bound admits both orders.
+  Case c = Dot(Vector<ElementType::kF64>({1e16, 1.0, -1e16}), Vector<ElementType::kF64>({1, 1, 1}), {});
+  auto results = TheOracle().Run(c);
+  ASSERT_TRUE(results.ok());
+  const ResultExpectation& e = (*results)[0];
+  EXPECT_EQ(e.center_hi[0] + e.center_lo[0], 1.0);
+  for (double backend : {0.0, 1.0, 2.0}) {
+    Tensor actual(Shape{}, ElementType::kF64);
+    actual.values<ElementType::kF64>()[0] = backend;
+    EXPECT_TRUE(CompareResult(e, actual, 0).ok()) << backend;
+  }
+  Tensor wrong(Shape{}, ElementType::kF64);
+  wrong.values<ElementType::kF64>()[0] = 1e16;
+  EXPECT_FALSE(CompareResult(e, wrong, 0).ok());
+}
+
+TEST(DotGeneralOracleTest, ADroppedTermExceedsTheBound) {
+  Case c = Dot(Vector<ElementType::kF32>({1.5f, 2.25f, -3.0f, 0.125f}),
+               Vector<ElementType::kF32>({4.0f, -1.0f, 2.0f, 8.0f}), {});
+  auto results = TheOracle().Run(c);
+  ASSERT_TRUE(results.ok());
+  const ResultExpectation& e = (*results)[0];
+  EXPECT_EQ(e.reference.values<ElementType::kF32>()[0], 6.0f - 2.25f - 6.0f + 1.0f);
+  Tensor dropped(Shape{}, ElementType::kF32);
+  dropped.values<ElementType::kF32>()[0] = 6.0f - 2.25f - 6.0f;
+  EXPECT_FALSE(CompareResult(e, dropped, 0).ok());
+  Tensor one_ulp_off(Shape{}, ElementType::kF32);
+  one_ulp_off.values<ElementType::kF32>()[0] = std::nextafter(-1.25f, 0.0f);
+  EXPECT_TRUE(CompareResult(e, one_ulp_off, 0).ok());
+}
+
+TEST(DotGeneralOracleTest, SpecialValues) {
+  const float inf = HUGE_VALF;
+  auto run = [](std::vector<float> a, std::vector<float> b) {
+    return (*TheOracle().Run(
+        Dot(Vector<ElementType::kF32>(std::move(a)), Vector<ElementType::kF32>(std::move(b)), {})))[0];
+  };
+  EXPECT_TRUE(std::isnan(run({inf, 1}, {0, 1}).center_hi[0]));  // Inf * 0
+  EXPECT_TRUE(std::isnan(run({inf, -inf}, {1, 1}).center_hi[0]));
+  EXPECT_EQ(run({inf, 1}, {1, 1}).center_hi[0], HUGE_VAL);
+  // Magnitudes beyond f32's range: the order decides, so the element is free.
+  ResultExpectation e = run({3e38f, 3e38f, -3e38f}, {1, 1, 1});
+  EXPECT_EQ(e.FreeCount(), 1);
+}
+
+TEST(DotGeneralOracleTest, SpecExample) {
+  Tensor lhs(Shape{2, 2, 2}, ElementType::kSI64);
+  Tensor rhs(Shape{2, 2, 2}, ElementType::kSI64);
+  int64_t a[] = {1, 2, 3, 4, 5, 6, 7, 8};
+  int64_t b[] = {1, 0, 0, 1, 1, 0, 0, 1};
+  std::copy(a, a + 8, lhs.values<ElementType::kSI64>().begin());
+  std::copy(b, b + 8, rhs.values<ElementType::kSI64>().begin());
+  Case c;
+  c.op = "dot_general";
+  c.operands = {lhs, rhs};
+  c.attributes["lhs_batching_dimensions"] = std::vector<int64_t>{0};
+  c.attributes["rhs_batching_dimensions"] = std::vector<int64_t>{0};
+  c.attributes["lhs_contracting_dimensions"] = std::vector<int64_t>{2};
+  c.attributes["rhs_contracting_dimensions"] = std::vector<int64_t>{1};
+  c.result_types.push_back({{2, 2, 2}, ElementType::kSI64});
+  auto results = TheOracle().Run(c);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_TRUE((*results)[0].reference.BitwiseEquals(lhs));
+}
+
+TEST(OracleTest, RejectsInvalidCasesNamingTheConstraint) {
+  Case c = Dot(Vector<ElementType::kF32>({1, 2}), Vector<ElementType::kF32>({1, 2, 3}), {});
+  auto results = TheOracle().Run(c);
+  ASSERT_FALSE(results.ok());
+  EXPECT_NE(results.status().message().find("C10 violated"), std::string::npos) << results.status();
+}
+
+}  // namespace
+}  // namespace hlocheck

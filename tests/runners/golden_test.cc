@@ -1,0 +1,39 @@
+// Every op's example from the spec, run on the oracle and on every backend
+// that is not deliberately faulty: each must give the spec's result.
+#include <gtest/gtest.h>
+
+#include "runners/gate.h"
+#include "spec/example.h"
+
+namespace hlocheck {
+namespace {
+
+TEST(GoldenTest, SpecExamplesOnTheOracleAndTheCpuBackend) {
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  Oracle oracle(*registry);
+  auto adapter = CreateAdapter("cpu", {});
+  ASSERT_TRUE(adapter.ok()) << adapter.status();
+  Gate gate(*registry, &oracle, adapter->get());
+  int checked = 0;
+  for (const spec::OpSpec& op : (*registry)->ops()) {
+    if (!oracle.Implements(op.name)) continue;
+    auto example = spec::ExampleAsCase(op);
+    ASSERT_TRUE(example.ok()) << example.status();
+    auto expected = oracle.Run(example->c);
+    ASSERT_TRUE(expected.ok()) << op.name << ": " << expected.status();
+    ASSERT_EQ(expected->size(), example->expected.size());
+    for (size_t r = 0; r < expected->size(); ++r) {
+      // The spec's printed values are the correctly rounded ones.
+      ResultComparison oracle_vs_spec = CompareResult((*expected)[r], example->expected[r], 0);
+      EXPECT_TRUE(oracle_vs_spec.ok()) << op.name << ": the oracle differs from the spec example";
+    }
+    CaseOutcome outcome = gate.CheckCase(op, example->c);
+    EXPECT_EQ(outcome.kind, CaseOutcome::Kind::kPass) << op.name << ": " << outcome.message;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 6);
+}
+
+}  // namespace
+}  // namespace hlocheck

@@ -1,0 +1,153 @@
+// The op files in spec/ops: they load, their examples verify clean, and the
+// verifier names violated constraints by their ID with the deciding values.
+#include <gtest/gtest.h>
+
+#include "spec/example.h"
+#include "spec/registry.h"
+#include "spec/verifier.h"
+
+namespace hlocheck::spec {
+namespace {
+
+const SpecRegistry& Registry() {
+  auto registry = DefaultRegistry();
+  EXPECT_TRUE(registry.ok()) << registry.status();
+  return **registry;
+}
+
+TEST(SpecFilesTest, AllOpFilesLoad) {
+  const SpecRegistry& registry = Registry();
+  for (const char* op : {"add", "convert", "dot_general", "exponential", "slice", "transpose"}) {
+    EXPECT_NE(registry.Find(op), nullptr) << op;
+  }
+  // Seed 002's counts: add 1, convert 1, dot_general 17, exponential 1, slice 5, transpose 4.
+  EXPECT_EQ(registry.Find("dot_general")->constraints.size(), 17u);
+  EXPECT_EQ(registry.Find("slice")->constraints.size(), 5u);
+  EXPECT_EQ(registry.Find("transpose")->constraints.size(), 4u);
+  for (const OpSpec& op : registry.ops()) {
+    for (const ConstraintSpec& c : op.constraints) {
+      EXPECT_NE(c.formula.expr, nullptr) << op.name << " " << c.id;
+    }
+    EXPECT_FALSE(op.recipe.empty()) << op.name;
+  }
+}
+
+TEST(SpecFilesTest, EveryExampleVerifiesClean) {
+  for (const OpSpec& op : Registry().ops()) {
+    auto example = ExampleAsCase(op);
+    ASSERT_TRUE(example.ok()) << example.status();
+    VerifyResult verdict = Verify(op, example->c);
+    EXPECT_TRUE(verdict.valid()) << op.name << ":\n" << verdict.Report();
+  }
+}
+
+Case SliceCase(Shape operand, std::vector<int64_t> start, std::vector<int64_t> limit,
+               std::vector<int64_t> strides, Shape result) {
+  Case c;
+  c.op = "slice";
+  c.operands.emplace_back(std::move(operand), ElementType::kF32);
+  c.attributes["start_indices"] = std::move(start);
+  c.attributes["limit_indices"] = std::move(limit);
+  c.attributes["strides"] = std::move(strides);
+  c.result_types.push_back({std::move(result), ElementType::kF32});
+  return c;
+}
+
+TEST(VerifierTest, NamesTheViolatedConstraintWithItsValues) {
+  const OpSpec& slice = *Registry().Find("slice");
+  EXPECT_TRUE(Verify(slice, SliceCase({3, 4}, {1, 2}, {3, 4}, {1, 1}, {2, 2})).valid());
+
+  VerifyResult verdict = Verify(slice, SliceCase({3, 4}, {1, 2}, {3, 5}, {1, 1}, {2, 3}));
+  EXPECT_EQ(verdict.ViolatedIds(), std::vector<std::string>{"C3"});
+  std::string report = verdict.Report();
+  EXPECT_NE(report.find("C3 violated"), std::string::npos) << report;
+  EXPECT_NE(report.find("limit_indices = [3, 5]"), std::string::npos) << report;
+  EXPECT_NE(report.find("shape(operand) = [3, 4]"), std::string::npos) << report;
+
+  verdict = Verify(slice, SliceCase({3, 4}, {1, 2}, {3, 4}, {1, 0}, {2, 2}));
+  EXPECT_EQ(verdict.ViolatedIds(), std::vector<std::string>{"C4"});
+
+  verdict = Verify(slice, SliceCase({3, 4}, {1, 2}, {3, 4}, {1, 1}, {2, 3}));
+  EXPECT_EQ(verdict.ViolatedIds(), std::vector<std::string>{"C5"});
+}
+
+TEST(VerifierTest, ElementTypesOutsideTheInputsTableAreRejected) {
+  const OpSpec& exponential = *Registry().Find("exponential");
+  Case c;
+  c.op = "exponential";
+  c.operands.emplace_back(Shape{2}, ElementType::kSI32);
+  c.result_types.push_back({{2}, ElementType::kSI32});
+  VerifyResult verdict = Verify(exponential, c);
+  EXPECT_FALSE(verdict.valid());
+  EXPECT_NE(verdict.Report().find("I1 violated"), std::string::npos) << verdict.Report();
+}
+
+TEST(VerifierTest, DotGeneralConstraints) {
+  const OpSpec& dot = *Registry().Find("dot_general");
+  Case c;
+  c.op = "dot_general";
+  c.operands.emplace_back(Shape{2, 3}, ElementType::kF32);
+  c.operands.emplace_back(Shape{3, 4}, ElementType::kF32);
+  c.attributes["lhs_batching_dimensions"] = std::vector<int64_t>{};
+  c.attributes["rhs_batching_dimensions"] = std::vector<int64_t>{};
+  c.attributes["lhs_contracting_dimensions"] = std::vector<int64_t>{1};
+  c.attributes["rhs_contracting_dimensions"] = std::vector<int64_t>{0};
+  c.result_types.push_back({{2, 4}, ElementType::kF32});
+  EXPECT_TRUE(Verify(dot, c).valid()) << Verify(dot, c).Report();
+
+  Case wrong_size = c;
+  wrong_size.operands[1] = Tensor(Shape{5, 4}, ElementType::kF32);
+  EXPECT_EQ(Verify(dot, wrong_size).ViolatedIds(), std::vector<std::string>{"C10"});
+
+  Case wrong_type = c;
+  wrong_type.operands[1] = Tensor(Shape{3, 4}, ElementType::kF16);
+  EXPECT_EQ(Verify(dot, wrong_type).ViolatedIds(), std::vector<std::string>{"C13"});
+
+  Case wrong_result = c;
+  wrong_result.result_types[0].shape = {4, 2};
+  EXPECT_EQ(Verify(dot, wrong_result).ViolatedIds(), std::vector<std::string>{"C12"});
+
+  Case repeated = c;
+  repeated.attributes["lhs_batching_dimensions"] = std::vector<int64_t>{1};
+  repeated.attributes["rhs_batching_dimensions"] = std::vector<int64_t>{1};
+  std::vector<std::string> ids = Verify(dot, repeated).ViolatedIds();
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "C3"), ids.end());
+}
+
+TEST(SpecLoaderTest, MalformedFilesGiveFileLineAndWhatWasExpected) {
+  auto result = ParseOpSpec("op: add\ncategory: elementwise\n  summary: [broken\n", "bad.yaml");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("bad.yaml:"), std::string::npos) << result.status();
+
+  const std::string valid_head =
+      "op: x\ncategory: elementwise\nsummary: s\noperands: []\nresults: []\n"
+      "numerics: {class: exact}\nrecipe: []\n";
+  result = ParseOpSpec(valid_head + "constraints:\n  - id: C1\n    text: t\n    formula: rank(x) = = 1\n",
+                       "f.yaml");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("f.yaml:11:"), std::string::npos) << result.status();
+  EXPECT_NE(result.status().message().find("expected a value"), std::string::npos);
+
+  result = ParseOpSpec(valid_head + "constraints:\n  - id: C2\n    text: t\n    formula: 1 = 1\n",
+                       "g.yaml");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("g.yaml:9:"), std::string::npos) << result.status();
+  EXPECT_NE(result.status().message().find("expected constraint id C1"), std::string::npos);
+
+  result = ParseOpSpec(valid_head + "constraints: []\nfrobnicate: 1\n", "h.yaml");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("h.yaml:9:1: unknown key 'frobnicate'"),
+            std::string::npos)
+      << result.status();
+
+  result = ParseOpSpec("op: x\ncategory: elementwise\nsummary: s\noperands:\n  - name: a\n"
+                       "    types: [f33]\nresults: []\nconstraints: []\n"
+                       "numerics: {class: exact}\nrecipe: []\n",
+                       "i.yaml");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("i.yaml:6:"), std::string::npos) << result.status();
+  EXPECT_NE(result.status().message().find("f33"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hlocheck::spec
