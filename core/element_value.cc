@@ -20,7 +20,8 @@ ContainerT<T> TruncateToInteger(const ExactValue& value, uint8_t* flags) {
   const uint64_t max_magnitude_negative = kSigned ? uint64_t{1} << (kBits - 1) : 0;
   auto saturate = [&](bool negative) -> C {
     *flags |= kConversionUnrepresentable;
-    if (negative) return kSigned ? static_cast<C>(-static_cast<int64_t>(max_magnitude_negative)) : 0;
+    // Two's complement minimum, computed without negating INT64_MIN.
+    if (negative) return kSigned ? static_cast<C>(uint64_t{0} - max_magnitude_negative) : 0;
     return static_cast<C>(max_magnitude_positive);
   };
   switch (value.cls) {
