@@ -118,6 +118,12 @@ ElementType ComponentType(ElementType type) {
   return type;
 }
 
+std::string_view MlirName(ElementType type) {
+  std::string_view name = Name(type);
+  // "si32" -> "i32": drop the leading 's' of signed integer types.
+  return IsSignedInt(type) ? name.substr(1) : name;
+}
+
 std::optional<ElementType> ParseElementType(std::string_view text) {
   for (const ElementTypeInfo& info : kInfos) {
     if (info.name == text) return info.type;

@@ -115,6 +115,9 @@ const ElementTypeInfo& Info(ElementType type);
 std::span<const ElementType> AllElementTypes();
 
 inline std::string_view Name(ElementType type) { return Info(type).name; }
+// How MLIR text (and so every StableHLO program) spells the type: signed
+// integers are signless there, "i32" for si32; everything else as Name().
+std::string_view MlirName(ElementType type);
 constexpr int BitWidth(ElementType t) {
   switch (t) {
     case ElementType::kI1:

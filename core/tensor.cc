@@ -33,7 +33,7 @@ std::string TensorType::ToString() const {
     text += std::to_string(dim);
     text += 'x';
   }
-  text += Name(element_type);
+  text += MlirName(element_type);
   text += '>';
   return text;
 }
@@ -44,8 +44,9 @@ Tensor::Tensor(TensorType type)
       storage_(static_cast<size_t>(num_elements_ * ContainerBytes(type_.element_type))) {}
 
 bool Tensor::BitwiseEquals(const Tensor& other) const {
-  return type_ == other.type_ &&
-         std::memcmp(storage_.data(), other.storage_.data(), storage_.size()) == 0;
+  if (type_ != other.type_) return false;
+  // memcmp must not see the null data() of empty storage.
+  return storage_.empty() || std::memcmp(storage_.data(), other.storage_.data(), storage_.size()) == 0;
 }
 
 IndexIterator::IndexIterator(const Shape& shape)

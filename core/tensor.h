@@ -26,7 +26,8 @@ struct TensorType {
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
   int64_t num_elements() const { return NumElements(shape); }
-  // StableHLO spelling: tensor<2x3xf32>, tensor<f32> for rank 0.
+  // MLIR spelling, as StableHLO programs write it: tensor<2x3xf32>,
+  // tensor<i32> for si32, tensor<f32> for rank 0.
   std::string ToString() const;
   bool operator==(const TensorType&) const = default;
 };
