@@ -45,7 +45,8 @@ void ToMpfr(const ExactValue& value, mpfr_ptr out) {
     case ExactValue::Class::kFinite:
       break;
   }
-  mpfr_set_uj_2exp(out, value.significand, value.exponent, MPFR_RNDN);  // exact: 64 bits
+  static_assert(sizeof(unsigned long) == sizeof(uint64_t), "LP64 is assumed");
+  mpfr_set_ui_2exp(out, value.significand, value.exponent, MPFR_RNDN);  // exact: 64 bits
   if (value.negative) mpfr_neg(out, out, MPFR_RNDN);
 }
 
