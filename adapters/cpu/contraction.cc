@@ -1,0 +1,329 @@
+// Contraction ops of the spec: dot_general. Both operands are brought into a
+// canonical layout, lhs [batch..., free..., contracting...] and rhs
+// [batch..., contracting..., free...], so that each batch is one row-major
+// [M, K] x [K, N] matrix product for Eigen's threaded TensorContraction.
+// The result [batch..., lhs free..., rhs free...] is then already in the
+// layout the spec asks for.
+
+// With -fsanitize=address,undefined, GCC 12 reports an array subscript of
+// 2^63 inside Eigen's TensorContraction constructor for the uint64
+// products: a false positive on a branch its loop bounds rule out. It points
+// into <array>, so this must come before the first include to cover it.
+#pragma GCC diagnostic ignored "-Warray-bounds"
+
+#include <algorithm>
+#include <array>
+#include <complex>
+#include <memory>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "adapters/cpu/cpu_internal.h"
+
+namespace hlocheck::cpu {
+namespace {
+
+struct DotPlan {
+  std::vector<int64_t> lhs_perm;  // lhs dimensions in canonical order
+  std::vector<int64_t> rhs_perm;
+  int64_t batch = 1;
+  int64_t m = 1;
+  int64_t k = 1;
+  int64_t n = 1;
+};
+
+// Checks the dimension numbers the way the spec's constraints do and derives
+// the plan; any mistake here would read out of bounds, so nothing is assumed.
+absl::StatusOr<DotPlan> MakePlan(const Case& c) {
+  // MLIR leaves empty dimension lists out of its printed form, so a missing
+  // list means an empty one.
+  absl::StatusOr<std::vector<int64_t>> lhs_batch =
+      IntVectorAttribute(c, "lhs_batching_dimensions", /*optional=*/true);
+  if (!lhs_batch.ok()) return lhs_batch.status();
+  absl::StatusOr<std::vector<int64_t>> rhs_batch =
+      IntVectorAttribute(c, "rhs_batching_dimensions", /*optional=*/true);
+  if (!rhs_batch.ok()) return rhs_batch.status();
+  absl::StatusOr<std::vector<int64_t>> lhs_contract =
+      IntVectorAttribute(c, "lhs_contracting_dimensions", /*optional=*/true);
+  if (!lhs_contract.ok()) return lhs_contract.status();
+  absl::StatusOr<std::vector<int64_t>> rhs_contract =
+      IntVectorAttribute(c, "rhs_contracting_dimensions", /*optional=*/true);
+  if (!rhs_contract.ok()) return rhs_contract.status();
+
+  const Shape& lhs = c.operands[0].shape();
+  const Shape& rhs = c.operands[1].shape();
+  if (lhs_batch->size() != rhs_batch->size() || lhs_contract->size() != rhs_contract->size()) {
+    return absl::InvalidArgumentError(
+        "dot_general: lhs and rhs need as many batching and as many contracting dimensions");
+  }
+  // Marks each dimension's role; a dimension may have one role only.
+  auto mark = [](const Shape& shape, const std::vector<int64_t>& dims, std::vector<bool>& used,
+                 const char* what) -> absl::Status {
+    for (int64_t d : dims) {
+      if (d < 0 || d >= static_cast<int64_t>(shape.size()) || used[d]) {
+        return absl::InvalidArgumentError(absl::StrCat("dot_general: ", what, " dimensions [",
+                                                       absl::StrJoin(dims, ", "),
+                                                       "] are out of range or repeated"));
+      }
+      used[d] = true;
+    }
+    return absl::OkStatus();
+  };
+  std::vector<bool> lhs_used(lhs.size(), false);
+  std::vector<bool> rhs_used(rhs.size(), false);
+  for (absl::Status status : {mark(lhs, *lhs_batch, lhs_used, "lhs batching"),
+                              mark(lhs, *lhs_contract, lhs_used, "lhs contracting"),
+                              mark(rhs, *rhs_batch, rhs_used, "rhs batching"),
+                              mark(rhs, *rhs_contract, rhs_used, "rhs contracting")}) {
+    if (!status.ok()) return status;
+  }
+
+  DotPlan plan;
+  Shape result_shape;
+  for (size_t i = 0; i < lhs_batch->size(); ++i) {
+    const int64_t size = lhs[(*lhs_batch)[i]];
+    if (size != rhs[(*rhs_batch)[i]]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("dot_general: batching dimension pair ", i, " differs in size"));
+    }
+    plan.batch *= size;
+    result_shape.push_back(size);
+    plan.lhs_perm.push_back((*lhs_batch)[i]);
+    plan.rhs_perm.push_back((*rhs_batch)[i]);
+  }
+  for (size_t i = 0; i < lhs_contract->size(); ++i) {
+    const int64_t size = lhs[(*lhs_contract)[i]];
+    if (size != rhs[(*rhs_contract)[i]]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("dot_general: contracting dimension pair ", i, " differs in size"));
+    }
+    plan.k *= size;
+    plan.rhs_perm.push_back((*rhs_contract)[i]);
+  }
+  for (size_t d = 0; d < lhs.size(); ++d) {
+    if (lhs_used[d]) continue;
+    plan.m *= lhs[d];
+    result_shape.push_back(lhs[d]);
+    plan.lhs_perm.push_back(static_cast<int64_t>(d));
+  }
+  for (int64_t d : *lhs_contract) plan.lhs_perm.push_back(d);
+  for (size_t d = 0; d < rhs.size(); ++d) {
+    if (rhs_used[d]) continue;
+    plan.n *= rhs[d];
+    result_shape.push_back(rhs[d]);
+    plan.rhs_perm.push_back(static_cast<int64_t>(d));
+  }
+  if (result_shape != c.result_types[0].shape) {
+    return absl::InvalidArgumentError(absl::StrCat("dot_general: result should be ",
+                                                   ShapeToString(result_shape), ", not ",
+                                                   c.result_types[0].ToString()));
+  }
+  return plan;
+}
+
+// The type a product is computed in. Only three: each Eigen
+// TensorContraction instantiated for the thread pool costs about 9 s of
+// compile time (70 s under ASan+UBSan), so the element types share them.
+//  - f32 and f64 natively, and complex<f32>/<f64> as real products of their
+//    parts (see ComplexRhs), which are the same products and sums that
+//    complex multiplication does, in Eigen's vectorized real kernel;
+//  - float for the narrow float types, each result rounded once at the end;
+//  - uint64 for every integer type, where products and sums wrap modulo
+//    2^64, which the result's 2^width divides; for i1 a count of true products.
+template <ElementType T>
+struct Compute {
+  using type = ContainerT<T>;
+};
+template <ElementType T>
+requires(kIsBitPatternFloat<T>) struct Compute<T> {
+  using type = float;
+};
+template <ElementType T>
+requires(IsComplex(T)) struct Compute<T> {
+  using type = typename ContainerT<T>::value_type;
+};
+template <ElementType T>
+requires(IsInteger(T) || IsBool(T)) struct Compute<T> {
+  using type = uint64_t;
+};
+template <ElementType T>
+using ComputeT = typename Compute<T>::type;
+
+// Below this many multiply-adds per batch, the batches are spread over the
+// pool with one single-threaded product each, instead of running one after
+// another with the pool splitting each product.
+constexpr double kSmallProduct = 64.0 * 64.0 * 64.0;
+
+// out[b] = lhs[b] x rhs[b] for row-major [m, k] x [k, n] matrices.
+template <typename S>
+void BatchedMatMul(const S* lhs, const S* rhs, S* out, int64_t batch, int64_t m, int64_t k,
+                   int64_t n, const Device& device) {
+  if (k == 0) {
+    // An empty sum; Eigen's contraction returns without writing for K = 0.
+    ParallelFor(device, batch * m * n, sizeof(S), 1,
+                [&](int64_t first, int64_t last) { std::fill(out + first, out + last, S{0}); });
+    return;
+  }
+  const Eigen::array<Eigen::IndexPair<Eigen::Index>, 1> dims = {
+      Eigen::IndexPair<Eigen::Index>(1, 0)};
+  auto product = [&](int64_t b, const Device& on) {
+    Map<S, 2>(out + b * m * n, m, n).device(on) =
+        ConstMap<S, 2>(lhs + b * m * k, m, k).contract(ConstMap<S, 2>(rhs + b * k * n, k, n), dims);
+  };
+  const double products = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (batch > 1 && products < kSmallProduct) {
+    // A one-thread device on the same pool: Eigen then runs the product
+    // inline on the calling worker (nothing is queued, so nothing can wait
+    // on a busy pool), and it is the same instantiation as the threaded one.
+    const Device single(device.getPool(), 1);
+    const double bytes = static_cast<double>((m * k + k * n + m * n) * sizeof(S));
+    ParallelFor(device, batch, bytes, 2 * products, [&](int64_t first, int64_t last) {
+      for (int64_t b = first; b < last; ++b) product(b, single);
+    });
+    return;
+  }
+  for (int64_t b = 0; b < batch; ++b) product(b, device);
+}
+
+// Operand data in canonical order: the tensor's own storage when the
+// permutation leaves the bytes in place, else a transposed copy in `scratch`.
+template <typename C>
+const C* Canonical(const Tensor& operand, const std::vector<int64_t>& perm,
+                   std::unique_ptr<C[]>& scratch, const Device& device) {
+  const C* data = operand.data<C>().data();
+  if (TransposeIsIdentity(operand.shape(), perm)) return data;
+  scratch = std::make_unique_for_overwrite<C[]>(operand.num_elements());
+  TransposeBytes(data, operand.shape(), perm, sizeof(C), scratch.get(), device);
+  return scratch.get();
+}
+
+template <ElementType T>
+std::unique_ptr<ComputeT<T>[]> ToCompute(const ContainerT<T>* data, int64_t count,
+                                         const Device& device) {
+  using S = ComputeT<T>;
+  auto converted = std::make_unique_for_overwrite<S[]>(count);
+  S* out = converted.get();
+  ParallelFor(device, count, sizeof(S), 4, [&](int64_t first, int64_t last) {
+    for (int64_t i = first; i < last; ++i) {
+      if constexpr (IsBool(T)) {
+        out[i] = data[i] != 0 ? 1 : 0;
+      } else if constexpr (IsInteger(T)) {
+        out[i] = IntegerBits<T>(data[i]);
+      } else {
+        out[i] = ToFloat<T>(data[i]);
+      }
+    }
+  });
+  return converted;
+}
+
+// A complex [k, n] matrix b as the real [2k, 2n] matrix
+//   [ re(b) im(b) ]
+//   [-im(b) re(b) ]  (each entry's 2x2 block interleaved),
+// so that the complex [m, k] lhs, read as a real [m, 2k] matrix, times it
+// gives the complex [m, n] product read as a real [m, 2n] matrix:
+//   re = sum(re(a) re(b) + im(a) (-im(b))), im = sum(re(a) im(b) + im(a) re(b)).
+// x + (-y) is exactly x - y in IEEE arithmetic, signed zeros included.
+template <typename R>
+std::unique_ptr<R[]> ComplexRhs(const std::complex<R>* b, int64_t batch, int64_t k, int64_t n,
+                                const Device& device) {
+  auto real = std::make_unique_for_overwrite<R[]>(batch * 4 * k * n);
+  R* out = real.get();
+  // One block per row of b: two rows of the real matrix.
+  ParallelFor(device, batch * k, 8.0 * sizeof(R) * n, 4.0 * n, [&](int64_t first, int64_t last) {
+    for (int64_t row = first; row < last; ++row) {
+      const std::complex<R>* in = b + row * n;
+      R* upper = out + row * 4 * n;
+      R* lower = upper + 2 * n;
+      for (int64_t j = 0; j < n; ++j) {
+        upper[2 * j] = in[j].real();
+        upper[2 * j + 1] = in[j].imag();
+        lower[2 * j] = -in[j].imag();
+        lower[2 * j + 1] = in[j].real();
+      }
+    }
+  });
+  return real;
+}
+
+template <ElementType T>
+void DotKernel(const Tensor& lhs, const Tensor& rhs, const DotPlan& plan, Tensor& result,
+               const Device& device) {
+  using C = ContainerT<T>;
+  using S = ComputeT<T>;
+  std::unique_ptr<C[]> lhs_scratch;
+  std::unique_ptr<C[]> rhs_scratch;
+  const C* a = Canonical<C>(lhs, plan.lhs_perm, lhs_scratch, device);
+  const C* b = Canonical<C>(rhs, plan.rhs_perm, rhs_scratch, device);
+  C* out = result.values<T>().data();
+  const auto [batch, m, k, n] = std::array{plan.batch, plan.m, plan.k, plan.n};
+  if constexpr (std::is_same_v<S, C>) {
+    BatchedMatMul<S>(a, b, out, batch, m, k, n, device);
+  } else if constexpr (IsComplex(T)) {
+    std::unique_ptr<S[]> b_real = ComplexRhs(b, batch, k, n, device);
+    BatchedMatMul<S>(reinterpret_cast<const S*>(a), b_real.get(), reinterpret_cast<S*>(out), batch,
+                     m, 2 * k, 2 * n, device);
+  } else if constexpr (IsInteger(T) && sizeof(S) == sizeof(C)) {
+    // si64: the same bits as uint64, which wraps where int64 would overflow.
+    BatchedMatMul<S>(reinterpret_cast<const S*>(a), reinterpret_cast<const S*>(b),
+                     reinterpret_cast<S*>(out), batch, m, k, n, device);
+  } else {
+    std::unique_ptr<S[]> a_compute = ToCompute<T>(a, lhs.num_elements(), device);
+    std::unique_ptr<S[]> b_compute = ToCompute<T>(b, rhs.num_elements(), device);
+    const int64_t count = result.num_elements();
+    auto z = std::make_unique_for_overwrite<S[]>(count);
+    BatchedMatMul<S>(a_compute.get(), b_compute.get(), z.get(), batch, m, k, n, device);
+    ParallelFor(device, count, sizeof(S), 40, [&](int64_t first, int64_t last) {
+      if constexpr (IsBool(T)) {
+        for (int64_t i = first; i < last; ++i) out[i] = z[i] != 0 ? 1 : 0;
+      } else if constexpr (IsInteger(T)) {
+        for (int64_t i = first; i < last; ++i) out[i] = WrapInteger<T>(z[i]);
+      } else {
+        const FloatFormat& format = Format(T);
+        for (int64_t i = first; i < last; ++i) out[i] = FromFloat<T>(z[i], format);
+      }
+    });
+  }
+}
+
+}  // namespace
+
+AdapterSupport SupportsDotGeneral(const Case& c) {
+  const ElementType lhs = c.operands[0].element_type();
+  const ElementType rhs = c.operands[1].element_type();
+  const ElementType result = c.result_types[0].element_type;
+  if (lhs != rhs || lhs != result) {
+    return AdapterSupport::No(absl::StrCat("dot_general with element types ", TypeName(lhs), " x ",
+                                           TypeName(rhs), " -> ", TypeName(result),
+                                           " is not implemented (only one type throughout)"));
+  }
+  for (const Tensor& operand : c.operands) {
+    if (operand.rank() > kMaxRank) {
+      return AdapterSupport::No(absl::StrCat("dot_general with an operand of rank ", operand.rank(),
+                                             " is not implemented (up to ", kMaxRank, ")"));
+    }
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
+  if (absl::Status status = CheckCounts(c, 2); !status.ok()) return status;
+  if (AdapterSupport support = SupportsDotGeneral(c); !support.supported) {
+    return absl::InvalidArgumentError(support.reason);
+  }
+  absl::StatusOr<DotPlan> plan = MakePlan(c);
+  if (!plan.ok()) return plan.status();
+  const ElementType type = c.result_types[0].element_type;
+  Tensor result(c.result_types[0]);
+  if (result.num_elements() > 0) {
+    DispatchElementType(type, [&]<ElementType T>() {
+      DotKernel<T>(c.operands[0], c.operands[1], *plan, result, device);
+    });
+  }
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
+
+}  // namespace hlocheck::cpu

@@ -1,0 +1,107 @@
+#include "adapters/cpu/cpu_adapter.h"
+
+#include <algorithm>
+#include <array>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "adapters/cpu/cpu_internal.h"
+
+namespace hlocheck {
+namespace cpu {
+
+absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std::string& name,
+                                                        bool optional) {
+  const Attribute* attribute = c.FindAttribute(name);
+  if (attribute == nullptr) {
+    if (optional) return std::vector<int64_t>{};
+    return absl::InvalidArgumentError(absl::StrCat(c.op, ": attribute ", name, " is missing"));
+  }
+  const auto* values = std::get_if<std::vector<int64_t>>(attribute);
+  if (values == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, ": attribute ", name, " is not a list of integers"));
+  }
+  return *values;
+}
+
+absl::Status CheckCounts(const Case& c, size_t operands) {
+  if (c.operands.size() != operands || c.result_types.size() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, " takes ", operands, " operands and has 1 result, not ",
+                     c.operands.size(), " and ", c.result_types.size()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace cpu
+
+namespace {
+
+struct OpEntry {
+  std::string_view name;
+  size_t operands;
+  AdapterSupport (*supports)(const Case&);
+  absl::StatusOr<std::vector<Tensor>> (*run)(const Case&, const cpu::Device&);
+};
+
+constexpr std::array<OpEntry, 6> kOps = {{
+    {"add", 2, &cpu::SupportsAdd, &cpu::RunAdd},
+    {"exponential", 1, &cpu::SupportsExponential, &cpu::RunExponential},
+    {"convert", 1, &cpu::SupportsConvert, &cpu::RunConvert},
+    {"transpose", 1, &cpu::SupportsTranspose, &cpu::RunTranspose},
+    {"slice", 1, &cpu::SupportsSlice, &cpu::RunSlice},
+    {"dot_general", 2, &cpu::SupportsDotGeneral, &cpu::RunDotGeneral},
+}};
+
+const OpEntry* FindOp(std::string_view name) {
+  // Case ops may carry the dialect prefix ("stablehlo.add").
+  if (name.starts_with("stablehlo.")) name.remove_prefix(10);
+  for (const OpEntry& entry : kOps) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+struct CpuAdapter::Pool {
+  explicit Pool(int threads) : pool(threads), device(&pool, threads) {}
+  Eigen::ThreadPool pool;
+  Eigen::ThreadPoolDevice device;
+};
+
+CpuAdapter::CpuAdapter(const AdapterOptions& options) {
+  int threads = options.threads;
+  if (threads <= 0) threads = static_cast<int>(std::thread::hardware_concurrency());
+  pool_ = std::make_unique<Pool>(std::max(threads, 1));
+}
+
+CpuAdapter::~CpuAdapter() = default;
+
+int CpuAdapter::threads() const { return pool_->device.numThreads(); }
+
+std::vector<std::string> CpuAdapter::Ops() {
+  std::vector<std::string> names;
+  for (const OpEntry& entry : kOps) names.emplace_back(entry.name);
+  return names;
+}
+
+AdapterSupport CpuAdapter::Supports(const Case& c) const {
+  const OpEntry* op = FindOp(c.op);
+  if (op == nullptr) return AdapterSupport::No(absl::StrCat("op ", c.op, " is not implemented"));
+  if (c.operands.size() != op->operands || c.result_types.size() != 1) {
+    return AdapterSupport::No(
+        absl::StrCat(std::string(op->name), " needs ", op->operands, " operands and 1 result"));
+  }
+  return op->supports(c);
+}
+
+absl::StatusOr<std::vector<Tensor>> CpuAdapter::Run(const Case& c) {
+  if (AdapterSupport support = Supports(c); !support.supported) {
+    return absl::UnimplementedError(support.reason);
+  }
+  return FindOp(c.op)->run(c, pool_->device);
+}
+
+}  // namespace hlocheck

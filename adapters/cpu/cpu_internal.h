@@ -1,0 +1,175 @@
+// Internal to the CPU adapter: the op entry points (one per op, grouped by
+// spec chapter in elementwise.cc, data_movement.cc and contraction.cc) and
+// the helpers they share. Only the adapter's own .cc files include this; it
+// pulls in Eigen's Tensor module, which is slow to compile.
+#ifndef HLOCHECK_ADAPTERS_CPU_CPU_INTERNAL_H_
+#define HLOCHECK_ADAPTERS_CPU_CPU_INTERNAL_H_
+
+// Every translation unit that includes the Tensor module must agree on this,
+// or the Eigen templates they share would differ (an ODR violation).
+#ifndef EIGEN_USE_THREADS
+#define EIGEN_USE_THREADS
+#endif
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "adapters/adapter.h"
+#include "core/case.h"
+#include "core/element_type.h"
+#include "core/element_value.h"
+#include "core/exact_value.h"
+#include "core/tensor.h"
+
+namespace hlocheck::cpu {
+
+using Device = Eigen::ThreadPoolDevice;
+using Results = std::vector<Tensor>;
+
+// Supports*() answer for the element types and ranks (the adapter has
+// already checked the op name and the operand and result counts). Run*()
+// validate everything else and answer InvalidArgument for a malformed case
+// rather than touch memory out of bounds.
+AdapterSupport SupportsAdd(const Case& c);
+absl::StatusOr<Results> RunAdd(const Case& c, const Device& device);
+AdapterSupport SupportsExponential(const Case& c);
+absl::StatusOr<Results> RunExponential(const Case& c, const Device& device);
+AdapterSupport SupportsConvert(const Case& c);
+absl::StatusOr<Results> RunConvert(const Case& c, const Device& device);
+AdapterSupport SupportsTranspose(const Case& c);
+absl::StatusOr<Results> RunTranspose(const Case& c, const Device& device);
+AdapterSupport SupportsSlice(const Case& c);
+absl::StatusOr<Results> RunSlice(const Case& c, const Device& device);
+AdapterSupport SupportsDotGeneral(const Case& c);
+absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device);
+
+// The Eigen kernels of data movement are instantiated for ranks up to this.
+inline constexpr int kMaxRank = 8;
+
+// Splits [0, n) into blocks for the pool. `bytes` and `cycles` are the cost
+// of one element; Eigen uses them to decide how many threads pay off.
+template <typename Fn>
+void ParallelFor(const Device& device, int64_t n, double bytes, double cycles, Fn&& fn) {
+  if (n <= 0) return;
+  device.parallelFor(static_cast<Eigen::Index>(n), Eigen::TensorOpCost(bytes, bytes, cycles),
+                     [&fn](Eigen::Index first, Eigen::Index last) {
+                       fn(static_cast<int64_t>(first), static_cast<int64_t>(last));
+                     });
+}
+
+// Transposes a dense row-major buffer of `shape` (elements of
+// `container_bytes` bytes) so that result dimension d is operand dimension
+// perm[d]. Requires a valid permutation and rank <= kMaxRank. Only the bytes
+// move, so any element type of that container size goes through it.
+void TransposeBytes(const void* source, const Shape& shape, std::span<const int64_t> perm,
+                    int container_bytes, void* destination, const Device& device);
+
+// True when transposing `shape` by `perm` leaves the bytes where they are
+// (it only moves dimensions of size 1, or the tensor is empty).
+bool TransposeIsIdentity(const Shape& shape, std::span<const int64_t> perm);
+
+// Integer arithmetic is done in the unsigned counterpart (wrap-around is
+// defined there, signed overflow is not); this brings a result back to
+// type T: the low BitWidth(T) bits, sign- or zero-extended into the container.
+template <ElementType T>
+inline ContainerT<T> WrapInteger(uint64_t value) {
+  static_assert(IsInteger(T));
+  constexpr int kBits = BitWidth(T);
+  if constexpr (kBits == 64) {
+    return static_cast<ContainerT<T>>(value);
+  } else {
+    const uint64_t low = value & ((uint64_t{1} << kBits) - 1);
+    if constexpr (IsSignedInt(T)) {
+      // Arithmetic right shift of a signed value is defined in C++20.
+      return static_cast<ContainerT<T>>(static_cast<int64_t>(low << (64 - kBits)) >> (64 - kBits));
+    } else {
+      return static_cast<ContainerT<T>>(low);
+    }
+  }
+}
+
+// The integer value of an element, as the unsigned 64-bit number congruent
+// to it (sign-extended for signed types).
+template <ElementType T>
+inline uint64_t IntegerBits(ContainerT<T> value) {
+  if constexpr (IsSignedInt(T)) {
+    return static_cast<uint64_t>(static_cast<int64_t>(value));
+  } else {
+    return static_cast<uint64_t>(value);
+  }
+}
+
+// Float types narrower than f32 are computed in float. float holds every
+// value of each of them exactly, and with 24 >= 2p + 2 significand bits one
+// basic operation done in float and rounded once more to the narrow type is
+// the correctly rounded result (Figueroa's double rounding theorem).
+//
+// Decoding the 1-byte float types is a table look-up: one table per type,
+// built once from the shared, exhaustively verified decoder.
+template <ElementType T>
+const std::array<float, 256>& DecodeTable() {
+  static_assert(kIsBitPatternFloat<T> && sizeof(ContainerT<T>) == 1);
+  static const std::array<float, 256> table = [] {
+    std::array<float, 256> values{};
+    const FloatFormat& format = Format(T);
+    const uint64_t mask = (uint64_t{1} << format.total_bits()) - 1;
+    for (uint64_t bits = 0; bits < 256; ++bits) {
+      values[bits] = static_cast<float>(DecodeFloat(format, bits & mask).ToDouble());
+    }
+    return values;
+  }();
+  return table;
+}
+
+template <ElementType T>
+inline float ToFloat(ContainerT<T> value) {
+  if constexpr (T == ElementType::kF16) {
+    return static_cast<float>(Eigen::numext::bit_cast<Eigen::half>(value));
+  } else if constexpr (T == ElementType::kBF16) {
+    return static_cast<float>(Eigen::numext::bit_cast<Eigen::bfloat16>(value));
+  } else {
+    return DecodeTable<T>()[value];
+  }
+}
+
+// Rounds a float to type T to nearest even, once, with T's own overflow rule.
+// `format` is Format(T), hoisted out of the caller's loop.
+template <ElementType T>
+inline ContainerT<T> FromFloat(float value, const FloatFormat& format) {
+  if constexpr (T == ElementType::kF16) {
+    return Eigen::numext::bit_cast<uint16_t>(Eigen::half(value));
+  } else if constexpr (T == ElementType::kBF16) {
+    return Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(value));
+  } else {
+    return static_cast<ContainerT<T>>(
+        EncodeFloat(format, ExactValue::FromDouble(static_cast<double>(value))));
+  }
+}
+
+// Typed views of tensor storage for Eigen expressions. Tensors are row-major.
+template <typename S, int Rank = 1>
+using ConstMap = Eigen::TensorMap<Eigen::Tensor<const S, Rank, Eigen::RowMajor, Eigen::Index>>;
+template <typename S, int Rank = 1>
+using Map = Eigen::TensorMap<Eigen::Tensor<S, Rank, Eigen::RowMajor, Eigen::Index>>;
+
+// Debian's Abseil has its own string_view, which StrCat does not take from
+// the std::string_view that Name() returns.
+inline std::string TypeName(ElementType type) { return std::string(Name(type)); }
+
+// Attribute access that answers a status instead of throwing.
+absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std::string& name,
+                                                        bool optional = false);
+
+// Checks the operand and result counts; the adapter's table also checks
+// them, but every Run*() is callable on its own.
+absl::Status CheckCounts(const Case& c, size_t operands);
+
+}  // namespace hlocheck::cpu
+
+#endif  // HLOCHECK_ADAPTERS_CPU_CPU_INTERNAL_H_

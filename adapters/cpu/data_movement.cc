@@ -1,0 +1,308 @@
+// Data movement ops of the spec: transpose (Eigen's shuffle) and slice
+// (Eigen's stridedSlice). They move bytes and never look at values, so the
+// kernels are instantiated per container size and rank, not per element
+// type. Dimensions that need no work are collapsed away first: the kernels
+// then run at the lowest rank that describes the movement, and a movement
+// that keeps every byte in place becomes one parallel copy.
+#include <algorithm>
+#include <complex>
+#include <cstring>
+#include <numeric>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "adapters/cpu/cpu_internal.h"
+
+namespace hlocheck::cpu {
+namespace {
+
+// Calls fn.template operator()<S>() with S a type of `bytes` bytes. The
+// 16-byte type is complex<double> because Eigen knows it (NumTraits,
+// packets); its copies move bits unchanged like the integer ones.
+template <typename Fn>
+void DispatchContainer(int bytes, Fn&& fn) {
+  switch (bytes) {
+    case 1:
+      return fn.template operator()<uint8_t>();
+    case 2:
+      return fn.template operator()<uint16_t>();
+    case 4:
+      return fn.template operator()<uint32_t>();
+    case 8:
+      return fn.template operator()<uint64_t>();
+    case 16:
+      return fn.template operator()<std::complex<double>>();
+  }
+  __builtin_unreachable();
+}
+
+template <typename Fn>
+void DispatchRank(int rank, Fn&& fn) {
+  switch (rank) {
+#define HLOCHECK_RANK_CASE(R) \
+  case R:                     \
+    return fn.template operator()<R>();
+    HLOCHECK_RANK_CASE(1)
+    HLOCHECK_RANK_CASE(2)
+    HLOCHECK_RANK_CASE(3)
+    HLOCHECK_RANK_CASE(4)
+    HLOCHECK_RANK_CASE(5)
+    HLOCHECK_RANK_CASE(6)
+    HLOCHECK_RANK_CASE(7)
+    HLOCHECK_RANK_CASE(8)
+#undef HLOCHECK_RANK_CASE
+  }
+  __builtin_unreachable();
+}
+
+void ParallelCopy(const void* source, void* destination, int64_t bytes, const Device& device) {
+  const auto* from = static_cast<const std::byte*>(source);
+  auto* to = static_cast<std::byte*>(destination);
+  ParallelFor(device, bytes, 1, 0.1, [&](int64_t first, int64_t last) {
+    std::memcpy(to + first, from + first, static_cast<size_t>(last - first));
+  });
+}
+
+// A transpose with dimensions of size 1 dropped and runs of operand
+// dimensions that stay adjacent in the result merged into one.
+struct CollapsedTranspose {
+  std::vector<int64_t> dims;  // operand dimensions
+  std::vector<int64_t> perm;  // result dimension d is operand dimension perm[d]
+};
+
+CollapsedTranspose Collapse(const Shape& shape, std::span<const int64_t> perm) {
+  const size_t rank = shape.size();
+  std::vector<int64_t> kept_index(rank, -1);
+  std::vector<int64_t> kept_dims;
+  for (size_t d = 0; d < rank; ++d) {
+    if (shape[d] != 1) {
+      kept_index[d] = static_cast<int64_t>(kept_dims.size());
+      kept_dims.push_back(shape[d]);
+    }
+  }
+  std::vector<int64_t> kept_perm;
+  for (int64_t d : perm) {
+    if (kept_index[d] >= 0) kept_perm.push_back(kept_index[d]);
+  }
+  // Groups in result order: {first operand dimension, count}.
+  std::vector<std::pair<int64_t, int64_t>> groups;
+  for (size_t j = 0; j < kept_perm.size(); ++j) {
+    if (j > 0 && kept_perm[j] == kept_perm[j - 1] + 1) {
+      ++groups.back().second;
+    } else {
+      groups.push_back({kept_perm[j], 1});
+    }
+  }
+  std::vector<int64_t> operand_order(groups.size());
+  std::iota(operand_order.begin(), operand_order.end(), 0);
+  std::sort(operand_order.begin(), operand_order.end(),
+            [&](int64_t a, int64_t b) { return groups[a].first < groups[b].first; });
+  CollapsedTranspose collapsed;
+  std::vector<int64_t> position(groups.size());
+  for (size_t k = 0; k < operand_order.size(); ++k) {
+    const auto [first, count] = groups[operand_order[k]];
+    position[operand_order[k]] = static_cast<int64_t>(k);
+    int64_t size = 1;
+    for (int64_t d = first; d < first + count; ++d) size *= kept_dims[d];
+    collapsed.dims.push_back(size);
+  }
+  for (size_t g = 0; g < groups.size(); ++g) collapsed.perm.push_back(position[g]);
+  return collapsed;
+}
+
+template <typename S, int R>
+void ShuffleKernel(const void* source, const CollapsedTranspose& t, void* destination,
+                   const Device& device) {
+  Eigen::DSizes<Eigen::Index, R> in_dims;
+  Eigen::DSizes<Eigen::Index, R> out_dims;
+  Eigen::array<Eigen::Index, R> shuffle;
+  for (int d = 0; d < R; ++d) {
+    in_dims[d] = t.dims[d];
+    shuffle[d] = t.perm[d];
+    out_dims[d] = t.dims[t.perm[d]];
+  }
+  Map<S, R>(static_cast<S*>(destination), out_dims).device(device) =
+      ConstMap<S, R>(static_cast<const S*>(source), in_dims).shuffle(shuffle);
+}
+
+// A slice with dimensions of size 1 dropped, and each dimension taken whole
+// with stride 1 merged into the dimension outside it when that one has
+// stride 1: their elements are then consecutive runs.
+struct CollapsedSlice {
+  std::vector<int64_t> dims, start, limit, strides;
+};
+
+CollapsedSlice Collapse(const Shape& shape, const std::vector<int64_t>& start,
+                        const std::vector<int64_t>& limit, const std::vector<int64_t>& strides) {
+  CollapsedSlice s;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    const bool whole = start[d] == 0 && limit[d] == shape[d] && strides[d] == 1;
+    if (whole && !s.dims.empty() && s.strides.back() == 1) {
+      s.dims.back() *= shape[d];
+      s.start.back() *= shape[d];
+      s.limit.back() *= shape[d];
+      continue;
+    }
+    s.dims.push_back(shape[d]);
+    s.start.push_back(start[d]);
+    s.limit.push_back(limit[d]);
+    s.strides.push_back(strides[d]);
+  }
+  return s;
+}
+
+template <typename S, int R>
+void StridedSliceKernel(const void* source, const CollapsedSlice& s, void* destination,
+                        const Device& device) {
+  Eigen::DSizes<Eigen::Index, R> in_dims;
+  Eigen::DSizes<Eigen::Index, R> out_dims;
+  Eigen::DSizes<Eigen::Index, R> start;
+  Eigen::DSizes<Eigen::Index, R> stop;
+  Eigen::DSizes<Eigen::Index, R> strides;
+  for (int d = 0; d < R; ++d) {
+    in_dims[d] = s.dims[d];
+    start[d] = s.start[d];
+    stop[d] = s.limit[d];
+    strides[d] = s.strides[d];
+    out_dims[d] = (s.limit[d] - s.start[d] + s.strides[d] - 1) / s.strides[d];
+  }
+  Map<S, R>(static_cast<S*>(destination), out_dims).device(device) =
+      ConstMap<S, R>(static_cast<const S*>(source), in_dims).stridedSlice(start, stop, strides);
+}
+
+AdapterSupport SupportsRank(const Case& c) {
+  const int64_t rank = c.operands[0].rank();
+  if (rank > kMaxRank) {
+    return AdapterSupport::No(absl::StrCat(c.op, " of rank ", rank, " is not implemented (the ",
+                                           "Eigen kernels go up to rank ", kMaxRank, ")"));
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::Status CheckSameElementType(const Case& c) {
+  if (c.operands[0].element_type() != c.result_types[0].element_type) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, ": operand ", c.operands[0].type().ToString(), " and result ",
+                     c.result_types[0].ToString(), " differ in element type"));
+  }
+  if (c.operands[0].rank() > kMaxRank) {
+    return absl::InvalidArgumentError(absl::StrCat(c.op, ": rank above ", kMaxRank));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool TransposeIsIdentity(const Shape& shape, std::span<const int64_t> perm) {
+  return NumElements(shape) == 0 || Collapse(shape, perm).dims.size() <= 1;
+}
+
+void TransposeBytes(const void* source, const Shape& shape, std::span<const int64_t> perm,
+                    int container_bytes, void* destination, const Device& device) {
+  const int64_t count = NumElements(shape);
+  if (count == 0) return;
+  const CollapsedTranspose t = Collapse(shape, perm);
+  if (t.dims.size() <= 1) {
+    ParallelCopy(source, destination, count * container_bytes, device);
+    return;
+  }
+  DispatchContainer(container_bytes, [&]<typename S>() {
+    DispatchRank(static_cast<int>(t.dims.size()),
+                 [&]<int R>() { ShuffleKernel<S, R>(source, t, destination, device); });
+  });
+}
+
+AdapterSupport SupportsTranspose(const Case& c) { return SupportsRank(c); }
+
+absl::StatusOr<Results> RunTranspose(const Case& c, const Device& device) {
+  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
+  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
+  absl::StatusOr<std::vector<int64_t>> perm = IntVectorAttribute(c, "permutation");
+  if (!perm.ok()) return perm.status();
+  const Tensor& operand = c.operands[0];
+  const int64_t rank = operand.rank();
+  std::vector<bool> seen(rank, false);
+  bool valid = static_cast<int64_t>(perm->size()) == rank;
+  for (size_t d = 0; valid && d < perm->size(); ++d) {
+    const int64_t p = (*perm)[d];
+    valid = p >= 0 && p < rank && !seen[p];
+    if (valid) seen[p] = true;
+  }
+  if (!valid) {
+    return absl::InvalidArgumentError(absl::StrCat("transpose: permutation [",
+                                                   absl::StrJoin(*perm, ", "),
+                                                   "] is not a permutation of rank ", rank));
+  }
+  Shape shape(rank);
+  for (int64_t d = 0; d < rank; ++d) shape[d] = operand.shape()[(*perm)[d]];
+  if (shape != c.result_types[0].shape) {
+    return absl::InvalidArgumentError(absl::StrCat("transpose: result should be ",
+                                                   ShapeToString(shape), ", not ",
+                                                   c.result_types[0].ToString()));
+  }
+  Tensor result(c.result_types[0]);
+  TransposeBytes(operand.raw(), operand.shape(), *perm, ContainerBytes(operand.element_type()),
+                 result.raw(), device);
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
+
+AdapterSupport SupportsSlice(const Case& c) { return SupportsRank(c); }
+
+absl::StatusOr<Results> RunSlice(const Case& c, const Device& device) {
+  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
+  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
+  absl::StatusOr<std::vector<int64_t>> start = IntVectorAttribute(c, "start_indices");
+  if (!start.ok()) return start.status();
+  absl::StatusOr<std::vector<int64_t>> limit = IntVectorAttribute(c, "limit_indices");
+  if (!limit.ok()) return limit.status();
+  absl::StatusOr<std::vector<int64_t>> strides = IntVectorAttribute(c, "strides");
+  if (!strides.ok()) return strides.status();
+  const Tensor& operand = c.operands[0];
+  const size_t rank = operand.shape().size();
+  if (start->size() != rank || limit->size() != rank || strides->size() != rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("slice: start_indices, limit_indices and strides need ", rank, " entries"));
+  }
+  Shape shape(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t b = (*start)[d];
+    const int64_t e = (*limit)[d];
+    const int64_t s = (*strides)[d];
+    if (b < 0 || b > e || e > operand.shape()[d] || s < 1) {
+      return absl::InvalidArgumentError(absl::StrCat("slice: dimension ", d, " of size ",
+                                                     operand.shape()[d], " has start ", b,
+                                                     ", limit ", e, ", stride ", s));
+    }
+    shape[d] = (e - b + s - 1) / s;
+  }
+  if (shape != c.result_types[0].shape) {
+    return absl::InvalidArgumentError(absl::StrCat("slice: result should be ", ShapeToString(shape),
+                                                   ", not ", c.result_types[0].ToString()));
+  }
+  Tensor result(c.result_types[0]);
+  const int bytes = ContainerBytes(operand.element_type());
+  if (result.num_elements() > 0) {
+    const CollapsedSlice s = Collapse(operand.shape(), *start, *limit, *strides);
+    if (s.dims.empty()) {
+      std::memcpy(result.raw(), operand.raw(), static_cast<size_t>(bytes));
+    } else if (s.dims.size() == 1 && s.strides[0] == 1) {
+      ParallelCopy(static_cast<const std::byte*>(operand.raw()) + s.start[0] * bytes, result.raw(),
+                   result.num_elements() * bytes, device);
+    } else {
+      DispatchContainer(bytes, [&]<typename S>() {
+        DispatchRank(static_cast<int>(s.dims.size()), [&]<int R>() {
+          StridedSliceKernel<S, R>(operand.raw(), s, result.raw(), device);
+        });
+      });
+    }
+  }
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
+
+}  // namespace hlocheck::cpu
