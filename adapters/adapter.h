@@ -55,7 +55,7 @@ std::vector<AdapterDescription> ListAdapters();
 
 // The backend called `name`, or an error naming the known ones.
 absl::StatusOr<std::unique_ptr<Adapter>> CreateAdapter(std::string_view name,
-                                                      const AdapterOptions& options);
+                                                       const AdapterOptions& options);
 
 }  // namespace hlocheck
 

@@ -33,7 +33,8 @@ std::vector<AdapterDescription> ListAdapters() {
     list.push_back({entry.name, entry.description, entry.self_test});
   }
   // The deliberately faulty backends, for proving that the gate can fail.
-  for (const FaultDescription& fault : Faults()) list.push_back({fault.name, fault.description, true});
+  for (const FaultDescription& fault : Faults())
+    list.push_back({fault.name, fault.description, true});
   return list;
 }
 

@@ -112,12 +112,6 @@ const FloatFormat& Format(ElementType type) {
   return *info.format;
 }
 
-ElementType ComponentType(ElementType type) {
-  if (type == ET::kComplexF32) return ET::kF32;
-  if (type == ET::kComplexF64) return ET::kF64;
-  return type;
-}
-
 std::string_view MlirName(ElementType type) {
   std::string_view name = Name(type);
   // "si32" -> "i32": drop the leading 's' of signed integer types.

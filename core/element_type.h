@@ -105,9 +105,9 @@ struct ElementTypeInfo {
   ElementType type;
   std::string_view name;  // the spelling of the StableHLO spec, e.g. "si32", "f8E4M3FN"
   TypeKind kind;
-  int bits;              // bit width of one value (for complex: of both parts)
-  int container_bytes;   // bytes one element occupies in a Tensor
-  bool in_seed_spec;     // false for the types only the newer public spec has
+  int bits;                           // bit width of one value (for complex: of both parts)
+  int container_bytes;                // bytes one element occupies in a Tensor
+  bool in_seed_spec;                  // false for the types only the newer public spec has
   std::optional<FloatFormat> format;  // for floats, and for the parts of complex types
 };
 
@@ -170,7 +170,11 @@ constexpr bool IsComplex(ElementType t) { return Kind(t) == TypeKind::kComplex; 
 // The format of a float type, or of each part of a complex type.
 const FloatFormat& Format(ElementType type);
 // f32 for complex<f32>, f64 for complex<f64>; the type itself otherwise.
-ElementType ComponentType(ElementType type);
+constexpr ElementType ComponentType(ElementType type) {
+  if (type == ElementType::kComplexF32) return ElementType::kF32;
+  if (type == ElementType::kComplexF64) return ElementType::kF64;
+  return type;
+}
 
 // Accepts the spec's spellings ("si32", "complex<f64>") and the MLIR ones
 // the spec's examples use ("i32" for si32, "i8" in quantized types).
@@ -223,8 +227,7 @@ using ContainerT = typename Container<T>::type;
 
 // True for float types stored as a bit pattern rather than a host float.
 template <ElementType T>
-inline constexpr bool kIsBitPatternFloat =
-    T >= ElementType::kF4E2M1FN && T <= ElementType::kF16;
+inline constexpr bool kIsBitPatternFloat = T >= ElementType::kF4E2M1FN&& T <= ElementType::kF16;
 
 // Calls fn.template operator()<T>() with T the compile-time constant for
 // `type`. This is how code dispatches on the element type once per tensor

@@ -56,20 +56,8 @@ ContainerT<T> TruncateToInteger(const ExactValue& value, uint8_t* flags) {
 // Integer -> integer: the value when it fits; two's complement wrap-around
 // otherwise (flagged, since the spec leaves it open).
 template <ElementType From, ElementType To>
-ContainerT<To> WrapInteger(ContainerT<From> value, uint8_t* flags) {
-  constexpr int kBits = BitWidth(To);
-  uint64_t raw = IsUnsignedInt(From) ? static_cast<uint64_t>(value)
-                                     : static_cast<uint64_t>(static_cast<int64_t>(value));
-  uint64_t truncated = kBits == 64 ? raw : raw & ((uint64_t{1} << kBits) - 1);
-  ContainerT<To> result;
-  if constexpr (IsSignedInt(To)) {
-    // Sign-extend from kBits.
-    int64_t extended = static_cast<int64_t>(truncated << (64 - kBits)) >> (64 - kBits);
-    result = static_cast<ContainerT<To>>(extended);
-  } else {
-    result = static_cast<ContainerT<To>>(truncated);
-  }
-  // The spec leaves values that do not fit open: flag them.
+ContainerT<To> ConvertInteger(ContainerT<From> value, uint8_t* flags) {
+  ContainerT<To> result = WrapInteger<To>(IntegerBits<From>(value));
   if (static_cast<__int128>(value) != static_cast<__int128>(result)) {
     *flags |= kConversionUnrepresentable;
   }
@@ -85,8 +73,7 @@ ContainerT<T> FromExact(const ExactValue& value, RoundingMode mode, uint8_t* fla
   } else if constexpr (IsInteger(T)) {
     return TruncateToInteger<T>(value, flags);
   } else if constexpr (IsComplex(T)) {
-    constexpr ElementType kPart = T == ElementType::kComplexF32 ? ElementType::kF32
-                                                                 : ElementType::kF64;
+    constexpr ElementType kPart = ComponentType(T);
     auto real = FloatFromBits<kPart>(EncodeFloat(Format(kPart), value, mode, flags));
     return ContainerT<T>(real, 0);
   } else {
@@ -105,15 +92,14 @@ void ConvertLoop(const ContainerT<From>* source, ContainerT<To>* destination, in
       destination[i] = source[i];
     } else if constexpr (IsComplex(From) && IsComplex(To)) {
       using Part = typename ContainerT<To>::value_type;
-      constexpr ElementType kPart = To == ElementType::kComplexF32 ? ElementType::kF32
-                                                                    : ElementType::kF64;
-      auto real = FloatFromBits<kPart>(EncodeFloat(
-          Format(kPart), ExactValue::FromDouble(source[i].real()), mode, &flags));
-      auto imag = FloatFromBits<kPart>(EncodeFloat(
-          Format(kPart), ExactValue::FromDouble(source[i].imag()), mode, &flags));
+      constexpr ElementType kPart = ComponentType(To);
+      auto real = FloatFromBits<kPart>(
+          EncodeFloat(Format(kPart), ExactValue::FromDouble(source[i].real()), mode, &flags));
+      auto imag = FloatFromBits<kPart>(
+          EncodeFloat(Format(kPart), ExactValue::FromDouble(source[i].imag()), mode, &flags));
       destination[i] = ContainerT<To>(static_cast<Part>(real), static_cast<Part>(imag));
     } else if constexpr (IsInteger(From) && IsInteger(To)) {
-      destination[i] = WrapInteger<From, To>(source[i], &flags);
+      destination[i] = ConvertInteger<From, To>(source[i], &flags);
     } else {
       destination[i] = FromExact<To>(ToExact<From>(source[i]), mode, &flags);
     }
@@ -141,9 +127,9 @@ uint8_t ConvertElement(ElementType from, const void* source, ElementType to, voi
 }
 
 // Explicit instantiations for every element type.
-#define HLOCHECK_INSTANTIATE_FROM_EXACT(T) \
+#define HLOCHECK_INSTANTIATE_FROM_EXACT(T)                                                       \
   template ContainerT<ElementType::T> FromExact<ElementType::T>(const ExactValue&, RoundingMode, \
-                                                                 uint8_t*);
+                                                                uint8_t*);
 HLOCHECK_INSTANTIATE_FROM_EXACT(kI1)
 HLOCHECK_INSTANTIATE_FROM_EXACT(kSI2)
 HLOCHECK_INSTANTIATE_FROM_EXACT(kSI4)

@@ -37,6 +37,34 @@ inline ContainerT<T> FloatFromBits(uint64_t bits) {
   }
 }
 
+// The integer element congruent to `bits` modulo 2^BitWidth(T) (two's
+// complement wrap-around), kept sign- or zero-extended in its container.
+// Integer arithmetic done on uint64_t, where wrap-around is defined, comes
+// back to its type through here.
+template <ElementType T>
+inline ContainerT<T> WrapInteger(uint64_t bits) {
+  static_assert(IsInteger(T));
+  constexpr int kBits = BitWidth(T);
+  if constexpr (kBits < 64) bits &= (uint64_t{1} << kBits) - 1;
+  if constexpr (IsSignedInt(T) && kBits < 64) {
+    // Arithmetic right shift of a signed value is defined in C++20.
+    return static_cast<ContainerT<T>>(static_cast<int64_t>(bits << (64 - kBits)) >> (64 - kBits));
+  } else {
+    return static_cast<ContainerT<T>>(bits);
+  }
+}
+
+// An integer element as the 64-bit pattern of its value (sign-extended).
+template <ElementType T>
+inline uint64_t IntegerBits(ContainerT<T> value) {
+  static_assert(IsInteger(T));
+  if constexpr (IsSignedInt(T)) {
+    return static_cast<uint64_t>(static_cast<int64_t>(value));
+  } else {
+    return static_cast<uint64_t>(value);
+  }
+}
+
 // The exact value of one element; for complex types, of the real part.
 template <ElementType T>
 inline ExactValue ToExact(ContainerT<T> value) {

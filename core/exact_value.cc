@@ -43,8 +43,8 @@ ExactValue ExactValue::FromLongDouble(long double value) {
 
 ExactValue ExactValue::FromInt64(int64_t value) {
   if (value == 0) return Zero(false);
-  uint64_t magnitude = value < 0 ? uint64_t{0} - static_cast<uint64_t>(value)
-                                 : static_cast<uint64_t>(value);
+  uint64_t magnitude =
+      value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
   return Finite(value < 0, magnitude, 0);
 }
 
@@ -150,8 +150,7 @@ uint64_t ZeroResult(const FloatFormat& f, bool negative, uint8_t* flags) {
 
 }  // namespace
 
-uint64_t EncodeFloat(const FloatFormat& f, const ExactValue& v, RoundingMode mode,
-                     uint8_t* flags) {
+uint64_t EncodeFloat(const FloatFormat& f, const ExactValue& v, RoundingMode mode, uint8_t* flags) {
   const uint64_t sign = v.negative ? f.sign_mask() : 0;
   switch (v.cls) {
     case ExactValue::Class::kNaN:
@@ -268,8 +267,8 @@ uint64_t NextFloatBits(const FloatFormat& f, uint64_t bits, bool down) {
   int64_t ordinal = FloatOrdinal(f, bits);
   // -0 moves like +0.
   int64_t lowest = f.has_sign ? -static_cast<int64_t>(top) : 0;
-  int64_t next = down ? std::max(ordinal - 1, lowest)
-                      : std::min(ordinal + 1, static_cast<int64_t>(top));
+  int64_t next =
+      down ? std::max(ordinal - 1, lowest) : std::min(ordinal + 1, static_cast<int64_t>(top));
   if (next >= 0) return static_cast<uint64_t>(next);
   return f.sign_mask() | static_cast<uint64_t>(-next);
 }

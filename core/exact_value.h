@@ -43,8 +43,8 @@ struct ExactValue {
 // Result flags of one rounding or conversion step; several may be set.
 enum ConversionFlag : uint8_t {
   kConversionExact = 0,
-  kConversionInexact = 1,      // the result is a rounded value
-  kConversionOverflow = 2,     // beyond the largest finite value: the format's overflow rule applied
+  kConversionInexact = 1,   // the result is a rounded value
+  kConversionOverflow = 2,  // beyond the largest finite value: the format's overflow rule applied
   kConversionUnrepresentable = 4,  // NaN, Inf, sign or zero that the target cannot hold; or an
                                    // integer target's range exceeded (the spec leaves these open)
 };

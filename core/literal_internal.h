@@ -73,18 +73,10 @@ inline ContainerT<T> RealElementFromBits(uint64_t bits) {
     return FloatFromBits<T>(bits);
   } else if constexpr (IsBool(T)) {
     return static_cast<ContainerT<T>>(bits != 0 ? 1 : 0);
-  } else if constexpr (IsSignedInt(T)) {
-    // Sign-extend from the type's width.
-    return static_cast<ContainerT<T>>(static_cast<int64_t>(bits << (64 - kBits)) >> (64 - kBits));
   } else {
-    return static_cast<ContainerT<T>>(bits);
+    return WrapInteger<T>(bits);
   }
 }
-
-// The real float type of each part of a complex type.
-template <ElementType T>
-inline constexpr ElementType kComplexPart =
-    T == ElementType::kComplexF32 ? ElementType::kF32 : ElementType::kF64;
 
 }  // namespace hlocheck::literal_internal
 

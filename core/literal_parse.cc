@@ -11,7 +11,6 @@ namespace hlocheck {
 namespace {
 
 using literal_internal::IsUnsignedDecimalSyntax;
-using literal_internal::kComplexPart;
 using literal_internal::kHexElementBytes;
 using literal_internal::RealElementFromBits;
 using literal_internal::RoundDecimalToFloatBits;
@@ -248,7 +247,7 @@ absl::Status ReadFloat(Cursor& cursor, ContainerT<T>* out) {
 // Complex: `(re, im)`, each part a literal of the part type.
 template <ElementType T>
 absl::Status ReadComplex(Cursor& cursor, ContainerT<T>* out) {
-  constexpr ElementType kPart = kComplexPart<T>;
+  constexpr ElementType kPart = ComponentType(T);
   const auto form = [] { return "a " + TypeName(T) + " literal (re, im)"; };
   if (!cursor.Consume('(')) {
     return cursor.Error("expected '(' opening " + form() + ", found " + cursor.DescribeNext());
@@ -386,7 +385,7 @@ uint64_t ReadLittleEndian(const uint8_t* bytes, int count) {
 template <ElementType T>
 ContainerT<T> ElementFromHexBytes(const uint8_t* bytes) {
   if constexpr (IsComplex(T)) {
-    constexpr ElementType kPart = kComplexPart<T>;
+    constexpr ElementType kPart = ComponentType(T);
     constexpr int kPartBytes = kHexElementBytes<kPart>;
     return ContainerT<T>(FloatFromBits<kPart>(ReadLittleEndian(bytes, kPartBytes)),
                          FloatFromBits<kPart>(ReadLittleEndian(bytes + kPartBytes, kPartBytes)));

@@ -13,7 +13,6 @@
 namespace hlocheck {
 namespace {
 
-using literal_internal::kComplexPart;
 using literal_internal::kHexElementBytes;
 using literal_internal::RealElementBits;
 using literal_internal::RoundDecimalToFloatBits;
@@ -86,7 +85,7 @@ void AppendElement(const ContainerT<T>& value, std::string& out) {
         std::to_chars(buffer, buffer + sizeof(buffer), static_cast<Wide>(value));
     out.append(buffer, result.ptr);
   } else if constexpr (IsComplex(T)) {
-    constexpr ElementType kPart = kComplexPart<T>;
+    constexpr ElementType kPart = ComponentType(T);
     out += '(';
     AppendElement<kPart>(value.real(), out);
     out += ", ";
@@ -110,7 +109,7 @@ void AppendLittleEndianHex(uint64_t bits, int bytes, std::string& out) {
 template <ElementType T>
 void AppendHexElement(const ContainerT<T>& value, std::string& out) {
   if constexpr (IsComplex(T)) {
-    constexpr ElementType kPart = kComplexPart<T>;
+    constexpr ElementType kPart = ComponentType(T);
     AppendLittleEndianHex(FloatBits<kPart>(value.real()), kHexElementBytes<kPart>, out);
     AppendLittleEndianHex(FloatBits<kPart>(value.imag()), kHexElementBytes<kPart>, out);
   } else {

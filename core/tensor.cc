@@ -46,7 +46,8 @@ Tensor::Tensor(TensorType type)
 bool Tensor::BitwiseEquals(const Tensor& other) const {
   if (type_ != other.type_) return false;
   // memcmp must not see the null data() of empty storage.
-  return storage_.empty() || std::memcmp(storage_.data(), other.storage_.data(), storage_.size()) == 0;
+  return storage_.empty() ||
+         std::memcmp(storage_.data(), other.storage_.data(), storage_.size()) == 0;
 }
 
 IndexIterator::IndexIterator(const Shape& shape)

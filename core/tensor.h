@@ -38,7 +38,8 @@ class Tensor {
   // Zero-filled (every type's zero is the all-zero bit pattern, except
   // f8E8M0FNU, whose all-zero pattern is 2^-127).
   explicit Tensor(TensorType type);
-  Tensor(Shape shape, ElementType element_type) : Tensor(TensorType{std::move(shape), element_type}) {}
+  Tensor(Shape shape, ElementType element_type)
+      : Tensor(TensorType{std::move(shape), element_type}) {}
 
   const TensorType& type() const { return type_; }
   const Shape& shape() const { return type_.shape; }

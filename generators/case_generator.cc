@@ -169,7 +169,8 @@ void RegisterPickElementType(spec::FunctionTable& table, const spec::OpSpec& op,
     if (value == nullptr) value = op.FindResult(name);
     if (value == nullptr) return absl::InvalidArgumentError("no operand or result '" + name + "'");
     const std::vector<ElementType>& allowed = value->types.element_types;
-    if (allowed.empty()) return absl::InvalidArgumentError("'" + name + "' accepts no element type");
+    if (allowed.empty())
+      return absl::InvalidArgumentError("'" + name + "' accepts no element type");
     if (!op.operands.empty() && name == op.operands[0].name && options.primary_type) {
       if (!value->types.Contains(*options.primary_type)) {
         return absl::InvalidArgumentError(std::string(Name(*options.primary_type)) +
@@ -192,8 +193,10 @@ Case BuildCase(const spec::OpSpec& op, const GenerationOptions& options) {
   spec::FunctionTable functions = GenerationFunctions(state);
   RegisterPickElementType(functions, op, options);
   spec::Evaluator evaluator(&functions);
-  for (const auto& v : op.operands) evaluator.SetMember(v.name, std::string(kUnboundPrefix) + v.name);
-  for (const auto& v : op.results) evaluator.SetMember(v.name, std::string(kUnboundPrefix) + v.name);
+  for (const auto& v : op.operands)
+    evaluator.SetMember(v.name, std::string(kUnboundPrefix) + v.name);
+  for (const auto& v : op.results)
+    evaluator.SetMember(v.name, std::string(kUnboundPrefix) + v.name);
   for (const auto& [name, formula] : op.definitions) {
     evaluator.AddDefinition(name, formula.expr, formula.text);
   }
@@ -248,7 +251,8 @@ Case BuildCase(const spec::OpSpec& op, const GenerationOptions& options) {
     if (result.variadic) {
       variadic_results = true;
       if (!value.is_list()) Fail(op, "variadic '" + result.name + "' must be a list of types");
-      for (const Value& item : value.items()) c.result_types.push_back(bound_type(result.name, item));
+      for (const Value& item : value.items())
+        c.result_types.push_back(bound_type(result.name, item));
       c.result_segments.push_back(static_cast<int64_t>(value.items().size()));
     } else {
       c.result_types.push_back(bound_type(result.name, value));

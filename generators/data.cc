@@ -57,18 +57,12 @@ ContainerT<T> UniformValue(Bits& bits) {
   if constexpr (IsBool(T)) {
     return static_cast<ContainerT<T>>(bits.Below(2));
   } else if constexpr (IsInteger(T)) {
-    uint64_t raw = bits.Next();
-    constexpr int kBits = BitWidth(T);
-    if constexpr (kBits < 64) raw &= (uint64_t{1} << kBits) - 1;
-    if constexpr (IsSignedInt(T)) {
-      return static_cast<ContainerT<T>>(static_cast<int64_t>(raw << (64 - kBits)) >> (64 - kBits));
-    } else {
-      return static_cast<ContainerT<T>>(raw);
-    }
+    return WrapInteger<T>(bits.Next());
   } else if constexpr (IsComplex(T)) {
     using Part = typename ContainerT<T>::value_type;
-    constexpr ElementType kPart = T == ElementType::kComplexF32 ? ElementType::kF32 : ElementType::kF64;
-    return {static_cast<Part>(UniformValue<kPart>(bits)), static_cast<Part>(UniformValue<kPart>(bits))};
+    constexpr ElementType kPart = ComponentType(T);
+    return {static_cast<Part>(UniformValue<kPart>(bits)),
+            static_cast<Part>(UniformValue<kPart>(bits))};
   } else {
     const int total = Format(T).total_bits();
     uint64_t raw = bits.Next();
@@ -91,7 +85,7 @@ std::vector<ContainerT<T>> SpecialValues() {
       values.push_back(static_cast<ContainerT<T>>(v));
     }
   } else if constexpr (IsComplex(T)) {
-    constexpr ElementType kPart = T == ElementType::kComplexF32 ? ElementType::kF32 : ElementType::kF64;
+    constexpr ElementType kPart = ComponentType(T);
     for (auto re : SpecialValues<kPart>()) {
       values.push_back({re, 0});
       values.push_back({0, re});
@@ -100,11 +94,12 @@ std::vector<ContainerT<T>> SpecialValues() {
     const FloatFormat& f = Format(T);
     const uint64_t sign = f.sign_mask();
     std::vector<uint64_t> patterns = {
-        0, 1,                                          // +0, smallest subnormal (or 2^-127)
-        f.mantissa_mask(),                             // largest subnormal
-        uint64_t{1} << f.mantissa_bits,                // smallest normal
-        f.max_finite_bits(),                           // largest finite
-        EncodeFloat(f, ExactValue::FromDouble(1.0)),   // 1
+        0,
+        1,                                            // +0, smallest subnormal (or 2^-127)
+        f.mantissa_mask(),                            // largest subnormal
+        uint64_t{1} << f.mantissa_bits,               // smallest normal
+        f.max_finite_bits(),                          // largest finite
+        EncodeFloat(f, ExactValue::FromDouble(1.0)),  // 1
     };
     if (f.has_infinity) patterns.push_back(f.infinity_bits());
     if (f.has_nan()) patterns.push_back(f.nan_bits());
@@ -187,8 +182,10 @@ std::vector<ContainerT<T>> SimplerElements(ContainerT<T> value) {
       }
     }
   } else if constexpr (IsComplex(T)) {
-    for (double re : SimplerReals(value.real())) add({static_cast<decltype(value.real())>(re), value.imag()});
-    for (double im : SimplerReals(value.imag())) add({value.real(), static_cast<decltype(value.imag())>(im)});
+    for (double re : SimplerReals(value.real()))
+      add({static_cast<decltype(value.real())>(re), value.imag()});
+    for (double im : SimplerReals(value.imag()))
+      add({value.real(), static_cast<decltype(value.imag())>(im)});
   } else {
     for (double candidate : SimplerReals(ToDouble<T>(value))) add(FromDouble<T>(candidate));
   }
@@ -199,8 +196,8 @@ template <ElementType T>
 rc::Seq<Tensor> SimplerTensorsOf(const Tensor& tensor) {
   Tensor zeros(tensor.type());
   rc::Seq<Tensor> all_zero = tensor.BitwiseEquals(zeros) ? rc::Seq<Tensor>() : rc::seq::just(zeros);
-  auto per_element = rc::seq::mapcat(
-      rc::seq::range<int64_t>(0, tensor.num_elements()), [tensor](int64_t i) {
+  auto per_element =
+      rc::seq::mapcat(rc::seq::range<int64_t>(0, tensor.num_elements()), [tensor](int64_t i) {
         std::vector<Tensor> candidates;
         for (auto simpler : SimplerElements<T>(tensor.values<T>()[i])) {
           Tensor copy = tensor;

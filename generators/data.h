@@ -14,7 +14,8 @@ namespace hlocheck {
 enum class DataPolicy {
   kSmallIntegers,  // integers in [-8, 8] (or [0, 8]): float arithmetic on them stays exact
   kUniform,        // uniform over the type's bit patterns: every value, NaN and Inf included
-  kSpecialValues,  // NaN, +-Inf, +-0, subnormals, extremes, integer min/max, mixed with small values
+  kSpecialValues,  // NaN, +-Inf, +-0, subnormals, extremes, integer min/max, mixed with small
+                   // values
 };
 
 std::string_view DataPolicyName(DataPolicy policy);

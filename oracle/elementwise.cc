@@ -27,10 +27,10 @@ ContainerT<T> AddValues(ContainerT<T> a, ContainerT<T> b) {
   if constexpr (IsBool(T)) {
     return (a | b) & 1;
   } else if constexpr (IsInteger(T)) {
-    return WrapToWidth<T>(IntegerBits<T>(a) + IntegerBits<T>(b));
+    return WrapInteger<T>(IntegerBits<T>(a) + IntegerBits<T>(b));
   } else if constexpr (IsComplex(T)) {
-    return {AddValues<kPartType<T>>(a.real(), b.real()),
-            AddValues<kPartType<T>>(a.imag(), b.imag())};
+    return {AddValues<ComponentType(T)>(a.real(), b.real()),
+            AddValues<ComponentType(T)>(a.imag(), b.imag())};
   } else if constexpr (T == ElementType::kF64) {
     return a + b;  // the host's IEEE-754 binary64 addition, round to nearest even
   } else {
@@ -73,7 +73,7 @@ Results Exponential(const Case& c) {
       }
       return absl::OkStatus();
     } else if constexpr (IsComplex(T)) {
-      constexpr ElementType kPart = kPartType<T>;
+      constexpr ElementType kPart = ComponentType(T);
       auto in = operand.values<T>();
       auto out = result.values<T>();
       expectation.free.assign(out.size(), 0);

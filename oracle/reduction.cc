@@ -75,7 +75,8 @@ struct AccumulationModel {
 };
 
 AccumulationModel ModelFor(const FloatFormat& result_format) {
-  if (result_format.mantissa_bits + 1 > 24) return {std::ldexp(1.0, -53), 4.9406564584124654e-324, DBL_MAX};
+  if (result_format.mantissa_bits + 1 > 24)
+    return {std::ldexp(1.0, -53), 4.9406564584124654e-324, DBL_MAX};
   return {std::ldexp(1.0, -24), std::ldexp(1.0, -149), FLT_MAX};
 }
 
@@ -194,7 +195,7 @@ Results DotFloat(const Case& c, const Contraction& k) {
         parts[0].AddProduct(ToDouble<T>(x), ToDouble<T>(y), false);
       }
     }
-    constexpr ElementType kPart = IsComplex(T) ? kPartType<T> : T;
+    constexpr ElementType kPart = ComponentType(T);
     const FloatFormat& format = Format(kPart);
     // A complex product takes two real products and a sum per part.
     int64_t terms = kComplex ? 2 * k.terms() + 2 * (k.terms() > 0) : k.terms();
@@ -253,7 +254,7 @@ Results DotExact(const Case& c, const Contraction& k) {
     if constexpr (IsBool(T)) {
       out[r] = static_cast<uint8_t>(sum);
     } else {
-      out[r] = WrapToWidth<T>(sum);
+      out[r] = WrapInteger<T>(sum);
     }
   });
   std::vector<ResultExpectation> results(1);
@@ -278,8 +279,10 @@ Results DotGeneral(const Case& c) {
   Contraction k;
   k.lhs_batch = SubspaceOffsets(lhs.shape(), lhs_batching);
   k.rhs_batch = SubspaceOffsets(rhs.shape(), rhs_batching);
-  k.lhs_free = SubspaceOffsets(lhs.shape(), FreeDimensions(lhs.rank(), lhs_batching, lhs_contracting));
-  k.rhs_free = SubspaceOffsets(rhs.shape(), FreeDimensions(rhs.rank(), rhs_batching, rhs_contracting));
+  k.lhs_free =
+      SubspaceOffsets(lhs.shape(), FreeDimensions(lhs.rank(), lhs_batching, lhs_contracting));
+  k.rhs_free =
+      SubspaceOffsets(rhs.shape(), FreeDimensions(rhs.rank(), rhs_batching, rhs_contracting));
   k.lhs_contract = SubspaceOffsets(lhs.shape(), lhs_contracting);
   k.rhs_contract = SubspaceOffsets(rhs.shape(), rhs_contracting);
   return DispatchElementType(type, [&]<ElementType T>() -> Results {

@@ -78,9 +78,8 @@ void WriteConsoleSummary(const GateRun& run, std::ostream& out) {
   int64_t skipped = run.total(&GroupResult::skipped);
   out << "\n"
       << run.groups.size() << " op/type groups, " << cases << " cases on backend '" << run.backend
-      << "': " << run.total(&GroupResult::passed) << " passed, " << failed << " failed, "
-      << skipped << " skipped (not runnable by the backend), "
-      << run.total(&GroupResult::free_elements)
+      << "': " << run.total(&GroupResult::passed) << " passed, " << failed << " failed, " << skipped
+      << " skipped (not runnable by the backend), " << run.total(&GroupResult::free_elements)
       << " elements left to the implementation by the spec; " << Fixed(run.seconds, 1) << " s\n";
   for (const GroupResult& g : run.groups) {
     for (const Finding& f : g.findings) {
@@ -92,7 +91,8 @@ void WriteConsoleSummary(const GateRun& run, std::ostream& out) {
         out << "shrunk in " << f.shrink_steps << " steps from " << f.original_elements << " to "
             << f.minimal_elements << " input elements\n";
       }
-      out << "\n" << f.reproducer << "\n"
+      out << "\n"
+          << f.reproducer << "\n"
           << "replay:     build/hlocheck replay " << f.replay << "\n"
           << "reproduce:  " << f.command << "\n";
     }
@@ -179,8 +179,8 @@ std::string GateRunToJunit(const GateRun& run) {
       if (g->failed > 0 && !g->findings.empty()) {
         const Finding& f = g->findings.front();
         xml << "      <failure message=\"" << XmlEscape(f.kind + ": " + f.summary) << "\" type=\""
-            << XmlEscape(f.kind) << "\">" << XmlEscape(f.details + "\n" + f.reproducer +
-                                                      "\nreplay: " + f.replay)
+            << XmlEscape(f.kind) << "\">"
+            << XmlEscape(f.details + "\n" + f.reproducer + "\nreplay: " + f.replay)
             << "</failure>\n";
       } else if (g->failed == 0 && g->passed == 0 && g->skipped > 0) {
         xml << "      <skipped message=\"" << XmlEscape(g->skip_reason) << "\"/>\n";

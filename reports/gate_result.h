@@ -16,9 +16,9 @@ inline constexpr int kReportSchemaVersion = 1;
 struct Finding {
   std::string op;
   ElementType type = ElementType::kF32;
-  std::string kind;     // "mismatch", "backend error", "wrong result type", "internal error"
-  std::string summary;  // one line
-  std::string details;  // the mismatching elements or the error text
+  std::string kind;        // "mismatch", "backend error", "wrong result type", "internal error"
+  std::string summary;     // one line
+  std::string details;     // the mismatching elements or the error text
   std::string reproducer;  // a standalone StableHLO module
   std::string replay;      // for `hlocheck replay`
   std::string command;     // the gate command that finds it again

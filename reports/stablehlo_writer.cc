@@ -83,7 +83,8 @@ std::vector<std::string> OperandNames(const spec::OpSpec& op, const Case& c) {
   for (size_t i = 0; i < op.operands.size() && next < c.operands.size(); ++i) {
     int64_t count = c.operand_segments.empty() ? 1 : c.operand_segments[i];
     for (int64_t k = 0; k < count; ++k, ++next) {
-      names.push_back("%" + op.operands[i].name + (op.operands[i].variadic ? std::to_string(k) : ""));
+      names.push_back("%" + op.operands[i].name +
+                      (op.operands[i].variadic ? std::to_string(k) : ""));
     }
   }
   return names;
@@ -107,7 +108,8 @@ std::string PrintAttributes(const spec::OpSpec& op, const Case& c) {
   }
   for (const std::string& group : group_order) {
     auto mnemonic = GroupMnemonics().find(group);
-    std::string name = mnemonic == GroupMnemonics().end() ? "#stablehlo." + group : mnemonic->second;
+    std::string name =
+        mnemonic == GroupMnemonics().end() ? "#stablehlo." + group : mnemonic->second;
     entries.insert(entries.begin(), group + " = " + name + "<\n      " +
                                         Join(groups[group], ",\n      ") + "\n    >");
   }
@@ -121,8 +123,8 @@ std::string PrintOpGeneric(const spec::OpSpec& op, const Case& c) {
   std::vector<std::string> result_types;
   for (const TensorType& type : c.result_types) result_types.push_back(type.ToString());
   std::string attributes = PrintAttributes(op, c);
-  std::string results = result_types.size() == 1 ? Join(result_types, "")
-                                                 : "(" + Join(result_types, ", ") + ")";
+  std::string results =
+      result_types.size() == 1 ? Join(result_types, "") : "(" + Join(result_types, ", ") + ")";
   return "\"stablehlo." + op.name + "\"(" + Join(OperandNames(op, c), ", ") + ") " +
          (attributes.empty() ? "" : attributes + " ") + ": (" + Join(operand_types, ", ") +
          ") -> " + results;
@@ -138,13 +140,13 @@ std::string PrintReproducer(const spec::OpSpec& op, const Case& c,
   for (size_t i = 0; i < c.operands.size(); ++i) {
     text += "  " + names[i] + " = stablehlo.constant " + PrintDenseAttribute(c.operands[i]) + "\n";
   }
-  std::string result = c.result_types.size() == 1
-                           ? "%result"
-                           : "%result:" + std::to_string(c.result_types.size());
+  std::string result =
+      c.result_types.size() == 1 ? "%result" : "%result:" + std::to_string(c.result_types.size());
   text += "  " + result + " = " + PrintOpGeneric(op, c) + "\n";
   for (size_t i = 0; i < expected.size(); ++i) {
     std::string value = c.result_types.size() == 1 ? "%result" : "%result#" + std::to_string(i);
-    text += "  check." + std::string(expected[i].exact ? "expect_eq_const " : "expect_almost_eq_const ") +
+    text += "  check." +
+            std::string(expected[i].exact ? "expect_eq_const " : "expect_almost_eq_const ") +
             value + ", " + PrintDenseAttribute(expected[i].value) + "\n";
   }
   text += "  func.return\n}\n";

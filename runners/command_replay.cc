@@ -5,7 +5,7 @@
 #include "reports/stablehlo_writer.h"
 #include "runners/commands.h"
 #include "runners/flags.h"
-#include "runners/gate.h"
+#include "runners/session.h"
 
 namespace hlocheck {
 
@@ -23,7 +23,8 @@ int ReplayCommand(const std::vector<std::string>& args) {
                  "Rebuilds the case a run printed (generation seed, size and shrink steps) and\n"
                  "checks it against the oracle again: prints the case as StableHLO, the oracle's\n"
                  "answer and the backend's.\n\nflags:\n"
-              << flags.Help() << "\nExit status: 0 the backend agrees, 1 it does not, 2 bad input.\n";
+              << flags.Help()
+              << "\nExit status: 0 the backend agrees, 1 it does not, 2 bad input.\n";
     return kExitOk;
   }
   if (flags.positional().size() != 1) {
@@ -35,31 +36,19 @@ int ReplayCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck replay: " << threads.status().message() << "\n";
     return kExitUsage;
   }
-  auto registry = spec::DefaultRegistry();
-  if (!registry.ok()) {
-    std::cerr << "hlocheck replay: " << registry.status().message() << "\n";
+  auto session = OpenSession(flags.Get("backend"), static_cast<int>(*threads));
+  if (!session.ok()) {
+    std::cerr << "hlocheck replay: " << session.status().message() << "\n";
     return kExitUsage;
   }
-  AdapterOptions adapter_options;
-  adapter_options.threads = static_cast<int>(*threads);
-  auto adapter = CreateAdapter(flags.Get("backend"), adapter_options);
-  if (!adapter.ok()) {
-    std::cerr << "hlocheck replay: " << adapter.status().message() << "\n";
-    return kExitUsage;
-  }
-  Oracle oracle(*registry);
-  Gate gate(*registry, &oracle, adapter->get());
+  Gate& gate = *(*session)->gate;
   auto replayed = gate.Replay(flags.positional()[0]);
   if (!replayed.ok()) {
     std::cerr << "hlocheck replay: " << replayed.status().message() << "\n";
     return kExitUsage;
   }
   const CaseOutcome& outcome = replayed->outcome;
-  std::vector<ExpectedResult> expected;
-  for (const ResultExpectation& e : outcome.expectations) {
-    expected.push_back({e.reference, e.check == Check::kExact});
-  }
-  std::cout << PrintReproducer(*replayed->op, replayed->c, expected,
+  std::cout << PrintReproducer(*replayed->op, replayed->c, ExpectedResults(*replayed->op, outcome),
                                {"replay " + flags.positional()[0]});
   for (size_t r = 0; r < outcome.actual.size(); ++r) {
     std::cout << "backend result: " << PrintDenseAttribute(outcome.actual[r]) << "\n";

@@ -6,7 +6,7 @@
 #include "reports/gate_reports.h"
 #include "runners/commands.h"
 #include "runners/flags.h"
-#include "runners/gate.h"
+#include "runners/session.h"
 
 namespace hlocheck {
 namespace {
@@ -81,8 +81,8 @@ int RunCommand(const std::vector<std::string>& args) {
   auto seed = flags.GetUint("seed");
   auto max_elements = flags.GetInt("max-elements", 1, int64_t{1} << 30);
   auto threads = flags.GetInt("threads", 0, 1024);
-  for (const absl::Status& s : {cases.status(), seed.status(), max_elements.status(),
-                                threads.status()}) {
+  for (const absl::Status& s :
+       {cases.status(), seed.status(), max_elements.status(), threads.status()}) {
     if (!s.ok()) {
       std::cerr << "hlocheck run: " << s.message() << "\n";
       return kExitUsage;
@@ -94,20 +94,12 @@ int RunCommand(const std::vector<std::string>& args) {
   options.command_line = "hlocheck run";
   for (const std::string& a : args) options.command_line += " " + a;
 
-  auto registry = spec::DefaultRegistry();
-  if (!registry.ok()) {
-    std::cerr << "hlocheck run: " << registry.status().message() << "\n";
+  auto session = OpenSession(flags.Get("backend"), static_cast<int>(*threads));
+  if (!session.ok()) {
+    std::cerr << "hlocheck run: " << session.status().message() << "\n";
     return kExitUsage;
   }
-  AdapterOptions adapter_options;
-  adapter_options.threads = static_cast<int>(*threads);
-  auto adapter = CreateAdapter(flags.Get("backend"), adapter_options);
-  if (!adapter.ok()) {
-    std::cerr << "hlocheck run: " << adapter.status().message() << "\n";
-    return kExitUsage;
-  }
-  Oracle oracle(*registry);
-  Gate gate(*registry, &oracle, adapter->get());
+  Gate& gate = *(*session)->gate;
   bool quiet = flags.Switch("quiet");
   bool interactive = isatty(STDERR_FILENO);
   auto plan = gate.Plan(options);
@@ -133,16 +125,10 @@ int RunCommand(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (quiet) {
-    for (const GroupResult& g : run->groups) {
-      if (g.failed == 0) continue;
-      GateRun failures = *run;
-      failures.groups.clear();
-      for (const GroupResult& h : run->groups) {
-        if (h.failed > 0) failures.groups.push_back(h);
-      }
-      WriteConsoleSummary(failures, std::cout);
-      break;
-    }
+    // Only the failing groups, then the totals.
+    GateRun failures = *run;
+    std::erase_if(failures.groups, [](const GroupResult& g) { return g.failed == 0; });
+    if (!failures.groups.empty()) WriteConsoleSummary(failures, std::cout);
     std::cout << run->total(&GroupResult::cases) << " cases, " << run->total(&GroupResult::failed)
               << " failed\n";
   } else {

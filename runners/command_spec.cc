@@ -16,11 +16,12 @@ int SpecCommand(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (flags.Switch("help")) {
-    std::cout << "usage: hlocheck spec [OP]\n\n"
-                 "Without OP: the number of ops and constraints in spec/ops (or $HLOCHECK_SPEC_DIR)\n"
-                 "and how many constraints have an executable formula. With OP: its operands,\n"
-                 "attributes, results and numbered constraints.\n\nflags:\n"
-              << flags.Help();
+    std::cout
+        << "usage: hlocheck spec [OP]\n\n"
+           "Without OP: the number of ops and constraints in spec/ops (or $HLOCHECK_SPEC_DIR)\n"
+           "and how many constraints have an executable formula. With OP: its operands,\n"
+           "attributes, results and numbered constraints.\n\nflags:\n"
+        << flags.Help();
     return kExitOk;
   }
   auto registry = spec::DefaultRegistry();
@@ -48,7 +49,8 @@ int SpecCommand(const std::vector<std::string>& args) {
   }
   std::cout << op->name << ": " << op->summary << "\n(" << op->file << ")\n";
   for (const spec::ValueSpec& v : op->operands) {
-    std::cout << "  operand " << v.label << " " << v.name << (v.variadic ? " (variadic)" : "") << "\n";
+    std::cout << "  operand " << v.label << " " << v.name << (v.variadic ? " (variadic)" : "")
+              << "\n";
   }
   for (const spec::AttributeSpec& a : op->attributes) {
     std::cout << "  attribute " << a.label << " " << a.name << "\n";

@@ -48,7 +48,8 @@ int TypesCommand(const std::vector<std::string>& args) {
   Flags flags;
   flags.AddSwitch("help", "show this help");
   if (auto status = flags.Parse(args); !status.ok() || !flags.positional().empty()) {
-    std::cerr << "hlocheck types: " << (status.ok() ? "takes no arguments" : status.message()) << "\n";
+    std::cerr << "hlocheck types: " << (status.ok() ? "takes no arguments" : status.message())
+              << "\n";
     return kExitUsage;
   }
   if (flags.Switch("help")) {
@@ -85,24 +86,25 @@ int TypesCommand(const std::vector<std::string>& args) {
         break;
     }
     std::cout << Cell(std::string(info.name), 14) << Cell(kind, 9)
-              << Cell(std::to_string(info.bits), 4) << Cell(info.in_seed_spec ? "seed" : "public", 6);
+              << Cell(std::to_string(info.bits), 4)
+              << Cell(info.in_seed_spec ? "seed" : "public", 6);
     if (IsInteger(type) || IsBool(type)) {
       std::cout << Cell("", 2) << Cell("", 2) << Cell("", 5)
-                << Cell(std::to_string(IntegerMaxUnsigned(type)), 14) << Cell(std::to_string(IntegerMin(type)), 14)
-                << "\n";
+                << Cell(std::to_string(IntegerMaxUnsigned(type)), 14)
+                << Cell(std::to_string(IntegerMin(type)), 14) << "\n";
       continue;
     }
     const FloatFormat& f = Format(type);
     uint64_t min_normal = f.has_zero_and_subnormals ? uint64_t{1} << f.mantissa_bits : 0;
     std::string subnormal = f.has_zero_and_subnormals ? Value(f, 1) : "none";
-    std::cout << Cell(std::to_string(f.exponent_bits), 2) << Cell(std::to_string(f.mantissa_bits), 2)
-              << Cell(std::to_string(f.bias), 5) << Cell(Value(f, f.max_finite_bits()), 14)
-              << Cell(Value(f, min_normal), 14) << Cell(subnormal, 14)
+    std::cout << Cell(std::to_string(f.exponent_bits), 2)
+              << Cell(std::to_string(f.mantissa_bits), 2) << Cell(std::to_string(f.bias), 5)
+              << Cell(Value(f, f.max_finite_bits()), 14) << Cell(Value(f, min_normal), 14)
+              << Cell(subnormal, 14)
               << Cell(f.has_infinity ? Hex(f.infinity_bits(), f.total_bits()) : "none", 7)
               << Cell(f.has_nan() ? Hex(f.nan_bits(), f.total_bits()) : "none", 7)
               << Cell(f.has_negative_zero() ? Hex(f.sign_mask(), f.total_bits()) : "none", 7)
-              << OverflowName(f.overflow_rule()) << (IsComplex(type) ? " (each part)" : "")
-              << "\n";
+              << OverflowName(f.overflow_rule()) << (IsComplex(type) ? " (each part)" : "") << "\n";
   }
   return kExitOk;
 }

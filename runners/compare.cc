@@ -14,7 +14,8 @@ constexpr size_t kMaxReportedMismatches = 4;
 
 std::string Number(double value) {
   char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::general, 3);
+  auto [end, ec] =
+      std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::general, 3);
   return std::string(buffer, end);
 }
 
@@ -31,7 +32,7 @@ std::vector<int64_t> MultiIndex(const Shape& shape, int64_t linear) {
 // The verdict on one real number (a float element or one part of a complex one).
 struct PartVerdict {
   bool pass = true;
-  int64_t ulp = -1;         // distance to the reference, when both are numbers
+  int64_t ulp = -1;  // distance to the reference, when both are numbers
   double bound_fraction = 0;
   std::string allowed;
 };
@@ -83,8 +84,8 @@ PartVerdict CheckPart(const FloatFormat& format, uint64_t expected, uint64_t act
   if (std::fabs(center_hi) + bound > max_finite) {
     bool negative = center_hi < 0;
     uint8_t flags = 0;
-    uint64_t overflow = EncodeFloat(format, ExactValue::Infinity(negative),
-                                    RoundingMode::kNearestEven, &flags);
+    uint64_t overflow =
+        EncodeFloat(format, ExactValue::Infinity(negative), RoundingMode::kNearestEven, &flags);
     if (!format.has_infinity && !format.has_nan()) {
       overflow = (negative ? format.sign_mask() : 0) | format.max_finite_bits();
     }
@@ -113,9 +114,7 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, int allowed_
     std::string allowed = "bit-exact";
     if constexpr (IsFloat(T) || IsComplex(T)) {
       constexpr bool kComplex = IsComplex(T);
-      constexpr ElementType kPart =
-          T == ElementType::kComplexF32 ? ElementType::kF32
-                                        : (T == ElementType::kComplexF64 ? ElementType::kF64 : T);
+      constexpr ElementType kPart = ComponentType(T);
       const FloatFormat& format = Format(kPart);
       uint64_t expected_bits[2];
       uint64_t actual_bits[2];
@@ -147,10 +146,9 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, int allowed_
     if (!pass) {
       ++out.mismatches;
       if (out.first_mismatches.size() < kMaxReportedMismatches) {
-        out.first_mismatches.push_back({static_cast<int64_t>(i),
-                                        MultiIndex(actual.shape(), static_cast<int64_t>(i)),
-                                        PrintElementLiteral(T, &expected[i]),
-                                        PrintElementLiteral(T, &got[i]), allowed});
+        out.first_mismatches.push_back(
+            {static_cast<int64_t>(i), MultiIndex(actual.shape(), static_cast<int64_t>(i)),
+             PrintElementLiteral(T, &expected[i]), PrintElementLiteral(T, &got[i]), allowed});
       }
     }
   }
@@ -163,8 +161,8 @@ ResultComparison CompareResult(const ResultExpectation& expectation, const Tenso
   ResultComparison out;
   if (actual.type() != expectation.reference.type()) {
     out.type_mismatch = true;
-    out.type_error = "expected " + expectation.reference.type().ToString() + ", the backend returned " +
-                     actual.type().ToString();
+    out.type_error = "expected " + expectation.reference.type().ToString() +
+                     ", the backend returned " + actual.type().ToString();
     return out;
   }
   DispatchElementType(actual.element_type(), [&]<ElementType T>() {

@@ -70,8 +70,8 @@ absl::StatusOr<int64_t> Flags::GetInt(const std::string& name, int64_t min, int6
   } catch (const std::exception&) {
   }
   return absl::InvalidArgumentError("--" + name + " expects a whole number from " +
-                                    std::to_string(min) + " to " + std::to_string(max) +
-                                    ", got '" + text + "'");
+                                    std::to_string(min) + " to " + std::to_string(max) + ", got '" +
+                                    text + "'");
 }
 
 absl::StatusOr<uint64_t> Flags::GetUint(const std::string& name) const {

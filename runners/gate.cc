@@ -47,6 +47,17 @@ std::string IndexText(const std::vector<int64_t>& index) {
 
 }  // namespace
 
+std::vector<ExpectedResult> ExpectedResults(const spec::OpSpec& op, const CaseOutcome& outcome) {
+  std::vector<ExpectedResult> expected;
+  for (const ResultExpectation& e : outcome.expectations) {
+    bool exact =
+        e.check == Check::kExact ||
+        (e.check == Check::kUlp && op.numerics.AllowedUlp(e.reference.element_type()) == 0);
+    expected.push_back({e.reference, exact});
+  }
+  return expected;
+}
+
 uint64_t CaseSeed(uint64_t run_seed, std::string_view op, ElementType type, int64_t index) {
   uint64_t h = Mix(run_seed);
   for (char ch : op) h = Mix(h ^ static_cast<uint8_t>(ch));
@@ -172,7 +183,8 @@ CaseOutcome Gate::CheckCase(const spec::OpSpec& op, const Case& c) {
   }
   for (size_t i = 0; i < outcome.actual.size(); ++i) {
     int allowed = op.numerics.AllowedUlp(c.result_types[i].element_type);
-    outcome.comparisons.push_back(CompareResult(outcome.expectations[i], outcome.actual[i], allowed));
+    outcome.comparisons.push_back(
+        CompareResult(outcome.expectations[i], outcome.actual[i], allowed));
     const ResultComparison& comparison = outcome.comparisons.back();
     if (comparison.type_mismatch) {
       outcome.kind = CaseOutcome::Kind::kWrongType;
@@ -199,8 +211,8 @@ Finding Gate::Describe(const spec::OpSpec& op, ElementType type, const Case& c,
         mismatches += comparison.mismatches;
         for (const ElementMismatch& m : comparison.first_mismatches) {
           details << "result" << (outcome.comparisons.size() > 1 ? std::to_string(r) : "")
-                  << IndexText(m.multi_index) << ": expected " << m.expected << ", got "
-                  << m.actual << "; allowed " << m.allowed << "\n";
+                  << IndexText(m.multi_index) << ": expected " << m.expected << ", got " << m.actual
+                  << "; allowed " << m.allowed << "\n";
         }
       }
       f.summary = std::to_string(mismatches) + " element(s) differ from the oracle";
@@ -221,15 +233,11 @@ Finding Gate::Describe(const spec::OpSpec& op, ElementType type, const Case& c,
       break;
   }
   f.details = details.str();
-  std::vector<ExpectedResult> expected;
-  for (const ResultExpectation& e : outcome.expectations) {
-    expected.push_back({e.reference, e.check == Check::kExact ||
-                                         (e.check == Check::kUlp &&
-                                          op.numerics.AllowedUlp(e.reference.element_type()) == 0)});
-  }
+  std::vector<ExpectedResult> expected = ExpectedResults(op, outcome);
   std::vector<std::string> comments = {"hlocheck reproducer: " + op.name + " " +
                                        std::string(Name(type)) + ", " + f.kind};
-  for (size_t r = 0; r < outcome.actual.size() && outcome.kind == CaseOutcome::Kind::kMismatch; ++r) {
+  for (size_t r = 0; r < outcome.actual.size() && outcome.kind == CaseOutcome::Kind::kMismatch;
+       ++r) {
     comments.push_back("the backend returned: " + PrintDenseAttribute(outcome.actual[r]));
   }
   f.reproducer = PrintReproducer(op, c, expected, comments);
@@ -347,7 +355,8 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
       group.elements_compared += comparison.compared;
       group.free_elements += comparison.free;
       group.worst_ulp = std::max(group.worst_ulp, comparison.worst_ulp);
-      group.worst_bound_fraction = std::max(group.worst_bound_fraction, comparison.worst_bound_fraction);
+      group.worst_bound_fraction =
+          std::max(group.worst_bound_fraction, comparison.worst_bound_fraction);
       ElementType result_type = c.result_types[r].element_type;
       bool has_ulps = IsFloat(result_type) || IsComplex(result_type);
       group.check = has_ulps ? CheckName(outcome.expectations[r].check) : "exact";

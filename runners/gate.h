@@ -15,6 +15,7 @@
 #include "generators/case_generator.h"
 #include "oracle/oracle.h"
 #include "reports/gate_result.h"
+#include "reports/stablehlo_writer.h"
 #include "runners/compare.h"
 #include "spec/registry.h"
 
@@ -23,13 +24,13 @@ namespace hlocheck {
 inline constexpr uint64_t kDefaultSeed = 20261121;
 
 struct GateOptions {
-  std::vector<std::string> ops;     // empty: every op the oracle implements
-  std::vector<ElementType> types;   // empty: every type each op accepts
-  int64_t cases = 100;              // per op and type
+  std::vector<std::string> ops;    // empty: every op the oracle implements
+  std::vector<ElementType> types;  // empty: every type each op accepts
+  int64_t cases = 100;             // per op and type
   uint64_t seed = kDefaultSeed;
-  int64_t max_elements = 4096;      // per generated tensor
-  int max_shrink_attempts = 5000;   // candidate cases tried while shrinking one failure
-  std::string command_line;         // how the run was started, for reproducing commands
+  int64_t max_elements = 4096;     // per generated tensor
+  int max_shrink_attempts = 5000;  // candidate cases tried while shrinking one failure
+  std::string command_line;        // how the run was started, for reproducing commands
 };
 
 // Everything about running one case against the oracle and a backend.
@@ -82,6 +83,10 @@ class Gate {
   const Oracle* oracle_;
   Adapter* adapter_;
 };
+
+// The oracle's answers as reproducer checks: exact where the comparison is
+// bit for bit, "almost" where the op allows some error.
+std::vector<ExpectedResult> ExpectedResults(const spec::OpSpec& op, const CaseOutcome& outcome);
 
 // The seed of case `index` of a group: a stable hash, the same on every machine.
 uint64_t CaseSeed(uint64_t run_seed, std::string_view op, ElementType type, int64_t index);

@@ -22,12 +22,11 @@ absl::StatusOr<EnumValue> ToEnum(const AttributeSpec& spec, const Value& value) 
   } else {
     return Mismatch(spec, value);
   }
-  if (std::find(spec.enum_values.begin(), spec.enum_values.end(), name) ==
-      spec.enum_values.end()) {
+  if (std::find(spec.enum_values.begin(), spec.enum_values.end(), name) == spec.enum_values.end()) {
     std::string allowed;
     for (const std::string& v : spec.enum_values) allowed += (allowed.empty() ? "" : ", ") + v;
-    return absl::InvalidArgumentError("attribute '" + spec.name + "': unknown enumerator '" +
-                                      name + "'; expected one of " + allowed);
+    return absl::InvalidArgumentError("attribute '" + spec.name + "': unknown enumerator '" + name +
+                                      "'; expected one of " + allowed);
   }
   return EnumValue{name};
 }

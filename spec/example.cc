@@ -24,7 +24,8 @@ absl::StatusOr<ExampleCase> ExampleAsCase(const OpSpec& op) {
       found = true;
     }
     if (!found) {
-      return absl::InvalidArgumentError(op.file + ": the example gives no value for " + operand.name);
+      return absl::InvalidArgumentError(op.file + ": the example gives no value for " +
+                                        operand.name);
     }
   }
   for (const auto& [name, text] : op.example.inputs) {
@@ -45,7 +46,8 @@ absl::StatusOr<ExampleCase> ExampleAsCase(const OpSpec& op) {
       found = true;
     }
     if (!found) {
-      return absl::InvalidArgumentError(op.file + ": the example gives no value for " + result.name);
+      return absl::InvalidArgumentError(op.file + ": the example gives no value for " +
+                                        result.name);
     }
   }
   return example;

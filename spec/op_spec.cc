@@ -260,9 +260,9 @@ class Loader {
       if (entry["label"]) attribute.label = entry["label"].Scalar();
       if (entry["description"]) attribute.description = entry["description"].Scalar();
       static const std::map<std::string, AttributeType> kTypes = {
-          {"i1", AttributeType::kBool},       {"si64", AttributeType::kInt},
-          {"si32", AttributeType::kInt},      {"f32", AttributeType::kFloat},
-          {"string", AttributeType::kString}, {"enum", AttributeType::kEnum},
+          {"i1", AttributeType::kBool},         {"si64", AttributeType::kInt},
+          {"si32", AttributeType::kInt},        {"f32", AttributeType::kFloat},
+          {"string", AttributeType::kString},   {"enum", AttributeType::kEnum},
           {"si64[]", AttributeType::kIntArray}, {"i1[]", AttributeType::kBoolArray},
           {"enum[]", AttributeType::kEnumArray}};
       auto type = kTypes.find(entry["type"].Scalar());
@@ -352,8 +352,9 @@ class Loader {
   }
 
   absl::StatusOr<OpSpec> LoadOp(const YAML::Node& root) {
-    if (auto s = CheckKeys(root, "op file", {"op", "category", "summary", "operands", "results",
-                                              "constraints", "numerics", "recipe"},
+    if (auto s = CheckKeys(root, "op file",
+                           {"op", "category", "summary", "operands", "results", "constraints",
+                            "numerics", "recipe"},
                            {"seed_heading", "attributes", "definitions", "example"});
         !s.ok()) {
       return s;
@@ -363,8 +364,8 @@ class Loader {
     op.name = root["op"].Scalar();
     op.category = root["category"].Scalar();
     static const std::set<std::string> kCategories = {
-        "elementwise", "data_movement", "reduction", "control_flow", "collective",
-        "quantization", "misc"};
+        "elementwise", "data_movement", "reduction", "control_flow",
+        "collective",  "quantization",  "misc"};
     if (!kCategories.count(op.category)) {
       return Error(root["category"],
                    "unknown category; expected elementwise, data_movement, reduction, "
@@ -407,8 +408,8 @@ class Loader {
     if (!constraints.IsSequence()) return Error(constraints, "expected a list of constraints");
     int expected_number = 1;
     for (const YAML::Node& entry : constraints) {
-      if (auto s = CheckKeys(entry, "constraint", {"id", "text", "formula"},
-                             {"when", "source", "note"});
+      if (auto s =
+              CheckKeys(entry, "constraint", {"id", "text", "formula"}, {"when", "source", "note"});
           !s.ok()) {
         return s;
       }
@@ -470,8 +471,10 @@ class Loader {
       op.example.present = true;
       for (const auto& [name, text] : op.example.inputs) {
         if (!op.FindOperand(name) && !op.FindAttribute(name)) {
-          return Error(example["inputs"], "example input '" + name + "' is not an operand or "
-                                          "attribute of " + op.name);
+          return Error(example["inputs"], "example input '" + name +
+                                              "' is not an operand or "
+                                              "attribute of " +
+                                              op.name);
         }
       }
     }

@@ -49,9 +49,9 @@ struct ValueSpec {  // an operand or a result
 };
 
 enum class AttributeType {
-  kBool,       // i1 constant
-  kInt,        // si64 (or si32) constant
-  kFloat,      // f32 constant
+  kBool,   // i1 constant
+  kInt,    // si64 (or si32) constant
+  kFloat,  // f32 constant
   kString,
   kEnum,       // one of `enum_values`
   kIntArray,   // 1-D si64 tensor constant
@@ -61,7 +61,7 @@ enum class AttributeType {
 
 // How an attribute is spelled in MLIR text.
 struct MlirSpelling {
-  std::string group;      // name of an attribute struct the value lives in, e.g. dot_dimension_numbers
+  std::string group;  // name of an attribute struct the value lives in, e.g. dot_dimension_numbers
   std::string enum_attr;  // e.g. "precision" for #stablehlo<precision DEFAULT>
 };
 
@@ -76,7 +76,7 @@ struct AttributeSpec {
 };
 
 struct ConstraintSpec {
-  std::string id;  // "C1"
+  std::string id;    // "C1"
   std::string text;  // English
   Formula formula;
   std::optional<Formula> condition;  // the constraint applies only when this holds
@@ -85,10 +85,10 @@ struct ConstraintSpec {
 };
 
 enum class NumericsClass {
-  kExact,               // integers, booleans, data movement, exactly representable results
-  kCorrectlyRounded,    // IEEE basic operations and conversions: 0 ULP unless stated
-  kTranscendental,      // the oracle is correctly rounded; backends get a ULP bound per type
-  kAccumulation,        // reductions and contractions: an error bound derived per element
+  kExact,             // integers, booleans, data movement, exactly representable results
+  kCorrectlyRounded,  // IEEE basic operations and conversions: 0 ULP unless stated
+  kTranscendental,    // the oracle is correctly rounded; backends get a ULP bound per type
+  kAccumulation,      // reductions and contractions: an error bound derived per element
   kImplementationDefined,
 };
 

@@ -38,8 +38,9 @@ absl::StatusOr<SpecRegistry> SpecRegistry::LoadDirectory(const std::string& dire
 }
 
 const OpSpec* SpecRegistry::Find(std::string_view op) const {
-  auto it = std::lower_bound(ops_.begin(), ops_.end(), op,
-                             [](const OpSpec& spec, std::string_view name) { return spec.name < name; });
+  auto it =
+      std::lower_bound(ops_.begin(), ops_.end(), op,
+                       [](const OpSpec& spec, std::string_view name) { return spec.name < name; });
   return it != ops_.end() && it->name == op ? &*it : nullptr;
 }
 

@@ -12,8 +12,8 @@ std::string TypeSetText(const TypeSet& set) {
     const char* name;
     bool (*member)(ElementType);
   };
-  static constexpr Class kClasses[] = {{"bool", IsBool},   {"int", IsInteger},
-                                       {"float", IsFloat}, {"complex", IsComplex}};
+  static constexpr Class kClasses[] = {
+      {"bool", IsBool}, {"int", IsInteger}, {"float", IsFloat}, {"complex", IsComplex}};
   std::string text;
   for (const Class& cls : kClasses) {
     bool all = true;
@@ -206,14 +206,15 @@ VerifyResult Verify(const OpSpec& op, const Case& c) {
       continue;
     }
     auto converted = AttributeFromValue(attribute, Value::FromAttribute(*value));
-    input_check(id, attribute.name + " is " + AttributeTypeName(attribute.type) +
-                        (converted.ok() ? "" : ": " + std::string(converted.status().message())),
+    input_check(id,
+                attribute.name + " is " + AttributeTypeName(attribute.type) +
+                    (converted.ok() ? "" : ": " + std::string(converted.status().message())),
                 converted.ok(), {{attribute.name, Value::FromAttribute(*value)}});
   }
 
   for (const ConstraintSpec& constraint : op.constraints) {
-    ConstraintResult result{constraint.id, constraint.text, constraint.formula.text,
-                            Outcome::kHolds, {}, ""};
+    ConstraintResult result{
+        constraint.id, constraint.text, constraint.formula.text, Outcome::kHolds, {}, ""};
     if (constraint.condition) {
       auto applies = evaluator.Evaluate(*constraint.condition->expr, constraint.condition->text);
       if (!applies.ok()) {

@@ -74,37 +74,6 @@ void TransposeBytes(const void* source, const Shape& shape, std::span<const int6
 // (it only moves dimensions of size 1, or the tensor is empty).
 bool TransposeIsIdentity(const Shape& shape, std::span<const int64_t> perm);
 
-// Integer arithmetic is done in the unsigned counterpart (wrap-around is
-// defined there, signed overflow is not); this brings a result back to
-// type T: the low BitWidth(T) bits, sign- or zero-extended into the container.
-template <ElementType T>
-inline ContainerT<T> WrapInteger(uint64_t value) {
-  static_assert(IsInteger(T));
-  constexpr int kBits = BitWidth(T);
-  if constexpr (kBits == 64) {
-    return static_cast<ContainerT<T>>(value);
-  } else {
-    const uint64_t low = value & ((uint64_t{1} << kBits) - 1);
-    if constexpr (IsSignedInt(T)) {
-      // Arithmetic right shift of a signed value is defined in C++20.
-      return static_cast<ContainerT<T>>(static_cast<int64_t>(low << (64 - kBits)) >> (64 - kBits));
-    } else {
-      return static_cast<ContainerT<T>>(low);
-    }
-  }
-}
-
-// The integer value of an element, as the unsigned 64-bit number congruent
-// to it (sign-extended for signed types).
-template <ElementType T>
-inline uint64_t IntegerBits(ContainerT<T> value) {
-  if constexpr (IsSignedInt(T)) {
-    return static_cast<uint64_t>(static_cast<int64_t>(value));
-  } else {
-    return static_cast<uint64_t>(value);
-  }
-}
-
 // Float types narrower than f32 are computed in float. float holds every
 // value of each of them exactly, and with 24 >= 2p + 2 significand bits one
 // basic operation done in float and rounded once more to the narrow type is

@@ -112,8 +112,8 @@ Tensor DropLastIndex(const Tensor& tensor, int64_t dimension) {
   for (IndexIterator it(shape); !it.done(); it.Next()) {
     int64_t offset = 0;
     for (size_t d = 0; d < shape.size(); ++d) offset += it.index()[d] * strides[d];
-    std::memcpy(result.bytes().data() + it.linear() * bytes,
-                tensor.bytes().data() + offset * bytes, bytes);
+    std::memcpy(result.bytes().data() + it.linear() * bytes, tensor.bytes().data() + offset * bytes,
+                bytes);
   }
   return result;
 }
@@ -200,7 +200,8 @@ const std::vector<FaultDescription>& Faults() {
   return *faults;
 }
 
-std::unique_ptr<Adapter> CreateFaultyAdapter(const std::string& name, const AdapterOptions& options) {
+std::unique_ptr<Adapter> CreateFaultyAdapter(const std::string& name,
+                                             const AdapterOptions& options) {
   for (const FaultEntry& entry : FaultTable()) {
     if (entry.description.name == name) {
       return entry.create(name, entry.description.op, options);

@@ -22,7 +22,8 @@ struct FaultDescription {
 const std::vector<FaultDescription>& Faults();
 
 // The CPU adapter with the named fault, or null if there is no such fault.
-std::unique_ptr<Adapter> CreateFaultyAdapter(const std::string& name, const AdapterOptions& options);
+std::unique_ptr<Adapter> CreateFaultyAdapter(const std::string& name,
+                                             const AdapterOptions& options);
 
 }  // namespace hlocheck
 

@@ -49,8 +49,10 @@ uint64_t ExpByMpfr(const FloatFormat& format, double x, uint8_t* flags) {
 }
 
 uint64_t ExpCorrectlyRounded(const FloatFormat& format, double x, uint8_t* flags) {
-  if (std::isnan(x)) return EncodeFloat(format, ExactValue::NaN(), RoundingMode::kNearestEven, flags);
-  if (x == 0) return EncodeFloat(format, ExactValue::FromDouble(1.0), RoundingMode::kNearestEven, flags);
+  if (std::isnan(x))
+    return EncodeFloat(format, ExactValue::NaN(), RoundingMode::kNearestEven, flags);
+  if (x == 0)
+    return EncodeFloat(format, ExactValue::FromDouble(1.0), RoundingMode::kNearestEven, flags);
   if (std::isinf(x)) {
     return EncodeFloat(format, x > 0 ? ExactValue::Infinity(false) : ExactValue::Zero(false),
                        RoundingMode::kNearestEven, flags);

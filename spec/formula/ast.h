@@ -51,8 +51,8 @@ struct Expr {
   bool bool_value = false;
   std::string text;  // names, string literals, operators ("+", "and", "not", "<=", ...)
 
-  std::vector<ExprPtr> children;  // list items, call arguments, operands, compare chain
-  std::vector<bool> expand;       // per call argument: written `x...`
+  std::vector<ExprPtr> children;         // list items, call arguments, operands, compare chain
+  std::vector<bool> expand;              // per call argument: written `x...`
   std::vector<std::string> compare_ops;  // kCompare: ops between consecutive children
 
   // kComprehension: children[0] is the body, children[1] the iterable,

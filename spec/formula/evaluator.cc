@@ -23,7 +23,9 @@ std::vector<std::string> FunctionTable::Names() const {
   return names;
 }
 
-void Evaluator::SetMember(std::string name, Value value) { members_[std::move(name)] = std::move(value); }
+void Evaluator::SetMember(std::string name, Value value) {
+  members_[std::move(name)] = std::move(value);
+}
 
 const Value* Evaluator::FindMember(std::string_view name) const {
   auto it = members_.find(name);
@@ -43,10 +45,9 @@ class EvalRun {
 
   absl::StatusOr<Value> Eval(const Expr& expr) {
     absl::StatusOr<Value> result = EvalUntraced(expr);
-    if (result.ok() && trace_ != nullptr && (expr.kind == ExprKind::kName ||
-                                              expr.kind == ExprKind::kCall ||
-                                              expr.kind == ExprKind::kIndex ||
-                                              expr.kind == ExprKind::kSlice)) {
+    if (result.ok() && trace_ != nullptr &&
+        (expr.kind == ExprKind::kName || expr.kind == ExprKind::kCall ||
+         expr.kind == ExprKind::kIndex || expr.kind == ExprKind::kSlice)) {
       Record(expr, *result);
     }
     return result;
@@ -57,9 +58,8 @@ class EvalRun {
  private:
   absl::Status Fail(const Expr& expr, std::string message) {
     error_ = {expr.begin, message};
-    return absl::InvalidArgumentError("column " + std::to_string(expr.begin + 1) + ": " +
-                                      message + " (in '" + std::string(ExprText(text_, expr)) +
-                                      "')");
+    return absl::InvalidArgumentError("column " + std::to_string(expr.begin + 1) + ": " + message +
+                                      " (in '" + std::string(ExprText(text_, expr)) + "')");
   }
 
   absl::Status Wrap(const Expr& expr, const absl::Status& status) {

@@ -83,8 +83,7 @@ absl::StatusOr<Value> Dim(const Value& x, const Value& axis) {
     int64_t i = *index < 0 ? *index + static_cast<int64_t>(shape->size()) : *index;
     if (i < 0 || i >= static_cast<int64_t>(shape->size())) {
       return absl::InvalidArgumentError("dim(): axis " + std::to_string(*index) +
-                                        " out of range for rank " +
-                                        std::to_string(shape->size()));
+                                        " out of range for rank " + std::to_string(shape->size()));
     }
     return Value((*shape)[i]);
   };
@@ -130,7 +129,8 @@ absl::StatusOr<Value> Extremum(std::string_view name, Args args, bool maximum) {
   if (args.size() == 1) {
     auto items = ListArgument(name, args[0]);
     if (!items.ok()) return items.status();
-    if (items->empty()) return absl::InvalidArgumentError(std::string(name) + "() of an empty list");
+    if (items->empty())
+      return absl::InvalidArgumentError(std::string(name) + "() of an empty list");
     Value best = (*items)[0];
     for (const Value& item : *items) {
       auto next = pick(best, item);
@@ -205,8 +205,8 @@ FunctionTable BuildSpecFunctions() {
                            "is_quantized_tensor"}) {
     Define<1>(t, name, [](Args) -> absl::StatusOr<Value> { return Value(false); });
   }
-  for (const char* name : {"quantization_dimension", "storage_type", "expressed_type", "scales",
-                           "zero_points"}) {
+  for (const char* name :
+       {"quantization_dimension", "storage_type", "expressed_type", "scales", "zero_points"}) {
     Define<1>(t, name, [](Args) -> absl::StatusOr<Value> { return Value(NoneValue{}); });
   }
   auto kind_predicate = [&t](const char* name, bool (*test)(ElementType)) {

@@ -11,8 +11,8 @@ namespace {
 using ScalarOp = std::function<absl::StatusOr<Value>(const Value&, const Value&)>;
 
 absl::Status TypeError(std::string_view op, const Value& lhs, const Value& rhs) {
-  return absl::InvalidArgumentError("cannot apply '" + std::string(op) + "' to " +
-                                    lhs.ToString() + " and " + rhs.ToString());
+  return absl::InvalidArgumentError("cannot apply '" + std::string(op) + "' to " + lhs.ToString() +
+                                    " and " + rhs.ToString());
 }
 
 // Applies a scalar operation element by element, broadcasting scalars.
@@ -20,9 +20,9 @@ absl::StatusOr<Value> Broadcast(std::string_view op, const Value& lhs, const Val
                                 const ScalarOp& scalar) {
   if (lhs.is_list() && rhs.is_list()) {
     if (lhs.items().size() != rhs.items().size()) {
-      return absl::InvalidArgumentError(
-          "'" + std::string(op) + "' needs lists of equal length, got " + lhs.ToString() +
-          " and " + rhs.ToString());
+      return absl::InvalidArgumentError("'" + std::string(op) +
+                                        "' needs lists of equal length, got " + lhs.ToString() +
+                                        " and " + rhs.ToString());
     }
     std::vector<Value> items;
     for (size_t i = 0; i < lhs.items().size(); ++i) {
@@ -148,15 +148,13 @@ absl::StatusOr<Value> ApplyBinary(std::string_view op, const Value& lhs, const V
     items.insert(items.end(), rhs.items().begin(), rhs.items().end());
     return Value(std::move(items));
   }
-  return Broadcast(op, lhs, rhs, [op](const Value& a, const Value& b) {
-    return ScalarArithmetic(op, a, b);
-  });
+  return Broadcast(op, lhs, rhs,
+                   [op](const Value& a, const Value& b) { return ScalarArithmetic(op, a, b); });
 }
 
 absl::StatusOr<Value> ElementwiseAdd(const Value& lhs, const Value& rhs) {
-  return Broadcast("+", lhs, rhs, [](const Value& a, const Value& b) {
-    return ScalarArithmetic("+", a, b);
-  });
+  return Broadcast("+", lhs, rhs,
+                   [](const Value& a, const Value& b) { return ScalarArithmetic("+", a, b); });
 }
 
 absl::StatusOr<Value> ApplyCompare(std::string_view op, const Value& lhs, const Value& rhs) {

@@ -20,9 +20,9 @@ struct Token {
 };
 
 // Symbols, longest first so that "<=" wins over "<".
-constexpr std::string_view kSymbols[] = {"...", "//", "==", "!=", "<=", ">=", "(", ")", "[",
-                                         "]",   ",",  ":",  "?",  "+",  "-",  "*", "/", "%",
-                                         "=",   "<",  ">",  "!"};
+constexpr std::string_view kSymbols[] = {"...", "//", "==", "!=", "<=", ">=", "(", ")",
+                                         "[",   "]",  ",",  ":",  "?",  "+",  "-", "*",
+                                         "/",   "%",  "=",  "<",  ">",  "!"};
 
 class Lexer {
  public:
@@ -42,7 +42,8 @@ class Lexer {
       }
       char c = text_[i];
       if (std::isdigit(static_cast<unsigned char>(c)) ||
-          (c == '.' && i + 1 < text_.size() && std::isdigit(static_cast<unsigned char>(text_[i + 1])))) {
+          (c == '.' && i + 1 < text_.size() &&
+           std::isdigit(static_cast<unsigned char>(text_[i + 1])))) {
         size_t j = i;
         bool is_float = false;
         while (j < text_.size() && std::isdigit(static_cast<unsigned char>(text_[j]))) ++j;
@@ -93,8 +94,7 @@ class Lexer {
           }
         }
         if (!matched) {
-          return Fail(error, static_cast<int>(i),
-                      std::string("unexpected character '") + c + "'");
+          return Fail(error, static_cast<int>(i), std::string("unexpected character '") + c + "'");
         }
       }
       token.end = static_cast<int>(i);
@@ -113,7 +113,8 @@ class Lexer {
 
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, ParseError* error) : tokens_(std::move(tokens)), error_(error) {}
+  Parser(std::vector<Token> tokens, ParseError* error)
+      : tokens_(std::move(tokens)), error_(error) {}
 
   absl::StatusOr<ExprPtr> ParseAll() {
     auto expr = ParseConditional();
@@ -435,8 +436,8 @@ class Parser {
         return Make(std::move(expr));
       }
       case TokenKind::kName: {
-        static constexpr std::string_view kReserved[] = {"and", "or", "not", "in", "if",
-                                                         "else", "for"};
+        static constexpr std::string_view kReserved[] = {"and", "or",   "not", "in",
+                                                         "if",  "else", "for"};
         for (std::string_view reserved : kReserved) {
           if (token.text == reserved) return Expected("a value");
         }

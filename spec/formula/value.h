@@ -44,17 +44,17 @@ class Value {
                                TypeValue, ElementType>;
 
   Value() = default;
-  Value(NoneValue v) : storage_(v) {}  // NOLINT: values convert implicitly
-  Value(bool v) : storage_(v) {}       // NOLINT
-  Value(int64_t v) : storage_(v) {}    // NOLINT
-  Value(int v) : storage_(int64_t{v}) {}  // NOLINT
-  Value(double v) : storage_(v) {}     // NOLINT
+  Value(NoneValue v) : storage_(v) {}               // NOLINT: values convert implicitly
+  Value(bool v) : storage_(v) {}                    // NOLINT
+  Value(int64_t v) : storage_(v) {}                 // NOLINT
+  Value(int v) : storage_(int64_t{v}) {}            // NOLINT
+  Value(double v) : storage_(v) {}                  // NOLINT
   Value(std::string v) : storage_(std::move(v)) {}  // NOLINT
   Value(EnumValue v) : storage_(std::move(v)) {}    // NOLINT
   Value(ListValue v) : storage_(std::move(v)) {}    // NOLINT
   Value(std::vector<Value> items) : storage_(ListValue{std::move(items)}) {}  // NOLINT
-  Value(TypeValue v) : storage_(std::move(v)) {}  // NOLINT
-  Value(ElementType v) : storage_(v) {}           // NOLINT
+  Value(TypeValue v) : storage_(std::move(v)) {}                              // NOLINT
+  Value(ElementType v) : storage_(v) {}                                       // NOLINT
 
   static Value IntList(const std::vector<int64_t>& values);
   static Value FromAttribute(const Attribute& attribute);

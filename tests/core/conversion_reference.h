@@ -78,9 +78,7 @@ struct RefFormat {
                       static_cast<int>(ef - bias - mantissa_bits));
   }
   // Spacing of the values in the top binade.
-  double TopUlp() const {
-    return std::ldexp(1.0, std::ilogb(MaxFinite()) - mantissa_bits);
-  }
+  double TopUlp() const { return std::ldexp(1.0, std::ilogb(MaxFinite()) - mantissa_bits); }
 };
 
 inline const std::vector<RefFormat>& AllRefFormats() {
@@ -390,8 +388,8 @@ class Log {
   std::vector<std::string> examples;
 
   // Compares one converted result with the expectation.
-  void Check(const std::string& source_description, const RefFormat& target,
-             const Expected& e, uint64_t got_bits, uint8_t got_flags) {
+  void Check(const std::string& source_description, const RefFormat& target, const Expected& e,
+             uint64_t got_bits, uint8_t got_flags) {
     ++checked;
     bool stray_bits = target.total_bits() < 64 && (got_bits >> target.total_bits()) != 0;
     double got = ValueOfBits(target, got_bits);
@@ -421,8 +419,7 @@ class Log {
       std::snprintf(buf, sizeof buf, " got bits=0x%" PRIx64 " (%s) flags=%u", got_bits,
                     Hex(got).c_str(), got_flags);
       examples.push_back(std::string(value_ok ? "[flags] " : "[VALUE] ") + source_description +
-                         " -> " + target.name + ": expected " + DescribeExpected(e) + ";" +
-                         buf);
+                         " -> " + target.name + ": expected " + DescribeExpected(e) + ";" + buf);
     }
   }
 
@@ -464,8 +461,8 @@ class FloatChecker {
       return;
     }
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%s bits=0x%" PRIx64 " (%a)%s", source.name, source_bits,
-                  value, mode == RoundingMode::kTowardZero ? " toward zero" : "");
+    std::snprintf(buf, sizeof buf, "%s bits=0x%" PRIx64 " (%a)%s", source.name, source_bits, value,
+                  mode == RoundingMode::kTowardZero ? " toward zero" : "");
     log_->Check(buf, target, e, bits, flags);
   }
 

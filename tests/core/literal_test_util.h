@@ -30,7 +30,7 @@ Tensor MakeTensor(Shape shape, const std::vector<ContainerT<T>>& values) {
 template <ElementType T>
 ContainerT<T> ElementFromBits(uint64_t low, uint64_t high = 0) {
   if constexpr (IsComplex(T)) {
-    constexpr ElementType kPart = literal_internal::kComplexPart<T>;
+    constexpr ElementType kPart = ComponentType(T);
     return ContainerT<T>(literal_internal::RealElementFromBits<kPart>(low),
                          literal_internal::RealElementFromBits<kPart>(high));
   } else {
@@ -45,7 +45,7 @@ inline std::vector<uint64_t> ElementBits(const Tensor& tensor) {
   DispatchElementType(tensor.element_type(), [&]<ElementType T>() {
     for (const ContainerT<T>& value : tensor.values<T>()) {
       if constexpr (IsComplex(T)) {
-        constexpr ElementType kPart = literal_internal::kComplexPart<T>;
+        constexpr ElementType kPart = ComponentType(T);
         bits.push_back(literal_internal::RealElementBits<kPart>(value.real()));
         bits.push_back(literal_internal::RealElementBits<kPart>(value.imag()));
       } else {

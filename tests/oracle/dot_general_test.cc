@@ -47,7 +47,8 @@ TEST(DotGeneralOracleTest, IntegersWrapAround) {
 TEST(DotGeneralOracleTest, CancellationIsExact) {
   // 1e16 + 1 - 1e16 is 0 or 1 in double depending on the order; the
   // reference is the exact 1 and the bound admits both orders.
-  Case c = Dot(Vector<ElementType::kF64>({1e16, 1.0, -1e16}), Vector<ElementType::kF64>({1, 1, 1}), {});
+  Case c =
+      Dot(Vector<ElementType::kF64>({1e16, 1.0, -1e16}), Vector<ElementType::kF64>({1, 1, 1}), {});
   auto results = TheOracle().Run(c);
   ASSERT_TRUE(results.ok());
   const ResultExpectation& e = (*results)[0];
@@ -80,8 +81,8 @@ TEST(DotGeneralOracleTest, ADroppedTermExceedsTheBound) {
 TEST(DotGeneralOracleTest, SpecialValues) {
   const float inf = HUGE_VALF;
   auto run = [](std::vector<float> a, std::vector<float> b) {
-    return (*TheOracle().Run(
-        Dot(Vector<ElementType::kF32>(std::move(a)), Vector<ElementType::kF32>(std::move(b)), {})))[0];
+    return (*TheOracle().Run(Dot(Vector<ElementType::kF32>(std::move(a)),
+                                 Vector<ElementType::kF32>(std::move(b)), {})))[0];
   };
   EXPECT_TRUE(std::isnan(run({inf, 1}, {0, 1}).center_hi[0]));  // Inf * 0
   EXPECT_TRUE(std::isnan(run({inf, -inf}, {1, 1}).center_hi[0]));

@@ -17,8 +17,8 @@ void ExpectSameAsMpfr(const FloatFormat& format, double x) {
   uint64_t fast = ExpCorrectlyRounded(format, x, &fast_flags);
   uint64_t slow = ExpByMpfr(format, x, &mpfr_flags);
   bool both_nan = IsNaNBits(format, fast) && IsNaNBits(format, slow);
-  ASSERT_TRUE(fast == slow || both_nan) << "exp(" << x << "): fast 0x" << std::hex << fast
-                                        << ", MPFR 0x" << slow;
+  ASSERT_TRUE(fast == slow || both_nan)
+      << "exp(" << x << "): fast 0x" << std::hex << fast << ", MPFR 0x" << slow;
 }
 
 // Every input of every type of up to 16 bits.

@@ -39,8 +39,8 @@ TEST_P(FaultyBackendTest, IsCaughtShrunkAndReported) {
   ASSERT_EQ(group.findings.size(), 1u);
   const Finding& finding = group.findings[0];
   EXPECT_EQ(finding.kind, "mismatch");
-  EXPECT_LE(finding.minimal_elements, fault.max_minimal_elements)
-      << "not shrunk far enough:\n" << finding.reproducer;
+  EXPECT_LE(finding.minimal_elements, fault.max_minimal_elements) << "not shrunk far enough:\n"
+                                                                  << finding.reproducer;
   EXPECT_LE(finding.minimal_elements, finding.original_elements);
   EXPECT_NE(finding.reproducer.find("\"stablehlo." + fault.op + "\""), std::string::npos)
       << finding.reproducer;

@@ -34,9 +34,10 @@ TEST_F(FormulaTest, EqualityIsEqualsSignAndChains) {
 
 TEST_F(FormulaTest, EllipsisMapsOverALists) {
   EXPECT_EQ(Eval(evaluator_, "dim(lhs, lhs_contracting_dimensions...)"), Value::IntList({256}));
-  EXPECT_TRUE(Eval(evaluator_,
-                   "dim(lhs, lhs_contracting_dimensions...) = dim(rhs, rhs_contracting_dimensions...)")
-                  .Holds());
+  EXPECT_TRUE(
+      Eval(evaluator_,
+           "dim(lhs, lhs_contracting_dimensions...) = dim(rhs, rhs_contracting_dimensions...)")
+          .Holds());
   EXPECT_EQ(Eval(evaluator_, "dim(lhs, [2, 0, 1]...)"), Value::IntList({256, 4, 128}));
 }
 

@@ -122,8 +122,8 @@ TEST(SpecLoaderTest, MalformedFilesGiveFileLineAndWhatWasExpected) {
   const std::string valid_head =
       "op: x\ncategory: elementwise\nsummary: s\noperands: []\nresults: []\n"
       "numerics: {class: exact}\nrecipe: []\n";
-  result = ParseOpSpec(valid_head + "constraints:\n  - id: C1\n    text: t\n    formula: rank(x) = = 1\n",
-                       "f.yaml");
+  result = ParseOpSpec(
+      valid_head + "constraints:\n  - id: C1\n    text: t\n    formula: rank(x) = = 1\n", "f.yaml");
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().message().find("f.yaml:11:"), std::string::npos) << result.status();
   EXPECT_NE(result.status().message().find("expected a value"), std::string::npos);
@@ -140,10 +140,11 @@ TEST(SpecLoaderTest, MalformedFilesGiveFileLineAndWhatWasExpected) {
             std::string::npos)
       << result.status();
 
-  result = ParseOpSpec("op: x\ncategory: elementwise\nsummary: s\noperands:\n  - name: a\n"
-                       "    types: [f33]\nresults: []\nconstraints: []\n"
-                       "numerics: {class: exact}\nrecipe: []\n",
-                       "i.yaml");
+  result = ParseOpSpec(
+      "op: x\ncategory: elementwise\nsummary: s\noperands:\n  - name: a\n"
+      "    types: [f33]\nresults: []\nconstraints: []\n"
+      "numerics: {class: exact}\nrecipe: []\n",
+      "i.yaml");
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().message().find("i.yaml:6:"), std::string::npos) << result.status();
   EXPECT_NE(result.status().message().find("f33"), std::string::npos);
