@@ -63,7 +63,7 @@ int TypesCommand(const std::vector<std::string>& args) {
   }
   std::cout << Cell("type", 14) << Cell("kind", 9) << Cell("bits", 4) << Cell("spec", 6)
             << Cell("E", 2) << Cell("M", 2) << Cell("bias", 5) << Cell("max finite", 14)
-            << Cell("min normal/int", 14) << Cell("min subnormal", 14) << Cell("Inf", 7)
+            << Cell("min normal", 14) << Cell("min subnormal", 14) << Cell("Inf", 7)
             << Cell("NaN", 7) << Cell("-0", 7) << "overflow\n";
   for (ElementType type : AllElementTypes()) {
     const ElementTypeInfo& info = Info(type);
@@ -89,9 +89,8 @@ int TypesCommand(const std::vector<std::string>& args) {
               << Cell(std::to_string(info.bits), 4)
               << Cell(info.in_seed_spec ? "seed" : "public", 6);
     if (IsInteger(type) || IsBool(type)) {
-      std::cout << Cell("", 2) << Cell("", 2) << Cell("", 5)
-                << Cell(std::to_string(IntegerMaxUnsigned(type)), 14)
-                << Cell(std::to_string(IntegerMin(type)), 14) << "\n";
+      std::cout << "values " << IntegerMin(type) << " .. " << IntegerMaxUnsigned(type)
+                << (IsBool(type) ? " (false, true)" : "") << "\n";
       continue;
     }
     const FloatFormat& f = Format(type);
