@@ -1,22 +1,24 @@
 // Cases per second of the whole loop for each op at small shapes: generate
-// a case, verify it, run the oracle and the CPU backend, compare.
+// a case, verify it, run the oracle and the CPU backend, compare. The
+// baseline in the same run is generation alone, so the ratio says what the
+// checking costs on top of making the case.
 #include <benchmark/benchmark.h>
 
-#include "runners/gate.h"
+#include "runners/session.h"
 
 namespace hlocheck {
 namespace {
 
-void BM_GateCase(benchmark::State& state, const char* op_name, ElementType type) {
-  auto registry = spec::DefaultRegistry();
-  if (!registry.ok()) {
-    state.SkipWithError(std::string(registry.status().message()).c_str());
+// RapidCheck sizes 0..max_size, as the gate sweeps them (the gate uses 0..100:
+// up to a few thousand elements per case).
+void BM_Case(benchmark::State& state, const char* op_name, ElementType type, bool check) {
+  auto session = OpenSession("cpu", 0);
+  if (!session.ok()) {
+    state.SkipWithError(std::string(session.status().message()).c_str());
     return;
   }
-  const spec::OpSpec* op = (*registry)->Find(op_name);
-  Oracle oracle(*registry);
-  auto adapter = CreateAdapter("cpu", {});
-  Gate gate(*registry, &oracle, adapter->get());
+  const int max_size = static_cast<int>(state.range(0));
+  const spec::OpSpec* op = (*session)->registry->Find(op_name);
   GenerationOptions options;
   options.primary_type = type;
   rc::Gen<Case> generator = CaseGenerator(*op, options);
@@ -24,29 +26,42 @@ void BM_GateCase(benchmark::State& state, const char* op_name, ElementType type)
   int64_t failures = 0;
   int64_t elements = 0;
   for (auto _ : state) {
-    // "Small shapes": RapidCheck sizes 0..30, up to a few hundred elements.
     ++seed;
-    Case c = generator(rc::Random(seed), static_cast<int>(seed % 31)).value();
-    CaseOutcome outcome = gate.CheckCase(*op, c);
-    failures += outcome.failed();
+    Case c = generator(rc::Random(seed), static_cast<int>(seed % (max_size + 1))).value();
     for (const Tensor& t : c.operands) elements += t.num_elements();
-    benchmark::DoNotOptimize(outcome);
+    if (check) {
+      CaseOutcome outcome = (*session)->gate->CheckCase(*op, c);
+      failures += outcome.failed();
+      benchmark::DoNotOptimize(outcome);
+    }
+    benchmark::DoNotOptimize(c);
   }
   state.SetItemsProcessed(state.iterations());
   state.counters["failures"] = static_cast<double>(failures);
-  state.counters["input_elements_per_case"] =
+  state.counters["elements_per_case"] =
       static_cast<double>(elements) / static_cast<double>(std::max<int64_t>(1, state.iterations()));
 }
 
-BENCHMARK_CAPTURE(BM_GateCase, add_f32, "add", ElementType::kF32);
-BENCHMARK_CAPTURE(BM_GateCase, add_si32, "add", ElementType::kSI32);
-BENCHMARK_CAPTURE(BM_GateCase, exponential_f32, "exponential", ElementType::kF32);
-BENCHMARK_CAPTURE(BM_GateCase, exponential_f64, "exponential", ElementType::kF64);
-BENCHMARK_CAPTURE(BM_GateCase, convert_f32, "convert", ElementType::kF32);
-BENCHMARK_CAPTURE(BM_GateCase, transpose_f32, "transpose", ElementType::kF32);
-BENCHMARK_CAPTURE(BM_GateCase, slice_f32, "slice", ElementType::kF32);
-BENCHMARK_CAPTURE(BM_GateCase, dot_general_f32, "dot_general", ElementType::kF32);
-BENCHMARK_CAPTURE(BM_GateCase, dot_general_si32, "dot_general", ElementType::kSI32);
+void BM_Check(benchmark::State& state, const char* op, ElementType type) {
+  BM_Case(state, op, type, true);
+}
+void BM_GenerateOnly(benchmark::State& state, const char* op, ElementType type) {
+  BM_Case(state, op, type, false);
+}
+
+#define HLOCHECK_CASE_BENCHMARKS(name, op, type)                         \
+  BENCHMARK_CAPTURE(BM_GenerateOnly, name, op, type)->Arg(30)->Arg(100); \
+  BENCHMARK_CAPTURE(BM_Check, name, op, type)->Arg(30)->Arg(100);
+
+HLOCHECK_CASE_BENCHMARKS(add_f32, "add", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(add_si32, "add", ElementType::kSI32)
+HLOCHECK_CASE_BENCHMARKS(exponential_f32, "exponential", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(exponential_f64, "exponential", ElementType::kF64)
+HLOCHECK_CASE_BENCHMARKS(convert_f32, "convert", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(transpose_f32, "transpose", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(slice_f32, "slice", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(dot_general_f32, "dot_general", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(dot_general_si32, "dot_general", ElementType::kSI32)
 
 }  // namespace
 }  // namespace hlocheck

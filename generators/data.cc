@@ -1,7 +1,7 @@
 #include "generators/data.h"
 
 #include <cmath>
-#include <cstring>
+#include <tuple>
 
 #include "core/element_value.h"
 
@@ -151,11 +151,14 @@ void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
 // integer instead of a fraction, half the magnitude, the positive value.
 std::vector<double> SimplerReals(double v) {
   std::vector<double> candidates;
-  if (v != 0 || std::signbit(v)) candidates.push_back(0.0);
+  if (v == 0 && !std::signbit(v)) return candidates;  // +0 is the simplest value
+  candidates.push_back(0.0);
   if (!std::isfinite(v)) {
     candidates.push_back(1.0);
     return candidates;
   }
+  // +-1 is simpler than any other non-zero value.
+  if (v != 0 && std::fabs(v) != 1) candidates.push_back(std::copysign(1.0, v));
   if (std::trunc(v) != v) {
     candidates.push_back(std::trunc(v));
   } else if (std::fabs(v) >= 2) {
@@ -165,37 +168,68 @@ std::vector<double> SimplerReals(double v) {
   return candidates;
 }
 
+// How complicated a real value looks, as an order: +0, -0, integers by
+// magnitude (positive first), fractions by magnitude, infinities, NaN.
+// Shrinking only ever moves down this order, so it cannot cycle, even in
+// formats where "zero" rounds to something else (f8E8M0FNU has no zero).
+std::tuple<int, double, bool> Complexity(double v) {
+  if (std::isnan(v)) return {4, 0, false};
+  if (std::isinf(v)) return {3, 0, std::signbit(v)};
+  if (v == 0) return {0, 0, std::signbit(v)};
+  return {v == std::trunc(v) ? 1 : 2, std::fabs(v), std::signbit(v)};
+}
+
+// The simplest value of a type: 0, or 1 where 0 does not exist.
+template <ElementType T>
+ContainerT<T> Simplest() {
+  ContainerT<T> zero = FromDouble<T>(0.0);
+  if constexpr (IsFloat(T)) {
+    if (ToDouble<T>(zero) != 0) return FromDouble<T>(1.0);
+  }
+  return zero;
+}
+
 template <ElementType T>
 std::vector<ContainerT<T>> SimplerElements(ContainerT<T> value) {
   std::vector<ContainerT<T>> result;
-  auto add = [&](ContainerT<T> candidate) {
-    if (std::memcmp(&candidate, &value, sizeof(candidate)) != 0) result.push_back(candidate);
-  };
   if constexpr (IsBool(T)) {
-    if (value != 0) add(0);
+    if (value != 0) result.push_back(0);
   } else if constexpr (IsInteger(T)) {
-    if (value != 0) add(0);
-    if (value / 2 != 0) add(static_cast<ContainerT<T>>(value / 2));
+    if (value != 0) result.push_back(0);
+    if (value / 2 != 0) result.push_back(static_cast<ContainerT<T>>(value / 2));
     if constexpr (IsSignedInt(T)) {
       if (value < 0 && value != static_cast<ContainerT<T>>(IntegerMin(T))) {
-        add(static_cast<ContainerT<T>>(-value));
+        result.push_back(static_cast<ContainerT<T>>(-value));
       }
     }
   } else if constexpr (IsComplex(T)) {
-    for (double re : SimplerReals(value.real()))
-      add({static_cast<decltype(value.real())>(re), value.imag()});
-    for (double im : SimplerReals(value.imag()))
-      add({value.real(), static_cast<decltype(value.imag())>(im)});
+    using Part = typename ContainerT<T>::value_type;
+    for (double re : SimplerReals(value.real())) {
+      if (Complexity(static_cast<Part>(re)) < Complexity(value.real())) {
+        result.push_back({static_cast<Part>(re), value.imag()});
+      }
+    }
+    for (double im : SimplerReals(value.imag())) {
+      if (Complexity(static_cast<Part>(im)) < Complexity(value.imag())) {
+        result.push_back({value.real(), static_cast<Part>(im)});
+      }
+    }
   } else {
-    for (double candidate : SimplerReals(ToDouble<T>(value))) add(FromDouble<T>(candidate));
+    const double v = ToDouble<T>(value);
+    for (double candidate : SimplerReals(v)) {
+      ContainerT<T> rounded = FromDouble<T>(candidate);
+      if (Complexity(ToDouble<T>(rounded)) < Complexity(v)) result.push_back(rounded);
+    }
   }
   return result;
 }
 
 template <ElementType T>
 rc::Seq<Tensor> SimplerTensorsOf(const Tensor& tensor) {
-  Tensor zeros(tensor.type());
-  rc::Seq<Tensor> all_zero = tensor.BitwiseEquals(zeros) ? rc::Seq<Tensor>() : rc::seq::just(zeros);
+  Tensor simplest(tensor.type());
+  for (auto& v : simplest.values<T>()) v = Simplest<T>();
+  rc::Seq<Tensor> all_simplest =
+      tensor.BitwiseEquals(simplest) ? rc::Seq<Tensor>() : rc::seq::just(simplest);
   auto per_element =
       rc::seq::mapcat(rc::seq::range<int64_t>(0, tensor.num_elements()), [tensor](int64_t i) {
         std::vector<Tensor> candidates;
@@ -206,7 +240,7 @@ rc::Seq<Tensor> SimplerTensorsOf(const Tensor& tensor) {
         }
         return rc::seq::fromContainer(std::move(candidates));
       });
-  return rc::seq::concat(std::move(all_zero), std::move(per_element));
+  return rc::seq::concat(std::move(all_simplest), std::move(per_element));
 }
 
 }  // namespace

@@ -22,11 +22,13 @@ std::string_view DataPolicyName(DataPolicy policy);
 std::vector<DataPolicy> AllDataPolicies();
 
 // A tensor of `type` filled according to `policy`. Shrinks to all zeros
-// first, then element by element to 0, 1, integers, halves and positives.
+// first (all ones for f8E8M0FNU, which has no zero), then element by element
+// to 0, +-1, integers, halves and positives.
 rc::Gen<Tensor> TensorData(TensorType type, DataPolicy policy);
 
 // The simpler neighbours of a tensor that the shrinker tries, in order,
-// produced lazily: all zeros, then each element made simpler on its own.
+// produced lazily: all simplest values, then each element made simpler on
+// its own. Every candidate is strictly simpler, so shrinking terminates.
 rc::Seq<Tensor> SimplerTensors(const Tensor& tensor);
 
 }  // namespace hlocheck

@@ -14,6 +14,10 @@ struct FaultCase {
   std::string op;
   ElementType type;
   int64_t max_minimal_elements;  // the shrunk case must be at most this big
+
+  friend void PrintTo(const FaultCase& fault, std::ostream* out) {
+    *out << fault.backend << " on " << fault.op << " " << Name(fault.type);
+  }
 };
 
 class FaultyBackendTest : public ::testing::TestWithParam<FaultCase> {};
