@@ -18,7 +18,7 @@ Flags RunFlags() {
             "comma-separated element types (of each op's first operand), e.g. f32,bf16,si8; "
             "default: every type each op accepts");
   flags.Add("backend", "NAME", "the backend to check against the oracle", "cpu");
-  flags.Add("cases", "N", "cases per op and element type", "100");
+  flags.Add("cases", "N", "cases per op and element type", "1000");
   flags.Add("seed", "N", "run seed; the same seed gives the same cases on any machine",
             std::to_string(kDefaultSeed));
   flags.Add("out", "DIR", "where report.json, junit.xml and reproducers go", "hlocheck-out");

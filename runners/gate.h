@@ -26,7 +26,7 @@ inline constexpr uint64_t kDefaultSeed = 20261121;
 struct GateOptions {
   std::vector<std::string> ops;    // empty: every op the oracle implements
   std::vector<ElementType> types;  // empty: every type each op accepts
-  int64_t cases = 100;             // per op and type
+  int64_t cases = 1000;            // per op and type
   uint64_t seed = kDefaultSeed;
   int64_t max_elements = 4096;     // per generated tensor
   int max_shrink_attempts = 5000;  // candidate cases tried while shrinking one failure
