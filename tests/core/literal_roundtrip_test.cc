@@ -6,7 +6,6 @@
 #include <rapidcheck/gtest.h>
 
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -297,73 +296,6 @@ RC_GTEST_PROP(DecimalRoundingProperty, F32TiesAgreeWithMpfr, ()) {
   }
   RC_ASSERT(RoundDecimalToFloatBits(ET::kF32, NudgeUp(exact), false) == low + 1);
   RC_ASSERT(RoundDecimalToFloatBits(ET::kF32, NudgeDown(exact), false) == low);
-}
-
-// --- Speed ------------------------------------------------------------------------
-
-TEST(LiteralSpeedTest, MillionElementF32TensorPrintsAndParsesQuickly) {
-  Tensor tensor(Shape{1000, 1000}, ET::kF32);
-  std::mt19937 random(7);
-  std::uniform_real_distribution<float> distribution(-1e6f, 1e6f);
-  for (float& value : tensor.values<ET::kF32>()) value = distribution(random);
-
-  for (LiteralForm form : {LiteralForm::kList, LiteralForm::kHex}) {
-    const auto start = std::chrono::steady_clock::now();
-    const std::string text = PrintDenseAttribute(tensor, form);
-    const auto printed = std::chrono::steady_clock::now();
-    const absl::StatusOr<Tensor> parsed = ParseDenseAttribute(text);
-    const auto end = std::chrono::steady_clock::now();
-    ASSERT_TRUE(parsed.ok()) << parsed.status();
-    EXPECT_TRUE(parsed->BitwiseEquals(tensor));
-    const double print_seconds = std::chrono::duration<double>(printed - start).count();
-    const double parse_seconds = std::chrono::duration<double>(end - printed).count();
-    std::printf("1M f32, %s form: print %.3f s, parse %.3f s (%zu bytes)\n",
-                form == LiteralForm::kHex ? "hex" : "list", print_seconds, parse_seconds,
-                text.size());
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-    EXPECT_LT(print_seconds, 1.0);
-    EXPECT_LT(parse_seconds, 1.0);
-#endif
-  }
-}
-
-// The other element kinds take different paths (integers, narrow floats
-// through the double-or-MPFR rounding, complex pairs); none may be slow.
-TEST(LiteralSpeedTest, MillionElementTensorsOfOtherTypes) {
-  std::mt19937_64 random(11);
-  for (ElementType type : {ET::kSI32, ET::kF16, ET::kBF16, ET::kF8E4M3FN, ET::kComplexF32}) {
-    Tensor tensor(Shape{1000, 1000}, type);
-    DispatchElementType(type, [&]<ElementType T>() {
-      // Finite values only: NaN and Inf print as hex, which is faster.
-      const auto finite = [](const ContainerT<T>& value) {
-        if constexpr (IsComplex(T)) {
-          return std::isfinite(value.real()) && std::isfinite(value.imag());
-        } else {
-          return std::isfinite(ToDouble<T>(value));
-        }
-      };
-      for (ContainerT<T>& value : tensor.values<T>()) {
-        do {
-          value = ElementFromBits<T>(random(), random());
-        } while (!finite(value));
-      }
-    });
-    const auto start = std::chrono::steady_clock::now();
-    const std::string text = PrintDenseAttribute(tensor, LiteralForm::kList);
-    const auto printed = std::chrono::steady_clock::now();
-    const absl::StatusOr<Tensor> parsed = ParseDenseAttribute(text);
-    const auto end = std::chrono::steady_clock::now();
-    ASSERT_TRUE(parsed.ok()) << parsed.status();
-    EXPECT_TRUE(parsed->BitwiseEquals(tensor));
-    const double print_seconds = std::chrono::duration<double>(printed - start).count();
-    const double parse_seconds = std::chrono::duration<double>(end - printed).count();
-    std::printf("1M %s, list form: print %.3f s, parse %.3f s\n", std::string(Name(type)).c_str(),
-                print_seconds, parse_seconds);
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-    EXPECT_LT(print_seconds, 2.0) << Name(type);
-    EXPECT_LT(parse_seconds, 2.0) << Name(type);
-#endif
-  }
 }
 
 }  // namespace
