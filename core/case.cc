@@ -54,6 +54,8 @@ std::string AttributeToString(const Attribute& attribute) {
           return ListToString(value, [](int64_t v) { return std::to_string(v); });
         } else if constexpr (std::is_same_v<V, std::vector<bool>>) {
           return ListToString(value, [](bool v) { return std::string(v ? "true" : "false"); });
+        } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
+          return ListToString(value, [](const std::string& v) { return absl::StrCat("\"", absl::CEscape(v), "\""); });
         } else if constexpr (std::is_same_v<V, std::vector<EnumValue>>) {
           return ListToString(value, [](const EnumValue& v) { return v.name; });
         } else {

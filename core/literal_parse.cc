@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "core/literal.h"
 #include "core/literal_internal.h"
+#include "core/types.h"
 
 namespace hlocheck {
 namespace {
@@ -522,51 +523,13 @@ absl::StatusOr<Tensor> ParseBody(Cursor& cursor, const TensorType& type) {
 }  // namespace
 
 absl::StatusOr<TensorType> ParseTensorType(std::string_view text) {
-  const std::string_view trimmed = TrimWhitespace(text);
-  const std::string quoted = "'" + std::string(trimmed) + "'";
-  constexpr std::string_view kPrefix = "tensor<";
-  if (!trimmed.starts_with(kPrefix) || !trimmed.ends_with('>')) {
-    return absl::InvalidArgumentError("expected a tensor type like tensor<2x3xf32>, found " +
-                                      quoted);
+  absl::StatusOr<ValueType> type = ParseValueType(text);
+  if (!type.ok()) return type.status();
+  if (!type->is_tensor()) {
+    return absl::InvalidArgumentError("expected a tensor type like tensor<2x3xf32>, found '" +
+                                      std::string(TrimWhitespace(text)) + "'");
   }
-  const std::string_view inner =
-      trimmed.substr(kPrefix.size(), trimmed.size() - kPrefix.size() - 1);
-  TensorType type;
-  size_t i = 0;
-  while (i < inner.size() && IsDigit(inner[i])) {
-    const size_t start = i;
-    while (i < inner.size() && IsDigit(inner[i])) ++i;
-    uint64_t dimension = 0;
-    if (!ParseMagnitude(inner.substr(start, i - start), 10, &dimension) ||
-        dimension > static_cast<uint64_t>(INT64_MAX)) {
-      return absl::InvalidArgumentError("dimension too large in " + quoted);
-    }
-    if (i >= inner.size() || inner[i] != 'x') {
-      return absl::InvalidArgumentError("expected 'x' after dimension " +
-                                        std::string(inner.substr(start, i - start)) + " in " +
-                                        quoted);
-    }
-    ++i;
-    type.shape.push_back(static_cast<int64_t>(dimension));
-  }
-  if (i < inner.size() && inner[i] == '?') {
-    return absl::InvalidArgumentError("dynamic dimensions are not supported: " + quoted);
-  }
-  const std::string_view element_name = inner.substr(i);
-  if (element_name.empty()) return absl::InvalidArgumentError("missing element type in " + quoted);
-  const std::optional<ElementType> element_type = ParseElementType(element_name);
-  if (!element_type.has_value()) {
-    return absl::InvalidArgumentError("unknown element type '" + std::string(element_name) +
-                                      "' in " + quoted);
-  }
-  type.element_type = *element_type;
-  int64_t elements = 1;
-  for (int64_t dimension : type.shape) {
-    if (__builtin_mul_overflow(elements, dimension, &elements)) {
-      return absl::InvalidArgumentError("too many elements in " + quoted);
-    }
-  }
-  return type;
+  return type->tensor();
 }
 
 absl::StatusOr<Tensor> ParseDenseBody(std::string_view body, const TensorType& type) {

@@ -33,7 +33,8 @@ std::string TensorType::ToString() const {
     text += std::to_string(dim);
     text += 'x';
   }
-  text += MlirName(element_type);
+  text += quantization ? QuantizedTypeToString(element_type, *quantization)
+                       : std::string(MlirName(element_type));
   text += '>';
   return text;
 }

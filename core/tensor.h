@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/element_type.h"
+#include "core/types.h"
 
 namespace hlocheck {
 
@@ -21,13 +22,23 @@ std::vector<int64_t> RowMajorStrides(const Shape& shape);
 std::string ShapeToString(const Shape& shape, std::string_view separator = "x");
 
 struct TensorType {
+  TensorType() = default;
+  TensorType(Shape shape, ElementType element_type,
+             std::optional<UniformQuantization> quantization = std::nullopt)
+      : shape(std::move(shape)),
+        element_type(element_type),
+        quantization(std::move(quantization)) {}
+
   Shape shape;
+  // For a quantized tensor: its storage type; `quantization` says how the
+  // stored integers map to values of the expressed type.
   ElementType element_type = ElementType::kF32;
+  std::optional<UniformQuantization> quantization;
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
   int64_t num_elements() const { return NumElements(shape); }
   // MLIR spelling, as StableHLO programs write it: tensor<2x3xf32>,
-  // tensor<i32> for si32, tensor<f32> for rank 0.
+  // tensor<i32> for si32, tensor<f32> for rank 0, tensor<2x!quant.uniform<...>>.
   std::string ToString() const;
   bool operator==(const TensorType&) const = default;
 };

@@ -213,7 +213,7 @@ Case BuildCase(const spec::OpSpec& op, const GenerationOptions& options) {
     if (!value.is_type() || value.as_type().kind != spec::TypeValue::Kind::kTensor) {
       Fail(op, "'" + name + "' must be bound to a tensor type, got " + value.ToString());
     }
-    return value.as_type().tensor;
+    return value.as_type().tensor();
   };
 
   Case c;

@@ -58,7 +58,7 @@ absl::StatusOr<std::vector<ResultExpectation>> Oracle::Compute(const Case& c) co
 absl::StatusOr<std::vector<ResultExpectation>> Oracle::Run(const Case& c) const {
   const spec::OpSpec* op = registry_->Find(c.op);
   if (op == nullptr) return absl::NotFoundError("no spec for op '" + c.op + "'");
-  spec::VerifyResult verdict = spec::Verify(*op, c);
+  spec::VerifyResult verdict = spec::Verify(*op, c, registry_);
   if (!verdict.valid()) {
     return absl::InvalidArgumentError("the case violates the spec of " + c.op + ":\n" +
                                       verdict.Report());

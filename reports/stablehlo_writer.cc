@@ -55,6 +55,11 @@ std::string AttributeValue(const spec::AttributeSpec& spec, const Attribute& att
           std::vector<std::string> parts;
           for (bool b : v) parts.push_back(b ? "true" : "false");
           return v.empty() ? "array<i1>" : "array<i1: " + Join(parts, ", ") + ">";
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+          // Symbol references, e.g. called_computations = [@f, @g].
+          std::vector<std::string> parts;
+          for (const std::string& name : v) parts.push_back("@" + name);
+          return "[" + Join(parts, ", ") + "]";
         } else if constexpr (std::is_same_v<T, std::vector<EnumValue>>) {
           std::vector<std::string> parts;
           for (const EnumValue& e : v) {

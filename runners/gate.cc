@@ -149,7 +149,7 @@ absl::StatusOr<std::vector<std::pair<const spec::OpSpec*, ElementType>>> Gate::P
 
 CaseOutcome Gate::CheckCase(const spec::OpSpec& op, const Case& c) {
   CaseOutcome outcome;
-  spec::VerifyResult verdict = spec::Verify(op, c);
+  spec::VerifyResult verdict = spec::Verify(op, c, registry_);
   if (!verdict.valid()) {
     outcome.kind = CaseOutcome::Kind::kInvalid;
     outcome.message = verdict.Report();

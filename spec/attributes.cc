@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
+#include "core/literal.h"
 #include "yaml-cpp/yaml.h"
 
 namespace hlocheck::spec {
@@ -76,6 +77,12 @@ std::string AttributeTypeName(AttributeType type) {
       return "i1[]";
     case AttributeType::kEnumArray:
       return "enum[]";
+    case AttributeType::kIntMatrix:
+      return "si64[][]";
+    case AttributeType::kTensor:
+      return "tensor";
+    case AttributeType::kStringArray:
+      return "string[]";
   }
   return "?";
 }
@@ -126,6 +133,56 @@ absl::StatusOr<Attribute> AttributeFromValue(const AttributeSpec& spec, const Va
         enums.push_back(*std::move(e));
       }
       return Attribute(std::move(enums));
+    }
+    case AttributeType::kIntMatrix: {
+      // A 2-D si64 tensor constant given as a list of rows.
+      if (!value.is_list()) return Mismatch(spec, value);
+      if (value.as_list().tensor_type) {
+        const ValueType& type = *value.as_list().tensor_type;
+        if (type.shape.size() != 2 || type.element_type != ElementType::kSI64) {
+          return Mismatch(spec, value);
+        }
+      }
+      int64_t rows = static_cast<int64_t>(value.items().size());
+      int64_t columns = rows == 0 ? 0 : -1;
+      std::vector<int64_t> elements;
+      for (const Value& row : value.items()) {
+        if (!row.is_list()) return Mismatch(spec, value);
+        if (columns >= 0 && static_cast<int64_t>(row.items().size()) != columns) {
+          return absl::InvalidArgumentError("attribute '" + spec.name + "': rows of different lengths");
+        }
+        columns = static_cast<int64_t>(row.items().size());
+        for (const Value& item : row.items()) {
+          if (!item.is_int()) return Mismatch(spec, value);
+          elements.push_back(item.as_int());
+        }
+      }
+      if (value.as_list().tensor_type) columns = value.as_list().tensor_type->shape[1];
+      Tensor tensor(Shape{rows, std::max<int64_t>(columns, 0)}, ElementType::kSI64);
+      std::copy(elements.begin(), elements.end(), tensor.values<ElementType::kSI64>().begin());
+      return Attribute(std::move(tensor));
+    }
+    case AttributeType::kTensor: {
+      if (!value.is_string()) {
+        return absl::InvalidArgumentError("attribute '" + spec.name +
+                                          "' expects a dense literal such as \"dense<1.0> : "
+                                          "tensor<f32>\", got " + value.ToString());
+      }
+      auto tensor = ParseDenseAttribute(value.as_string());
+      if (!tensor.ok()) {
+        return absl::InvalidArgumentError("attribute '" + spec.name + "': " +
+                                          std::string(tensor.status().message()));
+      }
+      return Attribute(*std::move(tensor));
+    }
+    case AttributeType::kStringArray: {
+      if (!value.is_list()) return Mismatch(spec, value);
+      std::vector<std::string> names;
+      for (const Value& item : value.items()) {
+        if (!item.is_string()) return Mismatch(spec, value);
+        names.push_back(item.as_string());
+      }
+      return Attribute(std::move(names));
     }
   }
   return Mismatch(spec, value);

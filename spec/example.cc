@@ -2,54 +2,52 @@
 
 #include "absl/status/status.h"
 #include "core/literal.h"
-#include "spec/attributes.h"
+#include "spec/instance.h"
 
 namespace hlocheck::spec {
 
 absl::StatusOr<ExampleCase> ExampleAsCase(const OpSpec& op) {
-  if (!op.example.present) return absl::NotFoundError(op.name + " has no example");
+  if (op.example.instance == nullptr) return absl::NotFoundError(op.name + " has no example");
+  if (!op.example.runnable) {
+    return absl::FailedPreconditionError(op.name + "'s example has values that are not tensors "
+                                                   "or has regions; it cannot run as a case");
+  }
   auto error = [&](const std::string& what, const absl::Status& status) {
     return absl::InvalidArgumentError(op.file + ": example " + what + ": " +
                                       std::string(status.message()));
   };
   ExampleCase example;
   example.c.op = op.name;
+  bool variadic = false;
   for (const ValueSpec& operand : op.operands) {
-    bool found = false;
-    for (const auto& [name, text] : op.example.inputs) {
+    int64_t count = 0;
+    for (const auto& [name, text] : op.example.operand_literals) {
       if (name != operand.name) continue;
       auto tensor = ParseDenseAttribute(text);
-      if (!tensor.ok()) return error("input " + name, tensor.status());
+      if (!tensor.ok()) return error("operand " + name, tensor.status());
       example.c.operands.push_back(*std::move(tensor));
-      found = true;
+      ++count;
     }
-    if (!found) {
-      return absl::InvalidArgumentError(op.file + ": the example gives no value for " +
-                                        operand.name);
-    }
+    variadic = variadic || operand.variadic;
+    example.c.operand_segments.push_back(count);
   }
-  for (const auto& [name, text] : op.example.inputs) {
-    const AttributeSpec* attribute = op.FindAttribute(name);
-    if (attribute == nullptr) continue;
-    auto value = AttributeFromYaml(*attribute, text);
-    if (!value.ok()) return error("attribute " + name, value.status());
-    example.c.attributes[name] = *std::move(value);
-  }
+  if (!variadic) example.c.operand_segments.clear();
+  example.c.attributes = op.example.instance->attributes;
+  bool variadic_results = false;
   for (const ValueSpec& result : op.results) {
-    bool found = false;
-    for (const auto& [name, text] : op.example.expected) {
+    int64_t count = 0;
+    for (const auto& [name, text] : op.example.result_literals) {
       if (name != result.name) continue;
       auto tensor = ParseDenseAttribute(text);
       if (!tensor.ok()) return error("result " + name, tensor.status());
       example.c.result_types.push_back(tensor->type());
       example.expected.push_back(*std::move(tensor));
-      found = true;
+      ++count;
     }
-    if (!found) {
-      return absl::InvalidArgumentError(op.file + ": the example gives no value for " +
-                                        result.name);
-    }
+    variadic_results = variadic_results || result.variadic;
+    example.c.result_segments.push_back(count);
   }
+  if (!variadic_results) example.c.result_segments.clear();
   return example;
 }
 

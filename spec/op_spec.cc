@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "spec/formula/parser.h"
+#include "spec/instance.h"
 #include "yaml-cpp/yaml.h"
 
 namespace hlocheck::spec {
@@ -36,6 +37,12 @@ const ValueSpec* OpSpec::FindResult(std::string_view name) const {
     if (v.name == name) return &v;
   }
   return nullptr;
+}
+
+size_t OpSpec::seed_constraint_count() const {
+  size_t count = 0;
+  for (const ConstraintSpec& c : constraints) count += c.source == "seed";
+  return count;
 }
 
 const AttributeSpec* OpSpec::FindAttribute(std::string_view name) const {
@@ -80,6 +87,49 @@ namespace {
 class Loader {
  public:
   explicit Loader(std::string file) : file_(std::move(file)) {}
+
+  absl::StatusOr<TypeConstraints> LoadTypes(const std::string& text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+      return absl::InvalidArgumentError(file_ + ":" + std::to_string(e.mark.line + 1) + ":" +
+                                        std::to_string(e.mark.column + 1) +
+                                        ": malformed YAML: " + e.msg);
+    }
+    if (auto s = CheckKeys(root, "type constraints file", {"name", "summary", "constraints"}, {});
+        !s.ok()) {
+      return s;
+    }
+    TypeConstraints types;
+    types.file = file_;
+    types.name = root["name"].Scalar();
+    types.summary = root["summary"].Scalar();
+    const YAML::Node& constraints = root["constraints"];
+    if (!constraints.IsSequence()) return Error(constraints, "expected a list of constraints");
+    std::set<std::string> ids;
+    for (const YAML::Node& entry : constraints) {
+      if (auto s = CheckKeys(entry, "constraint", {"id", "text", "formula"}, {"when", "note"});
+          !s.ok()) {
+        return s;
+      }
+      ConstraintSpec c;
+      c.id = entry["id"].Scalar();
+      if (!ids.insert(c.id).second) return Error(entry["id"], c.id + " appears twice");
+      c.text = entry["text"].Scalar();
+      auto formula = ParseFormulaNode(entry["formula"], "constraint " + c.id);
+      if (!formula.ok()) return formula.status();
+      c.formula = *std::move(formula);
+      if (entry["when"]) {
+        auto condition = ParseFormulaNode(entry["when"], "condition of " + c.id);
+        if (!condition.ok()) return condition.status();
+        c.condition = *std::move(condition);
+      }
+      if (entry["note"]) c.note = entry["note"].Scalar();
+      types.constraints.push_back(std::move(c));
+    }
+    return types;
+  }
 
   absl::StatusOr<OpSpec> Load(const std::string& text) {
     YAML::Node root;
@@ -264,12 +314,13 @@ class Loader {
           {"si32", AttributeType::kInt},        {"f32", AttributeType::kFloat},
           {"string", AttributeType::kString},   {"enum", AttributeType::kEnum},
           {"si64[]", AttributeType::kIntArray}, {"i1[]", AttributeType::kBoolArray},
-          {"enum[]", AttributeType::kEnumArray}};
+          {"enum[]", AttributeType::kEnumArray}, {"si64[][]", AttributeType::kIntMatrix},
+          {"tensor", AttributeType::kTensor},   {"string[]", AttributeType::kStringArray}};
       auto type = kTypes.find(entry["type"].Scalar());
       if (type == kTypes.end()) {
         return Error(entry["type"],
                      "unknown attribute type; expected i1, si64, si32, f32, string, enum, si64[], "
-                     "i1[] or enum[]");
+                     "i1[], enum[], si64[][], tensor or string[]");
       }
       attribute.type = type->second;
       if (attribute.type == AttributeType::kEnum || attribute.type == AttributeType::kEnumArray) {
@@ -333,29 +384,11 @@ class Loader {
     return numerics;
   }
 
-  absl::StatusOr<std::vector<std::pair<std::string, std::string>>> ParseNamedTexts(
-      const YAML::Node& node, std::string_view what) const {
-    std::vector<std::pair<std::string, std::string>> entries;
-    if (!node.IsMap()) return Error(node, "expected a mapping for " + std::string(what));
-    for (const auto& entry : node) {
-      std::string text;
-      if (entry.second.IsScalar()) {
-        text = entry.second.Scalar();
-      } else {
-        YAML::Emitter out;
-        out << YAML::Flow << entry.second;
-        text = out.c_str();
-      }
-      entries.emplace_back(entry.first.Scalar(), text);
-    }
-    return entries;
-  }
-
   absl::StatusOr<OpSpec> LoadOp(const YAML::Node& root) {
     if (auto s = CheckKeys(root, "op file",
                            {"op", "category", "summary", "operands", "results", "constraints",
-                            "numerics", "recipe"},
-                           {"seed_heading", "attributes", "definitions", "example"});
+                            "numerics"},
+                           {"seed_heading", "attributes", "regions", "definitions", "example", "recipe"});
         !s.ok()) {
       return s;
     }
@@ -385,7 +418,27 @@ class Loader {
       if (!attributes.ok()) return attributes.status();
       op.attributes = *std::move(attributes);
     }
+    if (const YAML::Node& regions = root["regions"]) {
+      if (!regions.IsSequence()) return Error(regions, "expected a list of regions");
+      for (const YAML::Node& entry : regions) {
+        if (auto s = CheckKeys(entry, "region", {"name"}, {"label", "variadic", "description"});
+            !s.ok()) {
+          return s;
+        }
+        RegionSpec region;
+        region.name = entry["name"].Scalar();
+        if (entry["label"]) region.label = entry["label"].Scalar();
+        if (entry["description"]) region.description = entry["description"].Scalar();
+        if (entry["variadic"]) {
+          auto variadic = Bool(entry["variadic"], "variadic");
+          if (!variadic.ok()) return variadic.status();
+          region.variadic = *variadic;
+        }
+        op.regions.push_back(std::move(region));
+      }
+    }
     std::set<std::string> names;
+    for (const auto& r : op.regions) names.insert(r.name);
     for (const auto& v : op.operands) names.insert(v.name);
     for (const auto& v : op.results) names.insert(v.name);
     for (const auto& a : op.attributes) {
@@ -407,21 +460,33 @@ class Loader {
     const YAML::Node& constraints = root["constraints"];
     if (!constraints.IsSequence()) return Error(constraints, "expected a list of constraints");
     int expected_number = 1;
+    std::set<std::string> public_ids;
+    std::vector<std::pair<size_t, YAML::Node>> violations;
     for (const YAML::Node& entry : constraints) {
-      if (auto s =
-              CheckKeys(entry, "constraint", {"id", "text", "formula"}, {"when", "source", "note"});
+      if (auto s = CheckKeys(entry, "constraint", {"id", "text", "formula"},
+                             {"when", "source", "note", "violated_by", "not_violable_alone"});
           !s.ok()) {
         return s;
       }
       ConstraintSpec c;
       c.id = entry["id"].Scalar();
-      // Seed constraints are numbered C1..Cn without gaps; keeping that
-      // invariant catches a constraint lost while editing.
-      if (c.id != "C" + std::to_string(expected_number)) {
-        return Error(entry["id"], "expected constraint id C" + std::to_string(expected_number) +
-                                      ", found " + c.id);
+      if (entry["source"]) {
+        c.source = entry["source"].Scalar();
+        if (c.source != "seed" && c.source != "public") {
+          return Error(entry["source"], "expected seed or public");
+        }
       }
-      ++expected_number;
+      if (c.source == "seed") {
+        // Seed constraints are numbered C1..Cn without gaps; keeping that
+        // invariant catches a constraint lost while editing.
+        if (c.id != "C" + std::to_string(expected_number)) {
+          return Error(entry["id"], "expected constraint id C" + std::to_string(expected_number) +
+                                        ", found " + c.id);
+        }
+        ++expected_number;
+      } else if (!public_ids.insert(c.id).second) {
+        return Error(entry["id"], "public constraint " + c.id + " appears twice");
+      }
       c.text = entry["text"].Scalar();
       auto formula = ParseFormulaNode(entry["formula"], "constraint " + c.id);
       if (!formula.ok()) return formula.status();
@@ -431,13 +496,14 @@ class Loader {
         if (!condition.ok()) return condition.status();
         c.condition = *std::move(condition);
       }
-      if (entry["source"]) {
-        c.source = entry["source"].Scalar();
-        if (c.source != "seed" && c.source != "public") {
-          return Error(entry["source"], "expected seed or public");
-        }
-      }
       if (entry["note"]) c.note = entry["note"].Scalar();
+      if (entry["not_violable_alone"]) c.not_violable_alone = entry["not_violable_alone"].Scalar();
+      if (entry["violated_by"]) {
+        if (entry["not_violable_alone"]) {
+          return Error(entry["violated_by"], "a constraint has violated_by or not_violable_alone, not both");
+        }
+        violations.emplace_back(op.constraints.size(), entry["violated_by"]);
+      }
       op.constraints.push_back(std::move(c));
     }
 
@@ -446,7 +512,9 @@ class Loader {
     op.numerics = *std::move(numerics);
 
     const YAML::Node& recipe = root["recipe"];
-    if (!recipe.IsSequence()) return Error(recipe, "expected a list of 'name: formula' steps");
+    if (recipe && !recipe.IsSequence()) {
+      return Error(recipe, "expected a list of 'name: formula' steps");
+    }
     for (const YAML::Node& step : recipe) {
       if (!step.IsMap() || step.size() != 1) {
         return Error(step, "expected one 'name: formula' pair per recipe step");
@@ -458,25 +526,45 @@ class Loader {
     }
 
     if (const YAML::Node& example = root["example"]) {
-      if (auto s = CheckKeys(example, "example", {"inputs", "expected"}, {"mlir"}); !s.ok()) {
+      if (auto s = CheckKeys(example, "example", {},
+                             {"operands", "attributes", "regions", "results", "num_replicas",
+                              "num_partitions", "mlir"});
+          !s.ok()) {
         return s;
       }
-      auto inputs = ParseNamedTexts(example["inputs"], "example inputs");
-      if (!inputs.ok()) return inputs.status();
-      auto expected = ParseNamedTexts(example["expected"], "example results");
-      if (!expected.ok()) return expected.status();
-      op.example.inputs = *std::move(inputs);
-      op.example.expected = *std::move(expected);
+      auto instance = InstanceFromYaml(op, example, file_);
+      if (!instance.ok()) return instance.status();
+      op.example.instance = std::make_shared<const OpInstance>(*std::move(instance));
       if (example["mlir"]) op.example.mlir = example["mlir"].Scalar();
-      op.example.present = true;
-      for (const auto& [name, text] : op.example.inputs) {
-        if (!op.FindOperand(name) && !op.FindAttribute(name)) {
-          return Error(example["inputs"], "example input '" + name +
-                                              "' is not an operand or "
-                                              "attribute of " +
-                                              op.name);
+      op.example.runnable = op.regions.empty();
+      auto literals = [&](const YAML::Node& group, const std::vector<ValueSpec>& specs,
+                          std::vector<std::pair<std::string, std::string>>* out) {
+        for (const ValueSpec& spec : specs) {
+          const YAML::Node& value = group ? group[spec.name] : YAML::Node();
+          std::vector<std::string> texts;
+          if (value && value.IsSequence()) {
+            for (const YAML::Node& item : value) texts.push_back(item.Scalar());
+          } else if (value) {
+            texts.push_back(value.Scalar());
+          } else {
+            op.example.runnable = false;
+          }
+          for (const std::string& text : texts) {
+            if (text.find("dense<") == std::string::npos) op.example.runnable = false;
+            out->emplace_back(spec.name, text);
+          }
         }
+      };
+      literals(example["operands"], op.operands, &op.example.operand_literals);
+      literals(example["results"], op.results, &op.example.result_literals);
+    }
+    for (auto& [index, node] : violations) {
+      if (op.example.instance == nullptr) {
+        return Error(node, "violated_by mutates the op's example, and there is none");
       }
+      auto instance = InstanceFromYaml(op, node, file_, op.example.instance.get());
+      if (!instance.ok()) return instance.status();
+      op.constraints[index].violating = std::make_shared<const OpInstance>(*std::move(instance));
     }
     return op;
   }
@@ -488,6 +576,14 @@ class Loader {
 
 absl::StatusOr<OpSpec> ParseOpSpec(const std::string& yaml_text, const std::string& file) {
   return Loader(file).Load(yaml_text);
+}
+
+absl::StatusOr<TypeConstraints> LoadTypeConstraints(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(path + ": cannot open the type constraints file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return Loader(path).LoadTypes(buffer.str());
 }
 
 absl::StatusOr<OpSpec> LoadOpSpec(const std::string& path) {

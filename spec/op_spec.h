@@ -5,6 +5,7 @@
 #define HLOCHECK_SPEC_OP_SPEC_H_
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,7 +57,10 @@ enum class AttributeType {
   kEnum,       // one of `enum_values`
   kIntArray,   // 1-D si64 tensor constant
   kBoolArray,  // 1-D i1 tensor constant
-  kEnumArray,  // variadic enum
+  kEnumArray,     // variadic enum
+  kIntMatrix,     // 2-D si64 tensor constant (replica_groups, padding, ...)
+  kTensor,        // any tensor constant, as a dense literal (constant's value)
+  kStringArray,   // symbol names (custom_call's called_computations)
 };
 
 // How an attribute is spelled in MLIR text.
@@ -75,6 +79,8 @@ struct AttributeSpec {
   std::string description;
 };
 
+struct OpInstance;
+
 struct ConstraintSpec {
   std::string id;    // "C1"
   std::string text;  // English
@@ -82,6 +88,13 @@ struct ConstraintSpec {
   std::optional<Formula> condition;  // the constraint applies only when this holds
   std::string source = "seed";       // "seed" (002) or "public" (the newer spec)
   std::string note;                  // e.g. what a corrected typo was
+  // An instance that violates this constraint and no other: the example,
+  // mutated. Or, when that is impossible, the reason.
+  std::shared_ptr<const OpInstance> violating;
+  std::string not_violable_alone;
+
+  // How reports name it: "C3", or "C18 (public)" for the newer spec's.
+  std::string DisplayId() const { return source == "public" ? id + " (public)" : id; }
 };
 
 enum class NumericsClass {
@@ -105,13 +118,24 @@ struct RecipeStep {
   Formula formula;
 };
 
+// A region (a function-typed input such as reduce's body).
+struct RegionSpec {
+  std::string name;
+  std::string label;
+  bool variadic = false;  // case's branches
+  std::string description;
+};
+
 struct ExampleSpec {
-  // Values as StableHLO dense literals (`dense<...> : tensor<...>`) for
-  // operands and expected results; YAML values for attributes.
-  std::vector<std::pair<std::string, std::string>> inputs;
-  std::vector<std::pair<std::string, std::string>> expected;
-  std::string mlir;  // the example op as written in the spec
-  bool present = false;
+  // The example as an instance (types, attributes, region signatures).
+  std::shared_ptr<const OpInstance> instance;
+  // The values given as dense literals, by operand and result name, in spec
+  // order (variadic ones several times); empty when the example has values
+  // that are not tensors (tokens, tuples).
+  std::vector<std::pair<std::string, std::string>> operand_literals;
+  std::vector<std::pair<std::string, std::string>> result_literals;
+  bool runnable = false;  // every operand and result is a tensor literal, no regions
+  std::string mlir;       // the example op as written in the spec
 };
 
 struct OpSpec {
@@ -122,6 +146,7 @@ struct OpSpec {
   std::vector<ValueSpec> operands;
   std::vector<AttributeSpec> attributes;
   std::vector<ValueSpec> results;
+  std::vector<RegionSpec> regions;
   std::vector<std::pair<std::string, Formula>> definitions;
   std::vector<ConstraintSpec> constraints;
   NumericsSpec numerics;
@@ -132,7 +157,22 @@ struct OpSpec {
   const ValueSpec* FindOperand(std::string_view name) const;
   const ValueSpec* FindResult(std::string_view name) const;
   const AttributeSpec* FindAttribute(std::string_view name) const;
+  size_t seed_constraint_count() const;
 };
+
+// Constraints on a kind of type rather than an op (seed 002 "Types": the
+// quantized element type C1-C12 and the quantized tensor type C12-C13).
+// Their formulas see the type's parts by name: storage_type, storage_min,
+// storage_max, expressed_type, quantization_dimension, scales, zero_points,
+// and self (the whole tensor type).
+struct TypeConstraints {
+  std::string name;  // e.g. "quantized type"
+  std::string summary;
+  std::vector<ConstraintSpec> constraints;
+  std::string file;
+};
+
+absl::StatusOr<TypeConstraints> LoadTypeConstraints(const std::string& path);
 
 // Loads and validates one op file. Errors name file:line:column and what was expected.
 absl::StatusOr<OpSpec> LoadOpSpec(const std::string& path);

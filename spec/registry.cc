@@ -34,6 +34,14 @@ absl::StatusOr<SpecRegistry> SpecRegistry::LoadDirectory(const std::string& dire
     }
     registry.ops_.push_back(*std::move(op));
   }
+  fs::path ops_directory = fs::path(directory);
+  if (ops_directory.filename().empty()) ops_directory = ops_directory.parent_path();
+  fs::path types = ops_directory.parent_path() / "types" / "quantized_type.yaml";
+  if (fs::exists(types, error)) {
+    auto quantized = LoadTypeConstraints(types.string());
+    if (!quantized.ok()) return quantized.status();
+    registry.quantized_type_ = *std::move(quantized);
+  }
   return registry;
 }
 
@@ -42,6 +50,12 @@ const OpSpec* SpecRegistry::Find(std::string_view op) const {
       std::lower_bound(ops_.begin(), ops_.end(), op,
                        [](const OpSpec& spec, std::string_view name) { return spec.name < name; });
   return it != ops_.end() && it->name == op ? &*it : nullptr;
+}
+
+size_t SpecRegistry::seed_constraint_count() const {
+  size_t count = 0;
+  for (const OpSpec& op : ops_) count += op.seed_constraint_count();
+  return count;
 }
 
 size_t SpecRegistry::constraint_count() const {

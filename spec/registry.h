@@ -3,6 +3,7 @@
 #define HLOCHECK_SPEC_REGISTRY_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,19 @@ class SpecRegistry {
 
   const OpSpec* Find(std::string_view op) const;
   const std::vector<OpSpec>& ops() const { return ops_; }
+  // Numbered constraints of seed 002 (the 332 of the full spec).
+  size_t seed_constraint_count() const;
+  // All constraints, the public spec's additions included.
   size_t constraint_count() const;
+  // The quantized types' own constraints (from ../types/quantized_type.yaml
+  // beside the ops directory), or null when absent.
+  const TypeConstraints* quantized_type() const {
+    return quantized_type_ ? &*quantized_type_ : nullptr;
+  }
 
  private:
   std::vector<OpSpec> ops_;  // sorted by name
+  std::optional<TypeConstraints> quantized_type_;
 };
 
 // Where the op files are: $HLOCHECK_SPEC_DIR if set, else the source tree's spec/ops.

@@ -1,7 +1,10 @@
 #include "spec/verifier.h"
 
+#include <variant>
+
 #include "absl/status/status.h"
 #include "spec/attributes.h"
+#include "spec/registry.h"
 
 namespace hlocheck::spec {
 namespace {
@@ -32,41 +35,129 @@ std::string TypeSetText(const TypeSet& set) {
       }
     }
   }
+  if (set.per_axis_quantized) {
+    text += (text.empty() ? "" : ", ") + std::string("quantized");
+  } else if (set.per_tensor_quantized) {
+    text += (text.empty() ? "" : ", ") + std::string("per-tensor quantized");
+  }
   return text;
 }
 
-// Splits the case's flat value list into one group per spec entry.
-absl::StatusOr<std::vector<std::pair<int64_t, int64_t>>> Segments(
-    const std::vector<ValueSpec>& specs, const std::vector<int64_t>& segments, size_t count,
-    std::string_view what) {
-  std::vector<std::pair<int64_t, int64_t>> ranges;
-  if (segments.empty()) {
-    if (count != specs.size()) {
-      return absl::InvalidArgumentError("expected " + std::to_string(specs.size()) + " " +
-                                        std::string(what) + "s, got " + std::to_string(count));
+// Whether an attribute value has the type the spec declares.
+bool HasAttributeType(const AttributeSpec& spec, const Attribute& value) {
+  auto enum_ok = [&](const EnumValue& e) {
+    return std::find(spec.enum_values.begin(), spec.enum_values.end(), e.name) !=
+           spec.enum_values.end();
+  };
+  switch (spec.type) {
+    case AttributeType::kBool:
+      return std::holds_alternative<bool>(value);
+    case AttributeType::kInt:
+      return std::holds_alternative<int64_t>(value);
+    case AttributeType::kFloat:
+      return std::holds_alternative<double>(value);
+    case AttributeType::kString:
+      return std::holds_alternative<std::string>(value);
+    case AttributeType::kEnum:
+      return std::holds_alternative<EnumValue>(value) && enum_ok(std::get<EnumValue>(value));
+    case AttributeType::kIntArray:
+      return std::holds_alternative<std::vector<int64_t>>(value);
+    case AttributeType::kBoolArray:
+      return std::holds_alternative<std::vector<bool>>(value);
+    case AttributeType::kEnumArray: {
+      const auto* enums = std::get_if<std::vector<EnumValue>>(&value);
+      return enums != nullptr && std::all_of(enums->begin(), enums->end(), enum_ok);
     }
-    for (size_t i = 0; i < specs.size(); ++i) ranges.emplace_back(i, 1);
-    return ranges;
-  }
-  if (segments.size() != specs.size()) {
-    return absl::InvalidArgumentError(std::string(what) + " segment sizes do not match the spec");
-  }
-  int64_t start = 0;
-  for (size_t i = 0; i < specs.size(); ++i) {
-    if (segments[i] < 0 || (!specs[i].variadic && segments[i] != 1)) {
-      return absl::InvalidArgumentError(std::string(what) + " '" + specs[i].name +
-                                        "' takes exactly one value");
+    case AttributeType::kIntMatrix: {
+      const auto* tensor = std::get_if<Tensor>(&value);
+      return tensor != nullptr && tensor->rank() == 2 &&
+             tensor->element_type() == ElementType::kSI64;
     }
-    ranges.emplace_back(start, segments[i]);
-    start += segments[i];
+    case AttributeType::kTensor:
+      return std::holds_alternative<Tensor>(value);
+    case AttributeType::kStringArray:
+      return std::holds_alternative<std::vector<std::string>>(value);
   }
-  if (static_cast<size_t>(start) != count) {
-    return absl::InvalidArgumentError(std::string(what) + " segment sizes do not add up");
-  }
-  return ranges;
+  return false;
 }
 
-Value TypeOf(const TensorType& type) { return Value::TensorTypeValue(type); }
+bool KindAllowed(ValueKind kind, const ValueType& type) {
+  switch (kind) {
+    case ValueKind::kTensor:
+      return type.kind == ValueType::Kind::kTensor;
+    case ValueKind::kToken:
+      return type.kind == ValueType::Kind::kToken;
+    case ValueKind::kTuple:
+      return type.kind == ValueType::Kind::kTuple;
+    case ValueKind::kAny:
+      return true;
+  }
+  return false;
+}
+
+std::string KindName(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::kTensor:
+      return "a tensor";
+    case ValueKind::kToken:
+      return "a token";
+    case ValueKind::kTuple:
+      return "a tuple";
+    case ValueKind::kAny:
+      return "any value";
+  }
+  return "?";
+}
+
+// Evaluates one constraint; `id` is how it is reported.
+ConstraintResult Check(Evaluator& evaluator, const ConstraintSpec& constraint, std::string id) {
+  ConstraintResult result{std::move(id), constraint.text, constraint.formula.text,
+                          Outcome::kHolds, {}, ""};
+  if (constraint.condition) {
+    auto applies = evaluator.Evaluate(*constraint.condition->expr, constraint.condition->text);
+    if (!applies.ok()) {
+      result.outcome = Outcome::kNotEvaluable;
+      result.error = "condition '" + constraint.condition->text +
+                     "': " + std::string(applies.status().message());
+      return result;
+    }
+    if (!applies->Holds()) {
+      result.outcome = Outcome::kNotApplicable;
+      return result;
+    }
+  }
+  auto value = evaluator.Evaluate(*constraint.formula.expr, constraint.formula.text);
+  if (!value.ok()) {
+    result.outcome = Outcome::kNotEvaluable;
+    result.error = std::string(value.status().message());
+  } else if (!value->Holds()) {
+    result.outcome = Outcome::kViolated;
+    // Evaluate again, recording what decided it.
+    (void)evaluator.Evaluate(*constraint.formula.expr, constraint.formula.text, &result.values);
+  }
+  return result;
+}
+
+// The type-level constraints of a quantized type (seed 002, "Types").
+void CheckQuantizedType(const TypeConstraints& spec, const ValueType& type, const std::string& where,
+                        VerifyResult& verdict) {
+  const UniformQuantization& q = *type.quantization;
+  Evaluator evaluator;
+  evaluator.SetMember("self", Value(type));
+  evaluator.SetMember("storage_type", Value(type.element_type));
+  evaluator.SetMember("expressed_type", Value(q.expressed_type));
+  evaluator.SetMember("storage_min", Value(q.storage_min));
+  evaluator.SetMember("storage_max", Value(q.storage_max));
+  evaluator.SetMember("quantization_dimension",
+                      q.quantization_dimension ? Value(*q.quantization_dimension) : Value(NoneValue{}));
+  std::vector<Value> scales;
+  for (double s : q.scales) scales.emplace_back(s);
+  evaluator.SetMember("scales", Value(std::move(scales)));
+  evaluator.SetMember("zero_points", Value::IntList(q.zero_points));
+  for (const ConstraintSpec& c : spec.constraints) {
+    verdict.results.push_back(Check(evaluator, c, spec.name + " " + c.id + " (" + where + ")"));
+  }
+}
 
 }  // namespace
 
@@ -120,34 +211,45 @@ std::string VerifyResult::Report() const {
   return report;
 }
 
-absl::Status BindInstance(const OpSpec& op, const Case& c, Evaluator* evaluator) {
-  auto operand_ranges = Segments(op.operands, c.operand_segments, c.operands.size(), "operand");
-  if (!operand_ranges.ok()) return operand_ranges.status();
-  for (size_t i = 0; i < op.operands.size(); ++i) {
-    auto [start, count] = (*operand_ranges)[i];
-    if (op.operands[i].variadic) {
-      std::vector<Value> types;
-      for (int64_t k = 0; k < count; ++k) types.push_back(TypeOf(c.operands[start + k].type()));
-      evaluator->SetMember(op.operands[i].name, Value(std::move(types)));
-    } else {
-      evaluator->SetMember(op.operands[i].name, TypeOf(c.operands[start].type()));
+absl::Status BindInstance(const OpSpec& op, const OpInstance& instance, Evaluator* evaluator) {
+  auto bind_values = [&](const std::vector<ValueSpec>& specs,
+                         const std::vector<std::vector<ValueType>>& values) -> absl::Status {
+    if (values.size() != specs.size()) {
+      return absl::InvalidArgumentError("the instance has " + std::to_string(values.size()) +
+                                        " value groups where the spec has " +
+                                        std::to_string(specs.size()));
     }
-  }
-  auto result_ranges = Segments(op.results, c.result_segments, c.result_types.size(), "result");
-  if (!result_ranges.ok()) return result_ranges.status();
-  for (size_t i = 0; i < op.results.size(); ++i) {
-    auto [start, count] = (*result_ranges)[i];
-    if (op.results[i].variadic) {
-      std::vector<Value> types;
-      for (int64_t k = 0; k < count; ++k) types.push_back(TypeOf(c.result_types[start + k]));
-      evaluator->SetMember(op.results[i].name, Value(std::move(types)));
+    for (size_t i = 0; i < specs.size(); ++i) {
+      if (specs[i].variadic) {
+        std::vector<Value> items;
+        for (const ValueType& type : values[i]) items.emplace_back(type);
+        evaluator->SetMember(specs[i].name, Value(std::move(items)));
+      } else if (values[i].size() == 1) {
+        evaluator->SetMember(specs[i].name, Value(values[i][0]));
+      } else {
+        evaluator->SetMember(specs[i].name, Value(NoneValue{}));
+      }
+    }
+    return absl::OkStatus();
+  };
+  if (auto s = bind_values(op.operands, instance.operands); !s.ok()) return s;
+  if (auto s = bind_values(op.results, instance.results); !s.ok()) return s;
+  for (size_t i = 0; i < op.regions.size(); ++i) {
+    const std::vector<FunctionType>& regions =
+        i < instance.regions.size() ? instance.regions[i] : std::vector<FunctionType>{};
+    if (op.regions[i].variadic) {
+      std::vector<Value> items;
+      for (const FunctionType& f : regions) items.emplace_back(f);
+      evaluator->SetMember(op.regions[i].name, Value(std::move(items)));
     } else {
-      evaluator->SetMember(op.results[i].name, TypeOf(c.result_types[start]));
+      evaluator->SetMember(op.regions[i].name,
+                           regions.size() == 1 ? Value(regions[0]) : Value(NoneValue{}));
     }
   }
   for (const AttributeSpec& attribute : op.attributes) {
-    if (const Attribute* value = c.FindAttribute(attribute.name)) {
-      evaluator->SetMember(attribute.name, Value::FromAttribute(*value));
+    auto it = instance.attributes.find(attribute.name);
+    if (it != instance.attributes.end()) {
+      evaluator->SetMember(attribute.name, Value::FromAttribute(it->second));
     } else if (attribute.default_value) {
       auto value = AttributeFromYaml(attribute, *attribute.default_value);
       if (!value.ok()) return value.status();
@@ -156,92 +258,87 @@ absl::Status BindInstance(const OpSpec& op, const Case& c, Evaluator* evaluator)
       evaluator->SetMember(attribute.name, Value(NoneValue{}));
     }
   }
+  evaluator->SetMember("num_replicas", Value(instance.num_replicas));
+  evaluator->SetMember("num_partitions", Value(instance.num_partitions));
+  evaluator->SetMember("num_processes", Value(instance.num_replicas * instance.num_partitions));
   for (const auto& [name, formula] : op.definitions) {
     evaluator->AddDefinition(name, formula.expr, formula.text);
   }
   return absl::OkStatus();
 }
 
-VerifyResult Verify(const OpSpec& op, const Case& c) {
+VerifyResult Verify(const OpSpec& op, const OpInstance& instance, const SpecRegistry* registry) {
   VerifyResult verdict;
-
-  // The Inputs and Outputs tables: arity, element types, attribute types.
   auto input_check = [&](const std::string& id, const std::string& text, bool holds,
                          Trace values = {}) {
     verdict.results.push_back(
         {id, text, "", holds ? Outcome::kHolds : Outcome::kViolated, std::move(values), ""});
   };
-  Evaluator evaluator;
-  if (absl::Status bound = BindInstance(op, c, &evaluator); !bound.ok()) {
-    input_check("inputs", std::string(bound.message()), false);
-    return verdict;
-  }
+
+  // The Inputs and Outputs tables: arity, kinds and element types of values.
   auto check_values = [&](const std::vector<ValueSpec>& specs,
-                          const std::vector<const TensorType*>& types,
-                          const std::vector<int64_t>& segments) {
-    size_t next = 0;
-    for (size_t i = 0; i < specs.size(); ++i) {
-      int64_t count = segments.empty() ? 1 : segments[i];
+                          const std::vector<std::vector<ValueType>>& groups) {
+    for (size_t i = 0; i < specs.size() && i < groups.size(); ++i) {
       const ValueSpec& spec = specs[i];
-      for (int64_t k = 0; k < count; ++k, ++next) {
-        if (spec.kind != ValueKind::kTensor && spec.kind != ValueKind::kAny) continue;
-        ElementType t = types[next]->element_type;
-        std::string id = spec.label.empty() ? spec.name : spec.label;
-        input_check(id, spec.name + " is a tensor of " + TypeSetText(spec.types),
-                    spec.types.Contains(t), {{"element_type(" + spec.name + ")", Value(t)}});
+      std::string id = spec.label.empty() ? spec.name : spec.label;
+      if (!spec.variadic && groups[i].size() != 1) {
+        input_check(id, spec.name + " is one value", false);
+        continue;
+      }
+      for (const ValueType& type : groups[i]) {
+        if (!KindAllowed(spec.kind, type)) {
+          input_check(id, spec.name + " is " + KindName(spec.kind), false,
+                      {{"type(" + spec.name + ")", Value(type)}});
+          continue;
+        }
+        if (!type.is_tensor() || spec.kind == ValueKind::kAny) continue;
+        bool allowed = type.quantization
+                           ? (type.quantization->quantization_dimension ? spec.types.per_axis_quantized
+                                                                        : spec.types.per_tensor_quantized)
+                           : spec.types.Contains(type.element_type);
+        input_check(id, spec.name + " is a tensor of " + TypeSetText(spec.types), allowed,
+                    {{"element_type(" + spec.name + ")",
+                      Value(ElementTypeValue{type.element_type, type.quantization})}});
+        if (type.quantization && registry != nullptr && registry->quantized_type() != nullptr) {
+          CheckQuantizedType(*registry->quantized_type(), type, spec.name, verdict);
+        }
       }
     }
   };
-  std::vector<const TensorType*> operand_types;
-  for (const Tensor& operand : c.operands) operand_types.push_back(&operand.type());
-  check_values(op.operands, operand_types, c.operand_segments);
-  std::vector<const TensorType*> result_types;
-  for (const TensorType& type : c.result_types) result_types.push_back(&type);
-  check_values(op.results, result_types, c.result_segments);
+  check_values(op.operands, instance.operands);
+  check_values(op.results, instance.results);
+  for (size_t i = 0; i < op.regions.size(); ++i) {
+    size_t count = i < instance.regions.size() ? instance.regions[i].size() : 0;
+    if (!op.regions[i].variadic && count != 1) {
+      std::string id = op.regions[i].label.empty() ? op.regions[i].name : op.regions[i].label;
+      input_check(id, op.regions[i].name + " is one region", false);
+    }
+  }
   for (const AttributeSpec& attribute : op.attributes) {
     std::string id = attribute.label.empty() ? attribute.name : attribute.label;
-    const Attribute* value = c.FindAttribute(attribute.name);
-    if (value == nullptr) {
+    auto it = instance.attributes.find(attribute.name);
+    if (it == instance.attributes.end()) {
       input_check(id, attribute.name + " is present", attribute.default_value.has_value());
       continue;
     }
-    auto converted = AttributeFromValue(attribute, Value::FromAttribute(*value));
-    input_check(id,
-                attribute.name + " is " + AttributeTypeName(attribute.type) +
-                    (converted.ok() ? "" : ": " + std::string(converted.status().message())),
-                converted.ok(), {{attribute.name, Value::FromAttribute(*value)}});
+    input_check(id, attribute.name + " is " + AttributeTypeName(attribute.type),
+                HasAttributeType(attribute, it->second),
+                {{attribute.name, Value::FromAttribute(it->second)}});
   }
 
+  Evaluator evaluator;
+  if (absl::Status bound = BindInstance(op, instance, &evaluator); !bound.ok()) {
+    input_check("inputs", std::string(bound.message()), false);
+    return verdict;
+  }
   for (const ConstraintSpec& constraint : op.constraints) {
-    ConstraintResult result{
-        constraint.id, constraint.text, constraint.formula.text, Outcome::kHolds, {}, ""};
-    if (constraint.condition) {
-      auto applies = evaluator.Evaluate(*constraint.condition->expr, constraint.condition->text);
-      if (!applies.ok()) {
-        result.outcome = Outcome::kNotEvaluable;
-        result.error = "condition '" + constraint.condition->text +
-                       "': " + std::string(applies.status().message());
-        verdict.results.push_back(std::move(result));
-        continue;
-      }
-      if (!applies->Holds()) {
-        result.outcome = Outcome::kNotApplicable;
-        verdict.results.push_back(std::move(result));
-        continue;
-      }
-    }
-    auto value = evaluator.Evaluate(*constraint.formula.expr, constraint.formula.text);
-    if (!value.ok()) {
-      result.outcome = Outcome::kNotEvaluable;
-      result.error = std::string(value.status().message());
-    } else if (!value->Holds()) {
-      result.outcome = Outcome::kViolated;
-      // Evaluate again, recording what decided it.
-      (void)evaluator.Evaluate(*constraint.formula.expr, constraint.formula.text, &result.values);
-    }
-    verdict.results.push_back(std::move(result));
+    verdict.results.push_back(Check(evaluator, constraint, constraint.DisplayId()));
   }
   return verdict;
+}
+
+VerifyResult Verify(const OpSpec& op, const Case& c, const SpecRegistry* registry) {
+  return Verify(op, OpInstance::FromCase(op, c), registry);
 }
 
 }  // namespace hlocheck::spec

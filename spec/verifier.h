@@ -1,6 +1,5 @@
-// The verifier: evaluates every constraint of an op on a concrete op
-// instance and names each one that does not hold, with the values that
-// made it false.
+// The verifier: evaluates every constraint of an op on an op instance and
+// names each one that does not hold, with the values that made it false.
 #ifndef HLOCHECK_SPEC_VERIFIER_H_
 #define HLOCHECK_SPEC_VERIFIER_H_
 
@@ -10,9 +9,12 @@
 #include "absl/status/statusor.h"
 #include "core/case.h"
 #include "spec/formula/evaluator.h"
+#include "spec/instance.h"
 #include "spec/op_spec.h"
 
 namespace hlocheck::spec {
+
+class SpecRegistry;
 
 enum class Outcome {
   kHolds,
@@ -23,7 +25,9 @@ enum class Outcome {
 };
 
 struct ConstraintResult {
-  std::string id;    // "C3", or an input label ("I1") for the Inputs table's type rules
+  // "C3", "C18 (public)", an input label ("I1") for the Inputs table's
+  // rules, or "quantized type C6 (operand lhs)" for a type-level constraint.
+  std::string id;
   std::string text;  // English
   std::string formula;
   Outcome outcome = Outcome::kHolds;
@@ -41,14 +45,18 @@ struct VerifyResult {
   std::string Report() const;
 };
 
-// Binds the op instance's names (operands and results as types, attributes
-// as values, defaults for absent optional attributes, the spec's local
-// definitions) into an evaluator.
-absl::Status BindInstance(const OpSpec& op, const Case& c, Evaluator* evaluator);
+// Binds the instance's names into an evaluator: operands and results as
+// their types (lists for variadic ones), regions as function types,
+// attributes as values (defaults for absent optional ones, None otherwise),
+// num_replicas, num_partitions, num_processes, and the op's definitions.
+absl::Status BindInstance(const OpSpec& op, const OpInstance& instance, Evaluator* evaluator);
 
 // Checks the Inputs/Outputs tables (arity, value kinds, element types,
-// attribute presence) and then every numbered constraint.
-VerifyResult Verify(const OpSpec& op, const Case& c);
+// attribute presence and types), the type-level constraints of every
+// quantized type (when `registry` has them), then every numbered constraint.
+VerifyResult Verify(const OpSpec& op, const OpInstance& instance,
+                    const SpecRegistry* registry = nullptr);
+VerifyResult Verify(const OpSpec& op, const Case& c, const SpecRegistry* registry = nullptr);
 
 }  // namespace hlocheck::spec
 

@@ -1,78 +1,16 @@
 // The global functions of the spec's notation (seed 002, "Functions"), plus
 // the Python built-ins its formulas use. Each one is written the way the spec
-// defines it, on the Value model.
+// defines it, on the Value model; the type functions are in type_functions.cc.
 #include <algorithm>
 #include <cmath>
 
 #include "absl/status/status.h"
 #include "spec/formula/evaluator.h"
+#include "spec/formula/function_support.h"
 #include "spec/formula/operators.h"
 
 namespace hlocheck::spec {
 namespace {
-
-using Args = std::span<const Value>;
-
-absl::Status ArityError(std::string_view name, size_t expected, size_t got) {
-  return absl::InvalidArgumentError(std::string(name) + "() takes " + std::to_string(expected) +
-                                    " argument(s), got " + std::to_string(got));
-}
-
-absl::Status ArgumentError(std::string_view name, std::string_view expected, const Value& got) {
-  return absl::InvalidArgumentError(std::string(name) + "() expects " + std::string(expected) +
-                                    ", got " + got.ToString());
-}
-
-// The shape of a type-like value: a tensor type, or a list seen as a 1-D tensor.
-absl::StatusOr<Shape> ShapeOf(std::string_view name, const Value& v) {
-  if (v.is_type()) {
-    if (v.as_type().kind != TypeValue::Kind::kTensor) {
-      return ArgumentError(name, "a tensor", v);
-    }
-    return v.as_type().tensor.shape;
-  }
-  if (v.is_list()) {
-    // A nested list has the shape of its nesting, like a tensor literal.
-    Shape shape;
-    const Value* level = &v;
-    while (level->is_list()) {
-      shape.push_back(static_cast<int64_t>(level->items().size()));
-      if (level->items().empty()) break;
-      level = &level->items()[0];
-    }
-    return shape;
-  }
-  if (v.is_number()) return Shape{};
-  return ArgumentError(name, "a tensor", v);
-}
-
-absl::StatusOr<ElementType> ElementTypeOf(std::string_view name, const Value& v) {
-  if (v.is_element_type()) return v.as_element_type();
-  if (v.is_type() && v.as_type().kind == TypeValue::Kind::kTensor) {
-    return v.as_type().tensor.element_type;
-  }
-  return ArgumentError(name, "a tensor or an element type", v);
-}
-
-absl::StatusOr<int64_t> IntArgument(std::string_view name, const Value& v) {
-  if (v.is_int()) return v.as_int();
-  if (v.is_bool()) return v.as_bool() ? 1 : 0;
-  return ArgumentError(name, "an integer", v);
-}
-
-absl::StatusOr<std::vector<Value>> ListArgument(std::string_view name, const Value& v) {
-  if (v.is_list()) return v.items();
-  return ArgumentError(name, "a list", v);
-}
-
-// Registers a function of a fixed number of arguments.
-template <size_t N, typename Fn>
-void Define(FunctionTable& table, std::string name, Fn fn) {
-  table.Register(name, [name, fn](Args args) -> absl::StatusOr<Value> {
-    if (args.size() != N) return ArityError(name, N, args.size());
-    return fn(args);
-  });
-}
 
 absl::StatusOr<Value> Dim(const Value& x, const Value& axis) {
   auto shape = ShapeOf("dim", x);
@@ -99,7 +37,10 @@ absl::StatusOr<Value> Dim(const Value& x, const Value& axis) {
 }
 
 absl::StatusOr<Value> Size(const Value& x) {
-  if (x.is_list()) return Value(static_cast<int64_t>(x.items().size()));
+  if (x.is_type() && x.as_type().kind == ValueType::Kind::kTuple) {
+    return Value(static_cast<int64_t>(x.as_type().elements.size()));
+  }
+  if (x.is_none()) return Value(int64_t{0});
   auto shape = ShapeOf("size", x);
   if (!shape.ok()) return shape.status();
   return Value(NumElements(*shape));
@@ -129,8 +70,9 @@ absl::StatusOr<Value> Extremum(std::string_view name, Args args, bool maximum) {
   if (args.size() == 1) {
     auto items = ListArgument(name, args[0]);
     if (!items.ok()) return items.status();
-    if (items->empty())
+    if (items->empty()) {
       return absl::InvalidArgumentError(std::string(name) + "() of an empty list");
+    }
     Value best = (*items)[0];
     for (const Value& item : *items) {
       auto next = pick(best, item);
@@ -139,8 +81,8 @@ absl::StatusOr<Value> Extremum(std::string_view name, Args args, bool maximum) {
     }
     return best;
   }
-  if (args.size() != 2) return ArityError(name, 2, args.size());
-  // Element-wise with broadcasting: max(shape(operand) - 1, 0) in pad.
+  // Element-wise with broadcasting over any number of arguments:
+  // max(shape(operand) - 1, 0) in pad.
   std::function<absl::StatusOr<Value>(const Value&, const Value&)> apply =
       [&](const Value& a, const Value& b) -> absl::StatusOr<Value> {
     if (a.is_list() || b.is_list()) {
@@ -158,79 +100,17 @@ absl::StatusOr<Value> Extremum(std::string_view name, Args args, bool maximum) {
     }
     return pick(a, b);
   };
-  return apply(args[0], args[1]);
+  if (args.empty()) return ArityError(name, 2, 0);
+  Value result = args[0];
+  for (size_t i = 1; i < args.size(); ++i) {
+    auto next = apply(result, args[i]);
+    if (!next.ok()) return next;
+    result = *std::move(next);
+  }
+  return result;
 }
 
-FunctionTable BuildSpecFunctions() {
-  FunctionTable t;
-
-  // --- Types ---------------------------------------------------------------
-  Define<1>(t, "type", [](Args a) -> absl::StatusOr<Value> {
-    if (a[0].is_type()) return a[0];
-    return ArgumentError("type", "a value with a type", a[0]);
-  });
-  Define<1>(t, "element_type", [](Args a) -> absl::StatusOr<Value> {
-    auto type = ElementTypeOf("element_type", a[0]);
-    if (!type.ok()) return type.status();
-    return Value(*type);
-  });
-  // Quantized tensor types reset their scales and zero points here; plain
-  // tensor types are their own baseline.
-  Define<1>(t, "baseline_type", [](Args a) -> absl::StatusOr<Value> {
-    if (a[0].is_type() || a[0].is_element_type()) return a[0];
-    return ArgumentError("baseline_type", "a type", a[0]);
-  });
-  Define<1>(t, "baseline_element_type", [](Args a) -> absl::StatusOr<Value> {
-    auto type = ElementTypeOf("baseline_element_type", a[0]);
-    if (!type.ok()) return type.status();
-    return Value(*type);
-  });
-  Define<2>(t, "tensor_type", [](Args a) -> absl::StatusOr<Value> {
-    auto shape = ListArgument("tensor_type", a[0]);
-    if (!shape.ok()) return shape.status();
-    auto element = ElementTypeOf("tensor_type", a[1]);
-    if (!element.ok()) return element.status();
-    TensorType type{{}, *element};
-    for (const Value& d : *shape) {
-      auto dim = IntArgument("tensor_type", d);
-      if (!dim.ok()) return dim.status();
-      if (*dim < 0) return absl::InvalidArgumentError("tensor_type(): negative dimension");
-      type.shape.push_back(*dim);
-    }
-    return Value::TensorTypeValue(std::move(type));
-  });
-  // Quantization queries. The element types this evaluator represents are
-  // all unquantized, for which the spec's answers are false / None.
-  for (const char* name : {"is_quantized", "is_per_tensor_quantized", "is_per_axis_quantized",
-                           "is_quantized_tensor"}) {
-    Define<1>(t, name, [](Args) -> absl::StatusOr<Value> { return Value(false); });
-  }
-  for (const char* name :
-       {"quantization_dimension", "storage_type", "expressed_type", "scales", "zero_points"}) {
-    Define<1>(t, name, [](Args) -> absl::StatusOr<Value> { return Value(NoneValue{}); });
-  }
-  auto kind_predicate = [&t](const char* name, bool (*test)(ElementType)) {
-    Define<1>(t, name, [name, test](Args a) -> absl::StatusOr<Value> {
-      auto type = ElementTypeOf(name, a[0]);
-      if (!type.ok()) return type.status();
-      return Value(test(*type));
-    });
-  };
-  kind_predicate("is_bool", [](ElementType e) { return IsBool(e); });
-  kind_predicate("is_integer", [](ElementType e) { return IsInteger(e); });
-  kind_predicate("is_signed_integer", [](ElementType e) { return IsSignedInt(e); });
-  kind_predicate("is_unsigned_integer", [](ElementType e) { return IsUnsignedInt(e); });
-  kind_predicate("is_float", [](ElementType e) { return IsFloat(e); });
-  kind_predicate("is_complex", [](ElementType e) { return IsComplex(e); });
-  for (const char* name : {"num_bits", "bitwidth"}) {
-    Define<1>(t, name, [name](Args a) -> absl::StatusOr<Value> {
-      auto type = ElementTypeOf(name, a[0]);
-      if (!type.ok()) return type.status();
-      return Value(int64_t{BitWidth(*type)});
-    });
-  }
-
-  // --- Shapes --------------------------------------------------------------
+void RegisterShapeFunctions(FunctionTable& t) {
   Define<1>(t, "shape", [](Args a) -> absl::StatusOr<Value> {
     auto shape = ShapeOf("shape", a[0]);
     if (!shape.ok()) return shape.status();
@@ -247,7 +127,12 @@ FunctionTable BuildSpecFunctions() {
     return Dim(a[0], a[1]);
   });
   Define<1>(t, "size", [](Args a) { return Size(a[0]); });
-  Define<1>(t, "len", [](Args a) { return Size(a[0]); });
+  Define<1>(t, "num_elements", [](Args a) { return Size(a[0]); });
+  Define<1>(t, "len", [](Args a) -> absl::StatusOr<Value> {
+    auto items = ListArgument("len", a[0]);
+    if (!items.ok()) return Size(a[0]);
+    return Value(static_cast<int64_t>(items->size()));
+  });
   Define<1>(t, "axes", [](Args a) -> absl::StatusOr<Value> {
     auto shape = ShapeOf("axes", a[0]);
     if (!shape.ok()) return shape.status();
@@ -255,8 +140,20 @@ FunctionTable BuildSpecFunctions() {
     for (size_t i = 0; i < shape->size(); ++i) axes.emplace_back(static_cast<int64_t>(i));
     return Value(std::move(axes));
   });
+  // The indices of a tensor in row-major order (small tensors only).
+  Define<1>(t, "index_space", [](Args a) -> absl::StatusOr<Value> {
+    auto shape = ShapeOf("index_space", a[0]);
+    if (!shape.ok()) return shape.status();
+    if (NumElements(*shape) > (int64_t{1} << 20)) {
+      return absl::InvalidArgumentError("index_space(): too many elements");
+    }
+    std::vector<Value> indices;
+    for (IndexIterator it(*shape); !it.done(); it.Next()) indices.push_back(Value::IntList(it.index()));
+    return Value(std::move(indices));
+  });
+}
 
-  // --- Values and lists ----------------------------------------------------
+void RegisterListFunctions(FunctionTable& t) {
   t.Register("range", [](Args a) -> absl::StatusOr<Value> {
     if (a.empty() || a.size() > 2) return ArityError("range", 1, a.size());
     int64_t start = 0;
@@ -273,7 +170,7 @@ FunctionTable BuildSpecFunctions() {
     return Value(std::move(items));
   });
   Define<1>(t, "is_unique", [](Args a) -> absl::StatusOr<Value> {
-    auto items = ListArgument("is_unique", a[0]);
+    auto items = FlatItems("is_unique", a[0]);
     if (!items.ok()) return items.status();
     for (size_t i = 0; i < items->size(); ++i) {
       for (size_t j = i + 1; j < items->size(); ++j) {
@@ -283,7 +180,7 @@ FunctionTable BuildSpecFunctions() {
     return Value(true);
   });
   Define<1>(t, "is_sorted", [](Args a) -> absl::StatusOr<Value> {
-    auto items = ListArgument("is_sorted", a[0]);
+    auto items = FlatItems("is_sorted", a[0]);
     if (!items.ok()) return items.status();
     for (size_t i = 1; i < items->size(); ++i) {
       auto less = ApplyCompare("<", (*items)[i], (*items)[i - 1]);
@@ -293,12 +190,18 @@ FunctionTable BuildSpecFunctions() {
     return Value(true);
   });
   Define<1>(t, "same", [](Args a) -> absl::StatusOr<Value> {
-    auto items = ListArgument("same", a[0]);
+    auto items = FlatItems("same", a[0]);
     if (!items.ok()) return items.status();
     for (const Value& item : *items) {
       if (!(item == (*items)[0])) return Value(false);
     }
     return Value(true);
+  });
+  Define<1>(t, "is_empty", [](Args a) -> absl::StatusOr<Value> {
+    if (a[0].is_none()) return Value(true);
+    if (a[0].is_list()) return Value(a[0].items().empty());
+    if (a[0].is_string()) return Value(a[0].as_string().empty());
+    return Value(false);
   });
   Define<1>(t, "all", [](Args a) -> absl::StatusOr<Value> { return Value(a[0].Holds()); });
   Define<1>(t, "any", [](Args a) -> absl::StatusOr<Value> {
@@ -321,17 +224,21 @@ FunctionTable BuildSpecFunctions() {
     });
     return Value(std::move(result));
   });
-  Define<1>(t, "sum", [](Args a) -> absl::StatusOr<Value> {
-    auto items = ListArgument("sum", a[0]);
-    if (!items.ok()) return items.status();
-    Value total(int64_t{0});
-    for (const Value& item : *items) {
-      auto next = ApplyBinary("+", total, item);
-      if (!next.ok()) return next;
-      total = *next;
-    }
-    return total;
-  });
+  auto fold = [&t](const char* name, int64_t start, const char* op) {
+    Define<1>(t, name, [name, start, op](Args a) -> absl::StatusOr<Value> {
+      auto items = ListArgument(name, a[0]);
+      if (!items.ok()) return items.status();
+      Value total(start);
+      for (const Value& item : *items) {
+        auto next = ApplyBinary(op, total, item);
+        if (!next.ok()) return next;
+        total = *next;
+      }
+      return total;
+    });
+  };
+  fold("sum", 0, "+");
+  fold("product", 1, "*");
   Define<2>(t, "index_of", [](Args a) -> absl::StatusOr<Value> {
     auto items = ListArgument("index_of", a[0]);
     if (!items.ok()) return items.status();
@@ -356,6 +263,19 @@ FunctionTable BuildSpecFunctions() {
     }
     return Value(std::move(rows));
   });
+  // concatenate(a, b, ...): the lists one after another (the op's name in
+  // the public spec's gather and scatter constraints).
+  t.Register("concatenate", [](Args a) -> absl::StatusOr<Value> {
+    std::vector<Value> items;
+    for (const Value& list : a) {
+      if (!list.is_list()) return ArgumentError("concatenate", "lists", list);
+      items.insert(items.end(), list.items().begin(), list.items().end());
+    }
+    return Value(std::move(items));
+  });
+}
+
+void RegisterArithmetic(FunctionTable& t) {
   Define<2>(t, "add", [](Args a) { return ElementwiseAdd(a[0], a[1]); });
   Define<1>(t, "ceil", [](Args a) { return Rounding("ceil", a[0], std::ceil); });
   Define<1>(t, "floor", [](Args a) { return Rounding("floor", a[0], std::floor); });
@@ -366,24 +286,18 @@ FunctionTable BuildSpecFunctions() {
   });
   t.Register("max", [](Args a) { return Extremum("max", a, true); });
   t.Register("min", [](Args a) { return Extremum("min", a, false); });
-  Define<1>(t, "min_value", [](Args a) -> absl::StatusOr<Value> {
-    auto type = ElementTypeOf("min_value", a[0]);
-    if (!type.ok()) return type.status();
-    if (IsBool(*type)) return Value(false);
-    if (IsInteger(*type)) return Value(IntegerMin(*type));
-    return Value(NoneValue{});
+  Define<1>(t, "is_finite", [](Args a) -> absl::StatusOr<Value> {
+    if (!a[0].is_number()) return ArgumentError("is_finite", "a number", a[0]);
+    return Value(std::isfinite(a[0].ToDouble()));
   });
-  Define<1>(t, "max_value", [](Args a) -> absl::StatusOr<Value> {
-    auto type = ElementTypeOf("max_value", a[0]);
-    if (!type.ok()) return type.status();
-    if (IsBool(*type)) return Value(true);
-    if (IsInteger(*type)) {
-      uint64_t max = IntegerMaxUnsigned(*type);
-      if (max > static_cast<uint64_t>(INT64_MAX)) return Value(static_cast<double>(max));
-      return Value(static_cast<int64_t>(max));
-    }
-    return Value(NoneValue{});
-  });
+}
+
+FunctionTable BuildSpecFunctions() {
+  FunctionTable t;
+  RegisterTypeFunctions(t);
+  RegisterShapeFunctions(t);
+  RegisterListFunctions(t);
+  RegisterArithmetic(t);
   return t;
 }
 

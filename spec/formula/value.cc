@@ -3,24 +3,13 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/element_value.h"
+
 namespace hlocheck::spec {
 
-std::string TypeValue::ToString() const {
-  switch (kind) {
-    case Kind::kTensor:
-      return tensor.ToString();
-    case Kind::kToken:
-      return "!stablehlo.token";
-    case Kind::kTuple: {
-      std::string text = "tuple<";
-      for (size_t i = 0; i < elements.size(); ++i) {
-        if (i > 0) text += ", ";
-        text += elements[i].ToString();
-      }
-      return text + ">";
-    }
-  }
-  return "?";
+std::string ElementTypeValue::ToString() const {
+  if (quantization) return QuantizedTypeToString(type, *quantization);
+  return std::string(Name(type));
 }
 
 bool ListValue::operator==(const ListValue& other) const { return items == other.items; }
@@ -30,6 +19,55 @@ Value Value::IntList(const std::vector<int64_t>& values) {
   items.reserve(values.size());
   for (int64_t v : values) items.emplace_back(v);
   return Value(std::move(items));
+}
+
+namespace {
+
+// One element of a tensor constant as a formula value.
+template <ElementType T>
+Value ElementValue(const ContainerT<T>& element) {
+  if constexpr (IsBool(T)) {
+    return Value(element != 0);
+  } else if constexpr (IsInteger(T)) {
+    if constexpr (T == ElementType::kUI64) {
+      if (element > static_cast<uint64_t>(INT64_MAX)) return Value(static_cast<double>(element));
+    }
+    return Value(static_cast<int64_t>(element));
+  } else if constexpr (IsComplex(T)) {
+    return Value(std::vector<Value>{Value(static_cast<double>(element.real())),
+                                    Value(static_cast<double>(element.imag()))});
+  } else {
+    return Value(ToDouble<T>(element));
+  }
+}
+
+}  // namespace
+
+Value Value::FromTensor(const Tensor& tensor) {
+  Value result = DispatchElementType(tensor.element_type(), [&]<ElementType T>() {
+    auto values = tensor.values<T>();
+    // Build the nesting from the innermost dimension outwards.
+    std::vector<Value> flat;
+    flat.reserve(values.size());
+    for (const auto& v : values) flat.push_back(ElementValue<T>(v));
+    const Shape& shape = tensor.shape();
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 1; --d) {
+      std::vector<Value> grouped;
+      const int64_t size = shape[d];
+      for (size_t start = 0; start < flat.size(); start += size) {
+        grouped.emplace_back(std::vector<Value>(flat.begin() + start, flat.begin() + start + size));
+      }
+      flat = std::move(grouped);
+    }
+    if (shape.empty()) return flat.empty() ? Value(NoneValue{}) : flat[0];
+    return Value(std::move(flat));
+  });
+  if (result.is_list()) {
+    ListValue list = result.as_list();
+    list.tensor_type = ValueType::Of(tensor.type());
+    return Value(std::move(list));
+  }
+  return result;
 }
 
 Value Value::FromAttribute(const Attribute& attribute) {
@@ -46,9 +84,12 @@ Value Value::FromAttribute(const Attribute& attribute) {
           std::vector<Value> items;
           for (const EnumValue& e : v) items.emplace_back(e);
           return Value(std::move(items));
+        } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+          std::vector<Value> items;
+          for (const std::string& s : v) items.emplace_back(s);
+          return Value(std::move(items));
         } else if constexpr (std::is_same_v<T, Tensor>) {
-          // A tensor constant is known in full, but constraints only look at its type.
-          return TensorTypeValue(v.type());
+          return FromTensor(v);
         } else {
           return Value(v);
         }
@@ -109,10 +150,8 @@ std::string Value::ToString() const {
             text += v.items[i].ToString();
           }
           return text + "]";
-        } else if constexpr (std::is_same_v<T, TypeValue>) {
-          return v.ToString();
         } else {
-          return std::string(Name(v));
+          return v.ToString();
         }
       },
       storage_);

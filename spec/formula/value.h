@@ -4,6 +4,7 @@
 #define HLOCHECK_SPEC_FORMULA_VALUE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -11,19 +12,20 @@
 #include "core/case.h"
 #include "core/element_type.h"
 #include "core/tensor.h"
+#include "core/types.h"
 
 namespace hlocheck::spec {
 
-// A type as a value: `type(x)`, `baseline_type(x)`, or an operand of an op
-// instance, whose data is not known while constraints are checked (the
-// spec's "Placeholder"; only its type matters there).
-struct TypeValue {
-  enum class Kind : uint8_t { kTensor, kToken, kTuple };
-  Kind kind = Kind::kTensor;
-  TensorType tensor;                // kTensor
-  std::vector<TypeValue> elements;  // kTuple
+// Types as values. An operand of an op instance is its ValueType: its data
+// is not known while constraints are checked (the spec's "Placeholder").
+using TypeValue = ValueType;
 
-  bool operator==(const TypeValue&) const = default;
+// An element type: a TensorElementType or a QuantizedTensorElementType.
+struct ElementTypeValue {
+  ElementType type = ElementType::kF32;  // the storage type when quantized
+  std::optional<UniformQuantization> quantization;
+
+  bool operator==(const ElementTypeValue&) const = default;
   std::string ToString() const;
 };
 
@@ -33,34 +35,39 @@ struct NoneValue {
   bool operator==(const NoneValue&) const = default;
 };
 
+// A Python list; also a tensor constant (an attribute such as
+// replica_groups), which then knows its tensor type.
 struct ListValue {
   std::vector<Value> items;
+  std::optional<ValueType> tensor_type;
   bool operator==(const ListValue&) const;
 };
 
 class Value {
  public:
   using Storage = std::variant<NoneValue, bool, int64_t, double, std::string, EnumValue, ListValue,
-                               TypeValue, ElementType>;
+                               ValueType, FunctionType, ElementTypeValue>;
 
   Value() = default;
-  Value(NoneValue v) : storage_(v) {}               // NOLINT: values convert implicitly
-  Value(bool v) : storage_(v) {}                    // NOLINT
-  Value(int64_t v) : storage_(v) {}                 // NOLINT
-  Value(int v) : storage_(int64_t{v}) {}            // NOLINT
-  Value(double v) : storage_(v) {}                  // NOLINT
-  Value(std::string v) : storage_(std::move(v)) {}  // NOLINT
-  Value(EnumValue v) : storage_(std::move(v)) {}    // NOLINT
-  Value(ListValue v) : storage_(std::move(v)) {}    // NOLINT
-  Value(std::vector<Value> items) : storage_(ListValue{std::move(items)}) {}  // NOLINT
-  Value(TypeValue v) : storage_(std::move(v)) {}                              // NOLINT
-  Value(ElementType v) : storage_(v) {}                                       // NOLINT
+  Value(NoneValue v) : storage_(v) {}                           // NOLINT: values convert
+  Value(bool v) : storage_(v) {}                                // NOLINT
+  Value(int64_t v) : storage_(v) {}                             // NOLINT
+  Value(int v) : storage_(int64_t{v}) {}                        // NOLINT
+  Value(double v) : storage_(v) {}                              // NOLINT
+  Value(std::string v) : storage_(std::move(v)) {}              // NOLINT
+  Value(EnumValue v) : storage_(std::move(v)) {}                // NOLINT
+  Value(ListValue v) : storage_(std::move(v)) {}                // NOLINT
+  Value(std::vector<Value> items) : storage_(ListValue{std::move(items), std::nullopt}) {}  // NOLINT
+  Value(ValueType v) : storage_(std::move(v)) {}                // NOLINT
+  Value(FunctionType v) : storage_(std::move(v)) {}             // NOLINT
+  Value(ElementTypeValue v) : storage_(std::move(v)) {}         // NOLINT
+  Value(ElementType v) : storage_(ElementTypeValue{v, std::nullopt}) {}  // NOLINT
 
   static Value IntList(const std::vector<int64_t>& values);
   static Value FromAttribute(const Attribute& attribute);
-  static Value TensorTypeValue(TensorType type) {
-    return TypeValue{TypeValue::Kind::kTensor, std::move(type), {}};
-  }
+  // A tensor constant: its elements as nested lists, plus its type.
+  static Value FromTensor(const Tensor& tensor);
+  static Value TensorTypeValue(TensorType type) { return ValueType::Of(type); }
 
   bool is_none() const { return std::holds_alternative<NoneValue>(storage_); }
   bool is_bool() const { return std::holds_alternative<bool>(storage_); }
@@ -70,8 +77,9 @@ class Value {
   bool is_string() const { return std::holds_alternative<std::string>(storage_); }
   bool is_enum() const { return std::holds_alternative<EnumValue>(storage_); }
   bool is_list() const { return std::holds_alternative<ListValue>(storage_); }
-  bool is_type() const { return std::holds_alternative<TypeValue>(storage_); }
-  bool is_element_type() const { return std::holds_alternative<ElementType>(storage_); }
+  bool is_type() const { return std::holds_alternative<ValueType>(storage_); }
+  bool is_function_type() const { return std::holds_alternative<FunctionType>(storage_); }
+  bool is_element_type() const { return std::holds_alternative<ElementTypeValue>(storage_); }
 
   bool as_bool() const { return std::get<bool>(storage_); }
   int64_t as_int() const { return std::get<int64_t>(storage_); }
@@ -79,9 +87,13 @@ class Value {
   const std::string& as_string() const { return std::get<std::string>(storage_); }
   const EnumValue& as_enum() const { return std::get<EnumValue>(storage_); }
   const std::vector<Value>& items() const { return std::get<ListValue>(storage_).items; }
-  std::vector<Value>& mutable_items() { return std::get<ListValue>(storage_).items; }
-  const TypeValue& as_type() const { return std::get<TypeValue>(storage_); }
-  ElementType as_element_type() const { return std::get<ElementType>(storage_); }
+  const ListValue& as_list() const { return std::get<ListValue>(storage_); }
+  const ValueType& as_type() const { return std::get<ValueType>(storage_); }
+  const FunctionType& as_function_type() const { return std::get<FunctionType>(storage_); }
+  const ElementTypeValue& as_element_type_value() const {
+    return std::get<ElementTypeValue>(storage_);
+  }
+  ElementType as_element_type() const { return as_element_type_value().type; }
   const Storage& storage() const { return storage_; }
 
   // Numeric view (bool counts as 0/1, as in Python).

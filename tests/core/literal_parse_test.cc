@@ -72,16 +72,17 @@ TEST(ParseTensorTypeTest, RejectsMalformedTypes) {
     const char* text;
     const char* message;
   } kCases[] = {
-      {"", "expected a tensor type"},
-      {"vector<2xf32>", "expected a tensor type"},
-      {"tensor<2xf32", "expected a tensor type"},
+      {"", "expected a type"},
+      {"vector<2xf32>", "expected a type"},
+      {"tensor<2xf32", "expected '>' closing the tensor type"},
       {"tensor<>", "missing element type"},
-      {"tensor<2x3>", "expected 'x' after dimension 3"},
+      {"tensor<2x3>", "expected 'x' after a dimension"},
       {"tensor<2xf33>", "unknown element type 'f33'"},
       {"tensor<?xf32>", "dynamic dimensions"},
       {"tensor<2x?xf32>", "dynamic dimensions"},
-      {"tensor<-1xf32>", "unknown element type '-1xf32'"},
-      {"tensor<2xf32, #enc>", "unknown element type"},
+      {"tensor<-1xf32>", "missing element type"},
+      {"tensor<2xf32, #enc>", "expected '>' closing the tensor type"},
+      {"!stablehlo.token", "expected a tensor type"},
       {"tensor<99999999999999999999xf32>", "dimension too large"},
       {"tensor<4294967296x4294967296xf32>", "too many elements"},
   };
@@ -522,7 +523,7 @@ TEST(ParseDenseAttributeTest, ErrorsPointIntoTheWholeText) {
       {"dense<[1, 2] : tensor<2xi32>", "'dense<' is never closed"},
       {"dense<[1, 2]>", "column 14: expected ': tensor<...>' after the dense literal"},
       {"dense<[1, 2]> tensor<2xi32>", "column 15: expected ': tensor<...>'"},
-      {"dense<[1, 2]> : ", "column 17: expected a tensor type"},
+      {"dense<[1, 2]> : ", "column 17: expected a type"},
       {"dense<[1, 2]> : tensor<2xq8>", "column 17: unknown element type 'q8'"},
       {"dense<[1, 2]> : tensor<3xi32>", "column 7: expected 3 elements in dimension 0, found 2"},
       {"dense<\"0x>\"> : tensor<i8>", "invalid hex digit '>'"},

@@ -1,0 +1,76 @@
+// The spec's constraints, table-driven over every op file: each op's example
+// verifies clean, and each constraint has an instance (its `violated_by`, a
+// mutation of the example) that violates it and no other constraint, or a
+// stated reason why no such instance exists.
+#include <gtest/gtest.h>
+
+#include "spec/instance.h"
+#include "spec/registry.h"
+#include "spec/verifier.h"
+
+namespace hlocheck::spec {
+namespace {
+
+const SpecRegistry& Registry() {
+  auto registry = DefaultRegistry();
+  EXPECT_TRUE(registry.ok()) << registry.status();
+  return **registry;
+}
+
+std::string Join(const std::vector<std::string>& ids) {
+  std::string text;
+  for (const std::string& id : ids) text += (text.empty() ? "" : ", ") + id;
+  return text.empty() ? "none" : text;
+}
+
+TEST(ConstraintTableTest, EveryExampleVerifiesClean) {
+  for (const OpSpec& op : Registry().ops()) {
+    auto example = ExampleInstance(op);
+    ASSERT_TRUE(example.ok()) << op.name << ": " << example.status();
+    VerifyResult verdict = Verify(op, *example, &Registry());
+    EXPECT_TRUE(verdict.valid()) << op.file << ": the example is rejected:\n" << verdict.Report();
+  }
+}
+
+TEST(ConstraintTableTest, EveryConstraintIsViolatedAloneByItsInstance) {
+  int violated = 0;
+  int not_alone = 0;
+  for (const OpSpec& op : Registry().ops()) {
+    for (const ConstraintSpec& constraint : op.constraints) {
+      if (constraint.violating == nullptr) {
+        EXPECT_FALSE(constraint.not_violable_alone.empty())
+            << op.file << ": " << constraint.id
+            << " has neither violated_by nor not_violable_alone";
+        ++not_alone;
+        continue;
+      }
+      VerifyResult verdict = Verify(op, *constraint.violating, &Registry());
+      std::vector<std::string> ids = verdict.ViolatedIds();
+      EXPECT_EQ(ids, std::vector<std::string>{constraint.DisplayId()})
+          << op.file << ": violated_by of " << constraint.DisplayId() << " violates "
+          << Join(ids) << "\n"
+          << verdict.Report();
+      ++violated;
+    }
+  }
+  std::printf("%d constraints violated alone by their instance, %d marked not violable alone\n",
+              violated, not_alone);
+}
+
+TEST(ConstraintTableTest, QuantizedTypesAreChecked) {
+  const OpSpec& add = *Registry().Find("add");
+  auto example = ExampleInstance(add);
+  ASSERT_TRUE(example.ok());
+  auto bad = InstanceFromYamlText(add,
+                                  "operands: {lhs: 'tensor<2x2x!quant.uniform<i8:f32, -0.5:1>>', "
+                                  "rhs: 'tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>'}\n"
+                                  "results: {result: 'tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>'}",
+                                  "test", &*example);
+  ASSERT_TRUE(bad.ok()) << bad.status();
+  VerifyResult verdict = Verify(add, *bad, &Registry());
+  EXPECT_EQ(verdict.ViolatedIds(), std::vector<std::string>{"quantized type element C6 (lhs)"})
+      << verdict.Report();
+}
+
+}  // namespace
+}  // namespace hlocheck::spec
