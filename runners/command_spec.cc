@@ -30,15 +30,31 @@ int SpecCommand(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (flags.positional().empty()) {
-    size_t executable = 0;
+    size_t seed_executable = 0;
+    size_t public_count = 0;
+    size_t seed_ops = 0;
     for (const spec::OpSpec& op : (*registry)->ops()) {
-      for (const spec::ConstraintSpec& c : op.constraints) executable += c.formula.expr != nullptr;
+      seed_ops += !op.seed_heading.empty();
+      for (const spec::ConstraintSpec& c : op.constraints) {
+        if (c.source == "public") {
+          ++public_count;
+        } else {
+          seed_executable += c.formula.expr != nullptr;
+        }
+      }
     }
-    std::cout << (*registry)->ops().size() << " ops, " << (*registry)->constraint_count()
-              << " constraints, " << executable << " executable\n";
+    std::cout << (*registry)->ops().size() << " ops (" << seed_ops << " of seed 002's 97), "
+              << (*registry)->seed_constraint_count() << " seed constraints (of 332), "
+              << seed_executable << "/" << (*registry)->seed_constraint_count()
+              << " executable; " << public_count << " constraints from the public spec\n";
     for (const spec::OpSpec& op : (*registry)->ops()) {
-      std::cout << "  " << op.name << " (" << op.category << "): " << op.constraints.size()
-                << " constraints\n";
+      std::cout << "  " << op.name << " (" << op.category << "): " << op.seed_constraint_count()
+                << " constraints";
+      if (op.constraints.size() != op.seed_constraint_count()) {
+        std::cout << " + " << op.constraints.size() - op.seed_constraint_count() << " public";
+      }
+      if (op.seed_heading.empty()) std::cout << " [public spec only]";
+      std::cout << "\n";
     }
     return kExitOk;
   }
@@ -56,9 +72,13 @@ int SpecCommand(const std::vector<std::string>& args) {
     std::cout << "  attribute " << a.label << " " << a.name << "\n";
   }
   for (const spec::ValueSpec& v : op->results) std::cout << "  result " << v.name << "\n";
+  for (const spec::RegionSpec& r : op->regions) {
+    std::cout << "  region " << r.label << " " << r.name << (r.variadic ? " (variadic)" : "") << "\n";
+  }
   for (const spec::ConstraintSpec& c : op->constraints) {
-    std::cout << "  (" << c.id << ") " << c.text << "\n        " << c.formula.text << "\n";
+    std::cout << "  (" << c.DisplayId() << ") " << c.text << "\n        " << c.formula.text << "\n";
     if (c.condition) std::cout << "        when " << c.condition->text << "\n";
+    if (!c.note.empty()) std::cout << "        note: " << c.note << "\n";
   }
   return kExitOk;
 }

@@ -24,6 +24,7 @@ int RunCommand(const std::vector<std::string>& args);
 int ReplayCommand(const std::vector<std::string>& args);
 int TypesCommand(const std::vector<std::string>& args);
 int SpecCommand(const std::vector<std::string>& args);
+int VerifyCommand(const std::vector<std::string>& args);
 
 // The top-level entry: `hlocheck COMMAND [flags]`.
 int Main(const std::vector<std::string>& args);

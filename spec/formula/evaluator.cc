@@ -1,5 +1,6 @@
 #include "spec/formula/evaluator.h"
 
+#include <cctype>
 #include <cmath>
 
 #include "absl/status/status.h"
@@ -35,6 +36,20 @@ const Value* Evaluator::FindMember(std::string_view name) const {
 void Evaluator::AddDefinition(std::string name, ExprPtr expr, std::string formula_text) {
   definitions_[std::move(name)] = Definition{std::move(expr), std::move(formula_text), {}, false};
 }
+
+namespace {
+
+// EQ, FLOAT, THREE_FRY: two or more capitals (single capitals such as N
+// are the spec's local names, which must be defined).
+bool IsEnumeratorName(std::string_view name) {
+  if (name.size() < 2) return false;
+  for (char c : name) {
+    if (!std::isupper(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 // One evaluation of one formula: carries the source text (for messages and
 // traces) and the comprehension variables in scope.
@@ -104,6 +119,8 @@ class EvalRun {
     if (evaluator_.functions_->Find(expr.text) != nullptr) {
       return Fail(expr, "'" + expr.text + "' is a function; call it with arguments");
     }
+    // The spec writes enumerators bare: compare_type = FLOAT.
+    if (IsEnumeratorName(expr.text)) return Value(EnumValue{expr.text});
     return Fail(expr, "unknown name '" + expr.text + "'");
   }
 

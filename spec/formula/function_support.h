@@ -41,6 +41,14 @@ void Define(FunctionTable& table, std::string name, Fn fn) {
 // queries, is_promotable, the kind tests, input_types/output_types, ...
 void RegisterTypeFunctions(FunctionTable& table);
 
+// Functions particular to one family of ops, one file each (functions_*.cc).
+void RegisterElementwiseUnaryFunctions(FunctionTable& table);
+void RegisterElementwiseBinaryFunctions(FunctionTable& table);
+void RegisterDataMovementFunctions(FunctionTable& table);
+void RegisterReductionFunctions(FunctionTable& table);
+void RegisterControlCollectiveFunctions(FunctionTable& table);
+void RegisterMiscFunctions(FunctionTable& table);
+
 }  // namespace hlocheck::spec
 
 #endif  // HLOCHECK_SPEC_FORMULA_FUNCTION_SUPPORT_H_

@@ -298,6 +298,12 @@ FunctionTable BuildSpecFunctions() {
   RegisterShapeFunctions(t);
   RegisterListFunctions(t);
   RegisterArithmetic(t);
+  RegisterElementwiseUnaryFunctions(t);
+  RegisterElementwiseBinaryFunctions(t);
+  RegisterDataMovementFunctions(t);
+  RegisterReductionFunctions(t);
+  RegisterControlCollectiveFunctions(t);
+  RegisterMiscFunctions(t);
   return t;
 }
 

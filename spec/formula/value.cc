@@ -118,6 +118,9 @@ bool Value::Holds() const {
 }
 
 bool Value::operator==(const Value& other) const {
+  // An enumerator equals its name written as a string.
+  if (is_enum() && other.is_string()) return as_enum().name == other.as_string();
+  if (is_string() && other.is_enum()) return as_string() == other.as_enum().name;
   if (is_number() && other.is_number() && !is_bool() && !other.is_bool()) {
     if (is_int() && other.is_int()) return as_int() == other.as_int();
     return ToDouble() == other.ToDouble();

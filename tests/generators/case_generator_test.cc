@@ -19,6 +19,7 @@ const spec::SpecRegistry& Registry() {
 // constraint of its op, at every size.
 TEST(CaseGeneratorTest, GeneratedCasesAreValid) {
   for (const spec::OpSpec& op : Registry().ops()) {
+    if (op.recipe.empty()) continue;  // ops without a recipe yet
     for (ElementType type : PrimaryTypes(op)) {
       GenerationOptions options;
       options.primary_type = type;
