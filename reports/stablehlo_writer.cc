@@ -13,6 +13,7 @@ namespace {
 const std::map<std::string, std::string>& GroupMnemonics() {
   static const auto* map = new std::map<std::string, std::string>{
       {"dot_dimension_numbers", "#stablehlo.dot"},
+      {"algorithm", "#stablehlo.dot_algorithm"},
       {"dimension_numbers", "#stablehlo.conv"},
       {"scatter_dimension_numbers", "#stablehlo.scatter"},
   };
