@@ -9,22 +9,11 @@
 #include <variant>
 #include <vector>
 
+#include "core/attribute.h"
+#include "core/program.h"
 #include "core/tensor.h"
 
 namespace hlocheck {
-
-// An enumerator of a spec enum, e.g. precision DEFAULT or comparison LT.
-struct EnumValue {
-  std::string name;
-  bool operator==(const EnumValue&) const = default;
-};
-
-// A constant (attribute) input of an op.
-using Attribute = std::variant<bool, int64_t, double, std::string, EnumValue, std::vector<int64_t>,
-                               std::vector<bool>, std::vector<EnumValue>, std::vector<std::string>,
-                               Tensor>;
-
-std::string AttributeToString(const Attribute& attribute);
 
 struct Case {
   std::string op;
@@ -36,6 +25,10 @@ struct Case {
   std::map<std::string, Attribute> attributes;
   std::vector<TensorType> result_types;
   std::vector<int64_t> result_segments;
+  // Function inputs (reduce's body, sort's comparator, case's branches), in
+  // the spec's order; region_segments as for operands.
+  std::vector<Region> regions;
+  std::vector<int64_t> region_segments;
 
   const Attribute* FindAttribute(const std::string& name) const {
     auto it = attributes.find(name);

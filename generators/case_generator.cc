@@ -238,7 +238,7 @@ Case BuildCase(const spec::OpSpec& op, const GenerationOptions& options) {
   for (const spec::AttributeSpec& attribute : op.attributes) {
     const Value* value = evaluator.FindMember(attribute.name);
     if (value == nullptr) {
-      if (attribute.default_value) continue;
+      if (attribute.optional) continue;
       Fail(op, "the recipe does not bind attribute '" + attribute.name + "'");
     }
     auto converted = spec::AttributeFromValue(attribute, *value);

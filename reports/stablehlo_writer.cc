@@ -43,7 +43,7 @@ std::string AttributeValue(const spec::AttributeSpec& spec, const Attribute& att
         if constexpr (std::is_same_v<T, bool>) {
           return v ? "true" : "false";
         } else if constexpr (std::is_same_v<T, int64_t>) {
-          return std::to_string(v) + " : i64";
+          return std::to_string(v) + " : " + std::string(MlirName(spec.integer_type));
         } else if constexpr (std::is_same_v<T, double>) {
           return PrintElementLiteral(ElementType::kF32, &v) + " : f32";
         } else if constexpr (std::is_same_v<T, std::string>) {

@@ -301,7 +301,7 @@ class Loader {
     if (!list.IsSequence()) return Error(list, "expected a list of attributes");
     for (const YAML::Node& entry : list) {
       if (auto s = CheckKeys(entry, "attribute", {"name", "type"},
-                             {"label", "values", "default", "mlir", "description"});
+                             {"label", "values", "default", "optional", "mlir", "description"});
           !s.ok()) {
         return s;
       }
@@ -323,6 +323,7 @@ class Loader {
                      "i1[], enum[], si64[][], tensor or string[]");
       }
       attribute.type = type->second;
+      if (entry["type"].Scalar() == "si32") attribute.integer_type = ElementType::kSI32;
       if (attribute.type == AttributeType::kEnum || attribute.type == AttributeType::kEnumArray) {
         if (!entry["values"] || !entry["values"].IsSequence()) {
           return Error(entry, "an enum attribute needs 'values', a list of its enumerators");
@@ -333,6 +334,12 @@ class Loader {
         YAML::Emitter out;
         out << YAML::Flow << entry["default"];
         attribute.default_value = out.c_str();
+        attribute.optional = true;
+      }
+      if (entry["optional"]) {
+        auto optional = Bool(entry["optional"], "optional");
+        if (!optional.ok()) return optional.status();
+        attribute.optional = attribute.optional || *optional;
       }
       if (const YAML::Node& mlir = entry["mlir"]) {
         if (auto s = CheckKeys(mlir, "mlir spelling", {}, {"group", "enum"}); !s.ok()) return s;

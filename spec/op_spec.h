@@ -75,6 +75,9 @@ struct AttributeSpec {
   AttributeType type = AttributeType::kInt;
   std::vector<std::string> enum_values;
   std::optional<std::string> default_value;  // YAML text of the default, when optional
+  bool optional = false;  // may be absent; absent, it is its default or None
+  // kInt: the constant's element type (si64 or si32), for MLIR spelling.
+  ElementType integer_type = ElementType::kSI64;
   MlirSpelling mlir;
   std::string description;
 };

@@ -318,7 +318,7 @@ VerifyResult Verify(const OpSpec& op, const OpInstance& instance, const SpecRegi
     std::string id = attribute.label.empty() ? attribute.name : attribute.label;
     auto it = instance.attributes.find(attribute.name);
     if (it == instance.attributes.end()) {
-      input_check(id, attribute.name + " is present", attribute.default_value.has_value());
+      input_check(id, attribute.name + " is present", attribute.optional);
       continue;
     }
     input_check(id, attribute.name + " is " + AttributeTypeName(attribute.type),

@@ -368,6 +368,8 @@ class Parser {
         auto index = ParseConditional();
         if (!index.ok()) return index;
         item.index = *index;
+        // x[indices...] picks several items, like x[indices].
+        if (IsSymbol("...")) Take();
       }
       if (IsSymbol(":")) {
         Take();

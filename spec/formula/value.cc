@@ -1,6 +1,7 @@
 #include "spec/formula/value.h"
 
 #include <charconv>
+#include <functional>
 #include <cmath>
 
 #include "core/element_value.h"
@@ -44,30 +45,24 @@ Value ElementValue(const ContainerT<T>& element) {
 }  // namespace
 
 Value Value::FromTensor(const Tensor& tensor) {
-  Value result = DispatchElementType(tensor.element_type(), [&]<ElementType T>() {
+  return DispatchElementType(tensor.element_type(), [&]<ElementType T>() {
     auto values = tensor.values<T>();
-    // Build the nesting from the innermost dimension outwards.
-    std::vector<Value> flat;
-    flat.reserve(values.size());
-    for (const auto& v : values) flat.push_back(ElementValue<T>(v));
     const Shape& shape = tensor.shape();
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 1; --d) {
-      std::vector<Value> grouped;
-      const int64_t size = shape[d];
-      for (size_t start = 0; start < flat.size(); start += size) {
-        grouped.emplace_back(std::vector<Value>(flat.begin() + start, flat.begin() + start + size));
+    if (shape.empty()) return ElementValue<T>(values[0]);
+    // Nested lists, dimension by dimension; an empty dimension still nests
+    // (tensor<2x0xi64> is [[], []]).
+    std::function<Value(size_t, int64_t&)> build = [&](size_t d, int64_t& next) -> Value {
+      std::vector<Value> items;
+      for (int64_t i = 0; i < shape[d]; ++i) {
+        items.push_back(d + 1 == shape.size() ? ElementValue<T>(values[next++]) : build(d + 1, next));
       }
-      flat = std::move(grouped);
-    }
-    if (shape.empty()) return flat.empty() ? Value(NoneValue{}) : flat[0];
-    return Value(std::move(flat));
-  });
-  if (result.is_list()) {
-    ListValue list = result.as_list();
+      return Value(std::move(items));
+    };
+    int64_t next = 0;
+    ListValue list = build(0, next).as_list();
     list.tensor_type = ValueType::Of(tensor.type());
     return Value(std::move(list));
-  }
-  return result;
+  });
 }
 
 Value Value::FromAttribute(const Attribute& attribute) {

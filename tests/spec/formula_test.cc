@@ -67,6 +67,7 @@ TEST_F(FormulaTest, ComprehensionsIndexingAndSlicing) {
   EXPECT_EQ(Eval(evaluator_, "[s + d for s, d in zip([1, 2], [10, 20])]"),
             Value::IntList({11, 22}));
   EXPECT_EQ(Eval(evaluator_, "[4, 5, 6][[2, 0]]"), Value::IntList({6, 4}));
+  EXPECT_EQ(Eval(evaluator_, "[4, 5, 6][[2, 0]...]"), Value::IntList({6, 4}));
 }
 
 TEST_F(FormulaTest, LogicAndConditionals) {

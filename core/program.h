@@ -1,0 +1,83 @@
+// StableHLO programs as data: modules of functions whose bodies are blocks
+// of operations on SSA values. The MLIR reader builds them, the writer
+// prints them, and both the oracle and each adapter execute them with their
+// own op implementations (a region body such as a sort comparator or a
+// reduce body is a Region). Like Case, this is data, not op code.
+#ifndef HLOCHECK_CORE_PROGRAM_H_
+#define HLOCHECK_CORE_PROGRAM_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/attribute.h"
+#include "core/types.h"
+
+namespace hlocheck {
+
+// Where something is in a source file (1-based; 0 when not from a file).
+struct TextLocation {
+  int line = 0;
+  int column = 0;
+};
+
+using ValueId = int64_t;  // unique within a function
+
+struct Region;
+
+struct Operation {
+  // The full name: "stablehlo.add", "func.return", "func.call",
+  // "check.expect_eq_const", "interpreter.run_parallel", ...
+  std::string name;
+  std::vector<ValueId> operands;
+  std::vector<ValueId> results;
+  std::vector<ValueType> result_types;
+  std::vector<ValueType> operand_types;
+  // Attributes decoded by the op's spec (names as the spec has them, groups
+  // such as #stablehlo.dot<...> taken apart). Attributes the spec does not
+  // know are kept verbatim, as MLIR text, so that printing loses nothing.
+  std::map<std::string, Attribute> attributes;
+  std::map<std::string, std::string> raw_attributes;
+  std::vector<Region> regions;
+  TextLocation location;
+};
+
+struct Block {
+  std::vector<ValueId> arguments;
+  std::vector<ValueType> argument_types;
+  std::vector<Operation> operations;  // the last one is the terminator
+};
+
+// StableHLO regions have a single block.
+struct Region {
+  std::vector<Block> blocks;
+
+  // The region's signature: block arguments -> the terminator's operands.
+  FunctionType type() const;
+};
+
+struct Function {
+  std::string name;  // without '@'
+  bool is_public = true;
+  FunctionType type;
+  Region body;
+  // Argument and result attributes, and the function's own, kept verbatim.
+  std::vector<std::string> argument_attributes;
+  std::vector<std::string> result_attributes;
+  std::string attributes;
+  TextLocation location;
+};
+
+struct Module {
+  std::string name;        // empty for an unnamed module or a bare function list
+  std::string attributes;  // verbatim
+  std::vector<Function> functions;
+  TextLocation location;
+
+  const Function* Find(const std::string& function) const;
+};
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_CORE_PROGRAM_H_
