@@ -19,9 +19,9 @@ struct EnumValue {
 };
 
 // A constant (attribute) input of an op.
-using Attribute = std::variant<bool, int64_t, double, std::string, EnumValue, std::vector<int64_t>,
-                               std::vector<bool>, std::vector<EnumValue>, std::vector<std::string>,
-                               Tensor>;
+using Attribute =
+    std::variant<bool, int64_t, double, std::string, EnumValue, std::vector<int64_t>,
+                 std::vector<bool>, std::vector<EnumValue>, std::vector<std::string>, Tensor>;
 
 std::string AttributeToString(const Attribute& attribute);
 

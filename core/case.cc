@@ -55,7 +55,9 @@ std::string AttributeToString(const Attribute& attribute) {
         } else if constexpr (std::is_same_v<V, std::vector<bool>>) {
           return ListToString(value, [](bool v) { return std::string(v ? "true" : "false"); });
         } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
-          return ListToString(value, [](const std::string& v) { return absl::StrCat("\"", absl::CEscape(v), "\""); });
+          return ListToString(value, [](const std::string& v) {
+            return absl::StrCat("\"", absl::CEscape(v), "\"");
+          });
         } else if constexpr (std::is_same_v<V, std::vector<EnumValue>>) {
           return ListToString(value, [](const EnumValue& v) { return v.name; });
         } else {

@@ -6,7 +6,8 @@ FunctionType Region::type() const {
   FunctionType type;
   if (blocks.empty()) return type;
   type.inputs = blocks.front().argument_types;
-  if (!blocks.front().operations.empty()) type.outputs = blocks.front().operations.back().operand_types;
+  if (!blocks.front().operations.empty())
+    type.outputs = blocks.front().operations.back().operand_types;
   return type;
 }
 

@@ -55,7 +55,8 @@ class TypeParser {
     // Dimensions: digits followed by 'x'.
     while (position_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[position_]))) {
       size_t start = position_;
-      while (position_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[position_]))) {
+      while (position_ < text_.size() &&
+             std::isdigit(static_cast<unsigned char>(text_[position_]))) {
         ++position_;
       }
       int64_t dimension = 0;
@@ -168,7 +169,8 @@ class TypeParser {
     }
     type.element_type = *storage;
     q.storage_min = IntegerMin(*storage);
-    q.storage_max = static_cast<int64_t>(std::min<uint64_t>(IntegerMaxUnsigned(*storage), INT64_MAX));
+    q.storage_max =
+        static_cast<int64_t>(std::min<uint64_t>(IntegerMaxUnsigned(*storage), INT64_MAX));
     if (Accept("<")) {
       auto min = ParseInteger();
       if (!min.ok()) return min.status();
@@ -238,14 +240,15 @@ class TypeParser {
     SkipSpace();
     size_t start = position_;
     while (position_ < text_.size() &&
-           (std::isalnum(static_cast<unsigned char>(text_[position_])) ||
-            text_[position_] == '.' || text_[position_] == '-' || text_[position_] == '+')) {
+           (std::isalnum(static_cast<unsigned char>(text_[position_])) || text_[position_] == '.' ||
+            text_[position_] == '-' || text_[position_] == '+')) {
       ++position_;
     }
     std::string_view digits = text_.substr(start, position_ - start);
     double value = 0;
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (ec == std::errc::result_out_of_range) value = digits.starts_with('-') ? -HUGE_VAL : HUGE_VAL;
+    if (ec == std::errc::result_out_of_range)
+      value = digits.starts_with('-') ? -HUGE_VAL : HUGE_VAL;
     if ((ec != std::errc() && ec != std::errc::result_out_of_range) ||
         ptr != digits.data() + digits.size()) {
       return Error(start, "expected a scale (a float constant)");
@@ -254,7 +257,8 @@ class TypeParser {
     // from_chars gave the nearest double; the nearest value of a narrower
     // expressed type from it can differ from rounding the decimal directly
     // only on exact ties, which scales in practice never are.
-    return DecodeFloat(Format(expressed), EncodeFloat(Format(expressed), ExactValue::FromDouble(value)))
+    return DecodeFloat(Format(expressed),
+                       EncodeFloat(Format(expressed), ExactValue::FromDouble(value)))
         .ToDouble();
   }
 
@@ -275,7 +279,8 @@ class TypeParser {
   bool AcceptWord(std::string_view word) {
     if (!text_.substr(position_).starts_with(word)) return false;
     size_t end = position_ + word.size();
-    if (end < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '<')) {
+    if (end < text_.size() &&
+        (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '<')) {
       return false;
     }
     position_ = end;
@@ -286,8 +291,8 @@ class TypeParser {
                                       std::string(text_) + "')");
   }
   absl::Status Expected(const std::string& what) const {
-    std::string found = position_ < text_.size() ? "'" + std::string(text_.substr(position_, 12)) + "'"
-                                                 : "the end";
+    std::string found =
+        position_ < text_.size() ? "'" + std::string(text_.substr(position_, 12)) + "'" : "the end";
     return Error(position_, "expected " + what + ", found " + found);
   }
 

@@ -45,8 +45,8 @@ int SpecCommand(const std::vector<std::string>& args) {
     }
     std::cout << (*registry)->ops().size() << " ops (" << seed_ops << " of seed 002's 97), "
               << (*registry)->seed_constraint_count() << " seed constraints (of 332), "
-              << seed_executable << "/" << (*registry)->seed_constraint_count()
-              << " executable; " << public_count << " constraints from the public spec\n";
+              << seed_executable << "/" << (*registry)->seed_constraint_count() << " executable; "
+              << public_count << " constraints from the public spec\n";
     for (const spec::OpSpec& op : (*registry)->ops()) {
       std::cout << "  " << op.name << " (" << op.category << "): " << op.seed_constraint_count()
                 << " constraints";
@@ -73,7 +73,8 @@ int SpecCommand(const std::vector<std::string>& args) {
   }
   for (const spec::ValueSpec& v : op->results) std::cout << "  result " << v.name << "\n";
   for (const spec::RegionSpec& r : op->regions) {
-    std::cout << "  region " << r.label << " " << r.name << (r.variadic ? " (variadic)" : "") << "\n";
+    std::cout << "  region " << r.label << " " << r.name << (r.variadic ? " (variadic)" : "")
+              << "\n";
   }
   for (const spec::ConstraintSpec& c : op->constraints) {
     std::cout << "  (" << c.DisplayId() << ") " << c.text << "\n        " << c.formula.text << "\n";

@@ -31,8 +31,9 @@ int VerifyCommand(const std::vector<std::string>& args) {
                  "  operands: {operand: \"tensor<3x4xf32>\"}\n"
                  "  attributes: {start_indices: [1, 2], limit_indices: [3, 5], strides: [1, 1]}\n"
                  "  results: {result: \"tensor<2x3xf32>\"}\n\nflags:\n"
-              << flags.Help() << "\nExit status: 0 the instance is valid, 1 it violates constraints, "
-                                 "2 bad input.\n";
+              << flags.Help()
+              << "\nExit status: 0 the instance is valid, 1 it violates constraints, "
+                 "2 bad input.\n";
     return kExitOk;
   }
   const std::string path = flags.positional()[0];
@@ -78,8 +79,9 @@ int VerifyCommand(const std::vector<std::string>& args) {
     std::cout << verdict.Report();
   }
   size_t violations = verdict.Violations().size();
-  std::cout << op->name << ": " << (violations == 0 ? "valid" : std::to_string(violations) + " violation(s)")
-            << " (" << verdict.results.size() << " checks)\n";
+  std::cout << op->name << ": "
+            << (violations == 0 ? "valid" : std::to_string(violations) + " violation(s)") << " ("
+            << verdict.results.size() << " checks)\n";
   return violations == 0 ? kExitOk : kExitFailure;
 }
 

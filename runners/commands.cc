@@ -10,8 +10,7 @@ const std::vector<Command>& Commands() {
       {"replay", "rebuild one case from a replay string and check it again", ReplayCommand},
       {"types", "list every element type with its exact format", TypesCommand},
       {"spec", "list the ops and constraints of the spec, or one op's", SpecCommand},
-      {"verify", "check an op instance (a case file) against its op's constraints",
-       VerifyCommand},
+      {"verify", "check an op instance (a case file) against its op's constraints", VerifyCommand},
   };
   return commands;
 }

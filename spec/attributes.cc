@@ -149,7 +149,8 @@ absl::StatusOr<Attribute> AttributeFromValue(const AttributeSpec& spec, const Va
       for (const Value& row : value.items()) {
         if (!row.is_list()) return Mismatch(spec, value);
         if (columns >= 0 && static_cast<int64_t>(row.items().size()) != columns) {
-          return absl::InvalidArgumentError("attribute '" + spec.name + "': rows of different lengths");
+          return absl::InvalidArgumentError("attribute '" + spec.name +
+                                            "': rows of different lengths");
         }
         columns = static_cast<int64_t>(row.items().size());
         for (const Value& item : row.items()) {
@@ -166,12 +167,13 @@ absl::StatusOr<Attribute> AttributeFromValue(const AttributeSpec& spec, const Va
       if (!value.is_string()) {
         return absl::InvalidArgumentError("attribute '" + spec.name +
                                           "' expects a dense literal such as \"dense<1.0> : "
-                                          "tensor<f32>\", got " + value.ToString());
+                                          "tensor<f32>\", got " +
+                                          value.ToString());
       }
       auto tensor = ParseDenseAttribute(value.as_string());
       if (!tensor.ok()) {
-        return absl::InvalidArgumentError("attribute '" + spec.name + "': " +
-                                          std::string(tensor.status().message()));
+        return absl::InvalidArgumentError("attribute '" + spec.name +
+                                          "': " + std::string(tensor.status().message()));
       }
       return Attribute(*std::move(tensor));
     }

@@ -9,8 +9,9 @@ namespace hlocheck::spec {
 absl::StatusOr<ExampleCase> ExampleAsCase(const OpSpec& op) {
   if (op.example.instance == nullptr) return absl::NotFoundError(op.name + " has no example");
   if (!op.example.runnable) {
-    return absl::FailedPreconditionError(op.name + "'s example has values that are not tensors "
-                                                   "or has regions; it cannot run as a case");
+    return absl::FailedPreconditionError(op.name +
+                                         "'s example has values that are not tensors "
+                                         "or has regions; it cannot run as a case");
   }
   auto error = [&](const std::string& what, const absl::Status& status) {
     return absl::InvalidArgumentError(op.file + ": example " + what + ": " +

@@ -45,8 +45,8 @@ absl::Status ReadGroup(const std::string& file, const YAML::Node& node, const ch
     if (index == specs.size()) {
       std::string known;
       for (const auto& s : specs) known += (known.empty() ? "" : ", ") + s.name;
-      return Error(file, entry.first, std::string("no ") + what + " named '" + name +
-                                          "'; expected one of: " + known);
+      return Error(file, entry.first,
+                   std::string("no ") + what + " named '" + name + "'; expected one of: " + known);
     }
     std::vector<T> values;
     auto add = [&](const YAML::Node& item) -> absl::Status {
@@ -109,9 +109,9 @@ absl::StatusOr<OpInstance> InstanceFromYaml(const OpSpec& op, const YAML::Node& 
     instance.results.resize(op.results.size());
     instance.regions.resize(op.regions.size());
   }
-  static const std::set<std::string> kKeys = {"op",      "operands",     "attributes",
-                                              "regions", "results",      "num_replicas",
-                                              "num_partitions", "mlir"};
+  static const std::set<std::string> kKeys = {
+      "op",      "operands",     "attributes",     "regions",
+      "results", "num_replicas", "num_partitions", "mlir"};
   for (const auto& entry : node) {
     std::string key = entry.first.Scalar();
     if (!kKeys.count(key)) {
@@ -122,7 +122,8 @@ absl::StatusOr<OpInstance> InstanceFromYaml(const OpSpec& op, const YAML::Node& 
     }
   }
   if (node["op"] && node["op"].Scalar() != op.name) {
-    return Error(file, node["op"], "the case is for op '" + node["op"].Scalar() + "', not " + op.name);
+    return Error(file, node["op"],
+                 "the case is for op '" + node["op"].Scalar() + "', not " + op.name);
   }
   if (const YAML::Node& operands = node["operands"]) {
     if (auto s = ReadGroup<ValueType>(file, operands, "operand", op.operands, ValueTypeFromText,
@@ -139,9 +140,9 @@ absl::StatusOr<OpInstance> InstanceFromYaml(const OpSpec& op, const YAML::Node& 
     }
   }
   if (const YAML::Node& regions = node["regions"]) {
-    if (auto s = ReadGroup<FunctionType>(file, regions, "region", op.regions,
-                                         [](const std::string& text) { return ParseFunctionType(text); },
-                                         &instance.regions);
+    if (auto s = ReadGroup<FunctionType>(
+            file, regions, "region", op.regions,
+            [](const std::string& text) { return ParseFunctionType(text); }, &instance.regions);
         !s.ok()) {
       return s;
     }
@@ -168,7 +169,8 @@ absl::StatusOr<OpInstance> InstanceFromYaml(const OpSpec& op, const YAML::Node& 
       try {
         int64_t value = count.as<int64_t>();
         if (value < 1) return Error(file, count, std::string(key) + " must be at least 1");
-        (std::string(key) == "num_replicas" ? instance.num_replicas : instance.num_partitions) = value;
+        (std::string(key) == "num_replicas" ? instance.num_replicas : instance.num_partitions) =
+            value;
       } catch (const YAML::Exception&) {
         return Error(file, count, std::string("expected a whole number for ") + key);
       }
@@ -184,7 +186,8 @@ absl::StatusOr<OpInstance> InstanceFromYamlText(const OpSpec& op, const std::str
     node = YAML::Load(yaml);
   } catch (const YAML::ParserException& e) {
     return absl::InvalidArgumentError(file + ":" + std::to_string(e.mark.line + 1) + ":" +
-                                      std::to_string(e.mark.column + 1) + ": malformed YAML: " + e.msg);
+                                      std::to_string(e.mark.column + 1) +
+                                      ": malformed YAML: " + e.msg);
   }
   return InstanceFromYaml(op, node, file, base);
 }
@@ -196,10 +199,9 @@ absl::StatusOr<OpInstance> ExampleInstance(const OpSpec& op) {
 
 absl::StatusOr<OpInstance> ViolatingInstance(const OpSpec& op, const ConstraintSpec& constraint) {
   if (constraint.violating == nullptr) {
-    return absl::NotFoundError(op.name + " " + constraint.id + " has no violating instance" +
-                               (constraint.not_violable_alone.empty()
-                                    ? ""
-                                    : " (" + constraint.not_violable_alone + ")"));
+    return absl::NotFoundError(
+        op.name + " " + constraint.id + " has no violating instance" +
+        (constraint.not_violable_alone.empty() ? "" : " (" + constraint.not_violable_alone + ")"));
   }
   return *constraint.violating;
 }

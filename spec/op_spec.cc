@@ -310,12 +310,12 @@ class Loader {
       if (entry["label"]) attribute.label = entry["label"].Scalar();
       if (entry["description"]) attribute.description = entry["description"].Scalar();
       static const std::map<std::string, AttributeType> kTypes = {
-          {"i1", AttributeType::kBool},         {"si64", AttributeType::kInt},
-          {"si32", AttributeType::kInt},        {"f32", AttributeType::kFloat},
-          {"string", AttributeType::kString},   {"enum", AttributeType::kEnum},
-          {"si64[]", AttributeType::kIntArray}, {"i1[]", AttributeType::kBoolArray},
+          {"i1", AttributeType::kBool},          {"si64", AttributeType::kInt},
+          {"si32", AttributeType::kInt},         {"f32", AttributeType::kFloat},
+          {"string", AttributeType::kString},    {"enum", AttributeType::kEnum},
+          {"si64[]", AttributeType::kIntArray},  {"i1[]", AttributeType::kBoolArray},
           {"enum[]", AttributeType::kEnumArray}, {"si64[][]", AttributeType::kIntMatrix},
-          {"tensor", AttributeType::kTensor},   {"string[]", AttributeType::kStringArray}};
+          {"tensor", AttributeType::kTensor},    {"string[]", AttributeType::kStringArray}};
       auto type = kTypes.find(entry["type"].Scalar());
       if (type == kTypes.end()) {
         return Error(entry["type"],
@@ -392,10 +392,10 @@ class Loader {
   }
 
   absl::StatusOr<OpSpec> LoadOp(const YAML::Node& root) {
-    if (auto s = CheckKeys(root, "op file",
-                           {"op", "category", "summary", "operands", "results", "constraints",
-                            "numerics"},
-                           {"seed_heading", "attributes", "regions", "definitions", "example", "recipe"});
+    if (auto s = CheckKeys(
+            root, "op file",
+            {"op", "category", "summary", "operands", "results", "constraints", "numerics"},
+            {"seed_heading", "attributes", "regions", "definitions", "example", "recipe"});
         !s.ok()) {
       return s;
     }
@@ -507,7 +507,8 @@ class Loader {
       if (entry["not_violable_alone"]) c.not_violable_alone = entry["not_violable_alone"].Scalar();
       if (entry["violated_by"]) {
         if (entry["not_violable_alone"]) {
-          return Error(entry["violated_by"], "a constraint has violated_by or not_violable_alone, not both");
+          return Error(entry["violated_by"],
+                       "a constraint has violated_by or not_violable_alone, not both");
         }
         violations.emplace_back(op.constraints.size(), entry["violated_by"]);
       }

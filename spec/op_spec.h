@@ -54,13 +54,13 @@ enum class AttributeType {
   kInt,    // si64 (or si32) constant
   kFloat,  // f32 constant
   kString,
-  kEnum,       // one of `enum_values`
-  kIntArray,   // 1-D si64 tensor constant
-  kBoolArray,  // 1-D i1 tensor constant
-  kEnumArray,     // variadic enum
-  kIntMatrix,     // 2-D si64 tensor constant (replica_groups, padding, ...)
-  kTensor,        // any tensor constant, as a dense literal (constant's value)
-  kStringArray,   // symbol names (custom_call's called_computations)
+  kEnum,         // one of `enum_values`
+  kIntArray,     // 1-D si64 tensor constant
+  kBoolArray,    // 1-D i1 tensor constant
+  kEnumArray,    // variadic enum
+  kIntMatrix,    // 2-D si64 tensor constant (replica_groups, padding, ...)
+  kTensor,       // any tensor constant, as a dense literal (constant's value)
+  kStringArray,  // symbol names (custom_call's called_computations)
 };
 
 // How an attribute is spelled in MLIR text.
@@ -75,7 +75,7 @@ struct AttributeSpec {
   AttributeType type = AttributeType::kInt;
   std::vector<std::string> enum_values;
   std::optional<std::string> default_value;  // YAML text of the default, when optional
-  bool optional = false;  // may be absent; absent, it is its default or None
+  bool optional = false;                     // may be absent; absent, it is its default or None
   // kInt: the constant's element type (si64 or si32), for MLIR spelling.
   ElementType integer_type = ElementType::kSI64;
   MlirSpelling mlir;

@@ -111,8 +111,8 @@ std::string KindName(ValueKind kind) {
 
 // Evaluates one constraint; `id` is how it is reported.
 ConstraintResult Check(Evaluator& evaluator, const ConstraintSpec& constraint, std::string id) {
-  ConstraintResult result{std::move(id), constraint.text, constraint.formula.text,
-                          Outcome::kHolds, {}, ""};
+  ConstraintResult result{
+      std::move(id), constraint.text, constraint.formula.text, Outcome::kHolds, {}, ""};
   if (constraint.condition) {
     auto applies = evaluator.Evaluate(*constraint.condition->expr, constraint.condition->text);
     if (!applies.ok()) {
@@ -139,8 +139,8 @@ ConstraintResult Check(Evaluator& evaluator, const ConstraintSpec& constraint, s
 }
 
 // The type-level constraints of a quantized type (seed 002, "Types").
-void CheckQuantizedType(const TypeConstraints& spec, const ValueType& type, const std::string& where,
-                        VerifyResult& verdict) {
+void CheckQuantizedType(const TypeConstraints& spec, const ValueType& type,
+                        const std::string& where, VerifyResult& verdict) {
   const UniformQuantization& q = *type.quantization;
   Evaluator evaluator;
   evaluator.SetMember("self", Value(type));
@@ -148,8 +148,9 @@ void CheckQuantizedType(const TypeConstraints& spec, const ValueType& type, cons
   evaluator.SetMember("expressed_type", Value(q.expressed_type));
   evaluator.SetMember("storage_min", Value(q.storage_min));
   evaluator.SetMember("storage_max", Value(q.storage_max));
-  evaluator.SetMember("quantization_dimension",
-                      q.quantization_dimension ? Value(*q.quantization_dimension) : Value(NoneValue{}));
+  evaluator.SetMember("quantization_dimension", q.quantization_dimension
+                                                    ? Value(*q.quantization_dimension)
+                                                    : Value(NoneValue{}));
   std::vector<Value> scales;
   for (double s : q.scales) scales.emplace_back(s);
   evaluator.SetMember("scales", Value(std::move(scales)));
@@ -292,10 +293,10 @@ VerifyResult Verify(const OpSpec& op, const OpInstance& instance, const SpecRegi
           continue;
         }
         if (!type.is_tensor() || spec.kind == ValueKind::kAny) continue;
-        bool allowed = type.quantization
-                           ? (type.quantization->quantization_dimension ? spec.types.per_axis_quantized
-                                                                        : spec.types.per_tensor_quantized)
-                           : spec.types.Contains(type.element_type);
+        bool allowed = type.quantization ? (type.quantization->quantization_dimension
+                                                ? spec.types.per_axis_quantized
+                                                : spec.types.per_tensor_quantized)
+                                         : spec.types.Contains(type.element_type);
         input_check(id, spec.name + " is a tensor of " + TypeSetText(spec.types), allowed,
                     {{"element_type(" + spec.name + ")",
                       Value(ElementTypeValue{type.element_type, type.quantization})}});

@@ -148,7 +148,8 @@ void RegisterShapeFunctions(FunctionTable& t) {
       return absl::InvalidArgumentError("index_space(): too many elements");
     }
     std::vector<Value> indices;
-    for (IndexIterator it(*shape); !it.done(); it.Next()) indices.push_back(Value::IntList(it.index()));
+    for (IndexIterator it(*shape); !it.done(); it.Next())
+      indices.push_back(Value::IntList(it.index()));
     return Value(std::move(indices));
   });
 }

@@ -83,7 +83,7 @@ absl::StatusOr<ElementTypeValue> ElementTypeOf(std::string_view name, const Valu
 
 // Quantization parameters of a quantized type-like value, if any.
 absl::StatusOr<std::optional<UniformQuantization>> QuantizationOf(std::string_view name,
-                                                                   const Value& v) {
+                                                                  const Value& v) {
   auto element = ElementTypeOf(name, v);
   if (!element.ok()) return element.status();
   return element->quantization;
@@ -207,10 +207,11 @@ void RegisterTypeFunctions(FunctionTable& t) {
                             if (!q.quantization_dimension) return Value(NoneValue{});
                             return Value(*q.quantization_dimension);
                           });
-  DefineQuantizationQuery(t, "storage_type",
-                          [](const UniformQuantization&, ElementType storage) -> absl::StatusOr<Value> {
-                            return Value(storage);
-                          });
+  DefineQuantizationQuery(
+      t, "storage_type",
+      [](const UniformQuantization&, ElementType storage) -> absl::StatusOr<Value> {
+        return Value(storage);
+      });
   DefineQuantizationQuery(t, "expressed_type",
                           [](const UniformQuantization& q, ElementType) -> absl::StatusOr<Value> {
                             return Value(q.expressed_type);
@@ -320,8 +321,8 @@ void RegisterTypeFunctions(FunctionTable& t) {
     if (IsFloat(e)) {
       double v = a[0].ToDouble();
       uint8_t flags = 0;
-      uint64_t bits = EncodeFloat(Format(e), ExactValue::FromDouble(v), RoundingMode::kNearestEven,
-                                  &flags);
+      uint64_t bits =
+          EncodeFloat(Format(e), ExactValue::FromDouble(v), RoundingMode::kNearestEven, &flags);
       return Value(flags == 0 && (std::isnan(v) || DecodeFloat(Format(e), bits).ToDouble() == v));
     }
     return Value(false);

@@ -1,8 +1,8 @@
 #include "spec/formula/value.h"
 
 #include <charconv>
-#include <functional>
 #include <cmath>
+#include <functional>
 
 #include "core/element_value.h"
 
@@ -54,7 +54,8 @@ Value Value::FromTensor(const Tensor& tensor) {
     std::function<Value(size_t, int64_t&)> build = [&](size_t d, int64_t& next) -> Value {
       std::vector<Value> items;
       for (int64_t i = 0; i < shape[d]; ++i) {
-        items.push_back(d + 1 == shape.size() ? ElementValue<T>(values[next++]) : build(d + 1, next));
+        items.push_back(d + 1 == shape.size() ? ElementValue<T>(values[next++])
+                                              : build(d + 1, next));
       }
       return Value(std::move(items));
     };

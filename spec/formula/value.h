@@ -49,18 +49,19 @@ class Value {
                                ValueType, FunctionType, ElementTypeValue>;
 
   Value() = default;
-  Value(NoneValue v) : storage_(v) {}                           // NOLINT: values convert
-  Value(bool v) : storage_(v) {}                                // NOLINT
-  Value(int64_t v) : storage_(v) {}                             // NOLINT
-  Value(int v) : storage_(int64_t{v}) {}                        // NOLINT
-  Value(double v) : storage_(v) {}                              // NOLINT
-  Value(std::string v) : storage_(std::move(v)) {}              // NOLINT
-  Value(EnumValue v) : storage_(std::move(v)) {}                // NOLINT
-  Value(ListValue v) : storage_(std::move(v)) {}                // NOLINT
-  Value(std::vector<Value> items) : storage_(ListValue{std::move(items), std::nullopt}) {}  // NOLINT
-  Value(ValueType v) : storage_(std::move(v)) {}                // NOLINT
-  Value(FunctionType v) : storage_(std::move(v)) {}             // NOLINT
-  Value(ElementTypeValue v) : storage_(std::move(v)) {}         // NOLINT
+  Value(NoneValue v) : storage_(v) {}               // NOLINT: values convert
+  Value(bool v) : storage_(v) {}                    // NOLINT
+  Value(int64_t v) : storage_(v) {}                 // NOLINT
+  Value(int v) : storage_(int64_t{v}) {}            // NOLINT
+  Value(double v) : storage_(v) {}                  // NOLINT
+  Value(std::string v) : storage_(std::move(v)) {}  // NOLINT
+  Value(EnumValue v) : storage_(std::move(v)) {}    // NOLINT
+  Value(ListValue v) : storage_(std::move(v)) {}    // NOLINT
+  Value(std::vector<Value> items)
+      : storage_(ListValue{std::move(items), std::nullopt}) {}           // NOLINT
+  Value(ValueType v) : storage_(std::move(v)) {}                         // NOLINT
+  Value(FunctionType v) : storage_(std::move(v)) {}                      // NOLINT
+  Value(ElementTypeValue v) : storage_(std::move(v)) {}                  // NOLINT
   Value(ElementType v) : storage_(ElementTypeValue{v, std::nullopt}) {}  // NOLINT
 
   static Value IntList(const std::vector<int64_t>& values);

@@ -50,10 +50,11 @@ TEST(TypesTest, TokensTuplesAndFunctions) {
 }
 
 TEST(TypesTest, ErrorsSayWhatWasExpected) {
-  for (const char* text : {"tensor<2x!quant.uniform<f32:f32, 1.0>>", "tensor<!quant.uniform<i8:f32 1.0>>",
-                           "tuple<tensor<f32>", "(tensor<f32>) tensor<f32>", "tensor<2xf32> extra"}) {
+  for (const char* text :
+       {"tensor<2x!quant.uniform<f32:f32, 1.0>>", "tensor<!quant.uniform<i8:f32 1.0>>",
+        "tuple<tensor<f32>", "(tensor<f32>) tensor<f32>", "tensor<2xf32> extra"}) {
     auto type = std::string(text).starts_with("(") ? ParseFunctionType(text).status()
-                                                    : ParseValueType(text).status();
+                                                   : ParseValueType(text).status();
     EXPECT_FALSE(type.ok()) << text;
     EXPECT_NE(type.message().find("column"), std::string::npos) << type.message();
   }
