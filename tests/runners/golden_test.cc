@@ -16,8 +16,11 @@ TEST(GoldenTest, SpecExamplesOnTheOracleAndTheCpuBackend) {
   ASSERT_TRUE(adapter.ok()) << adapter.status();
   Gate gate(*registry, &oracle, adapter->get());
   int checked = 0;
+  int on_cpu = 0;
   for (const spec::OpSpec& op : (*registry)->ops()) {
     if (!oracle.Implements(op.name)) continue;
+    // Examples with regions or non-tensor values run through `interpret`.
+    if (!op.example.runnable) continue;
     auto example = spec::ExampleAsCase(op);
     ASSERT_TRUE(example.ok()) << example.status();
     auto expected = oracle.Run(example->c);
@@ -28,11 +31,14 @@ TEST(GoldenTest, SpecExamplesOnTheOracleAndTheCpuBackend) {
       ResultComparison oracle_vs_spec = CompareResult((*expected)[r], example->expected[r], 0);
       EXPECT_TRUE(oracle_vs_spec.ok()) << op.name << ": the oracle differs from the spec example";
     }
+    ++checked;
+    if (!(*adapter)->Supports(example->c).supported) continue;
     CaseOutcome outcome = gate.CheckCase(op, example->c);
     EXPECT_EQ(outcome.kind, CaseOutcome::Kind::kPass) << op.name << ": " << outcome.message;
-    ++checked;
+    ++on_cpu;
   }
-  EXPECT_EQ(checked, 6);
+  EXPECT_GE(checked, 6);
+  EXPECT_GE(on_cpu, 6);
 }
 
 }  // namespace
