@@ -1,5 +1,7 @@
 #include "core/program.h"
 
+#include <cstring>
+
 namespace hlocheck {
 
 FunctionType Region::type() const {
@@ -16,6 +18,87 @@ const Function* Module::Find(const std::string& function) const {
     if (f.name == function) return &f;
   }
   return nullptr;
+}
+
+namespace {
+
+bool SameAttributes(const std::map<std::string, Attribute>& a,
+                    const std::map<std::string, Attribute>& b) {
+  if (a.size() != b.size()) return false;
+  for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
+    if (ia->first != ib->first || ia->second.index() != ib->second.index()) return false;
+    if (const auto* ta = std::get_if<Tensor>(&ia->second)) {
+      if (!ta->BitwiseEquals(std::get<Tensor>(ib->second))) return false;
+    } else if (const auto* da = std::get_if<double>(&ia->second)) {
+      // Bit for bit, so that NaN equals itself and -0 differs from +0.
+      double db = std::get<double>(ib->second);
+      if (std::memcmp(da, &db, sizeof db) != 0) return false;
+    } else if (!(ia->second == ib->second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Differ(std::string* difference, const std::string& what) {
+  if (difference != nullptr) *difference = what;
+  return false;
+}
+
+bool SameOperation(const Operation& a, const Operation& b, std::string* difference) {
+  std::string where = a.name + " (line " + std::to_string(a.location.line) + ")";
+  if (a.name != b.name) return Differ(difference, "op " + a.name + " vs " + b.name);
+  if (a.operands != b.operands) return Differ(difference, where + ": operands differ");
+  if (a.results != b.results) return Differ(difference, where + ": results differ");
+  if (a.operand_types != b.operand_types)
+    return Differ(difference, where + ": operand types differ");
+  if (a.result_types != b.result_types) return Differ(difference, where + ": result types differ");
+  if (!SameAttributes(a.attributes, b.attributes)) {
+    return Differ(difference, where + ": attributes differ");
+  }
+  if (a.regions.size() != b.regions.size()) return Differ(difference, where + ": regions differ");
+  for (size_t i = 0; i < a.regions.size(); ++i) {
+    if (!SameRegion(a.regions[i], b.regions[i], difference)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool SameRegion(const Region& a, const Region& b, std::string* difference) {
+  if (a.blocks.size() != b.blocks.size()) return Differ(difference, "block counts differ");
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    const Block& x = a.blocks[i];
+    const Block& y = b.blocks[i];
+    if (x.arguments != y.arguments || x.argument_types != y.argument_types) {
+      return Differ(difference, "block arguments differ");
+    }
+    if (x.operations.size() != y.operations.size()) {
+      return Differ(difference, "op counts differ (" + std::to_string(x.operations.size()) +
+                                    " vs " + std::to_string(y.operations.size()) + ")");
+    }
+    for (size_t k = 0; k < x.operations.size(); ++k) {
+      if (!SameOperation(x.operations[k], y.operations[k], difference)) return false;
+    }
+  }
+  return true;
+}
+
+bool SameModule(const Module& a, const Module& b, std::string* difference) {
+  if (a.name != b.name) return Differ(difference, "module names differ");
+  if (a.functions.size() != b.functions.size()) return Differ(difference, "function counts differ");
+  for (size_t i = 0; i < a.functions.size(); ++i) {
+    const Function& f = a.functions[i];
+    const Function& g = b.functions[i];
+    if (f.name != g.name || f.is_public != g.is_public || !(f.type == g.type)) {
+      return Differ(difference, "function @" + f.name + ": signature differs");
+    }
+    if (!SameRegion(f.body, g.body, difference)) {
+      if (difference != nullptr) *difference = "@" + f.name + ": " + *difference;
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace hlocheck

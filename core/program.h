@@ -78,6 +78,12 @@ struct Module {
   const Function* Find(const std::string& function) const;
 };
 
+// Whether two programs are the same up to source locations (what printing
+// then reading a program must preserve). On a difference, `difference` (if
+// not null) says where.
+bool SameModule(const Module& a, const Module& b, std::string* difference = nullptr);
+bool SameRegion(const Region& a, const Region& b, std::string* difference = nullptr);
+
 }  // namespace hlocheck
 
 #endif  // HLOCHECK_CORE_PROGRAM_H_

@@ -82,6 +82,7 @@ class Tensor {
 
   // Same type and the same bytes.
   bool BitwiseEquals(const Tensor& other) const;
+  bool operator==(const Tensor& other) const { return BitwiseEquals(other); }
 
  private:
   TensorType type_;

@@ -395,7 +395,8 @@ class Loader {
     if (auto s = CheckKeys(
             root, "op file",
             {"op", "category", "summary", "operands", "results", "constraints", "numerics"},
-            {"seed_heading", "attributes", "regions", "definitions", "example", "recipe"});
+            {"seed_heading", "attributes", "regions", "definitions", "example", "recipe",
+             "unmodelled_attributes"});
         !s.ok()) {
       return s;
     }
@@ -413,6 +414,12 @@ class Loader {
     }
     op.summary = root["summary"].Scalar();
     if (root["seed_heading"]) op.seed_heading = root["seed_heading"].Scalar();
+    if (const YAML::Node& unmodelled = root["unmodelled_attributes"]) {
+      if (!unmodelled.IsSequence()) {
+        return Error(unmodelled, "expected a list of attribute names");
+      }
+      for (const YAML::Node& name : unmodelled) op.unmodelled_attributes.push_back(name.Scalar());
+    }
 
     auto operands = ParseValues(root["operands"], "operand");
     if (!operands.ok()) return operands.status();

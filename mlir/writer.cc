@@ -1,0 +1,286 @@
+#include "mlir/writer.h"
+
+#include "core/literal.h"
+#include "mlir/op_attributes.h"
+
+namespace hlocheck::mlir {
+namespace {
+
+std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string text;
+  for (size_t i = 0; i < parts.size(); ++i) text += (i ? separator : "") + parts[i];
+  return text;
+}
+
+std::string Types(const std::vector<ValueType>& types) {
+  std::vector<std::string> parts;
+  for (const ValueType& t : types) parts.push_back(t.ToString());
+  return Join(parts, ", ");
+}
+
+std::string ResultTypes(const std::vector<ValueType>& types) {
+  return types.size() == 1 ? types[0].ToString() : "(" + Types(types) + ")";
+}
+
+std::string Quote(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+// Attributes of ops outside the spec: verbatim when read from text, else
+// in a plain spelling.
+std::vector<std::string> PlainAttributes(const Operation& op) {
+  std::vector<std::string> entries;
+  for (const auto& [name, text] : op.raw_attributes) entries.push_back(name + " = " + text);
+  for (const auto& [name, value] : op.attributes) {
+    if (op.raw_attributes.count(name)) continue;
+    std::string text = std::visit(
+        [](const auto& v) -> std::string {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, bool>) {
+            return v ? "true" : "false";
+          } else if constexpr (std::is_same_v<T, int64_t>) {
+            return std::to_string(v) + " : i64";
+          } else if constexpr (std::is_same_v<T, double>) {
+            return PrintElementLiteral(ElementType::kF64, &v) + " : f64";
+          } else if constexpr (std::is_same_v<T, std::string>) {
+            return Quote(v);
+          } else if constexpr (std::is_same_v<T, Tensor>) {
+            return PrintDenseAttribute(v);
+          } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+            std::vector<std::string> parts;
+            for (int64_t i : v) parts.push_back(std::to_string(i));
+            return "array<i64: " + Join(parts, ", ") + ">";
+          } else {
+            return AttributeToString(v);
+          }
+        },
+        value);
+    if (name == "callee") text = "@" + std::get<std::string>(value);
+    entries.push_back(name + " = " + text);
+  }
+  return entries;
+}
+
+class Printer {
+ public:
+  explicit Printer(const spec::SpecRegistry& registry) : registry_(registry) {}
+
+  std::string Value(ValueId id) const {
+    auto it = names_.find(id);
+    return it != names_.end() ? it->second : "%" + std::to_string(id);
+  }
+  void Name(ValueId id, const std::string& name) { names_[id] = name; }
+
+  std::string Operation(const hlocheck::Operation& op, int indent) const {
+    std::string pad(indent, ' ');
+    std::string text = pad;
+    if (!op.results.empty()) {
+      std::vector<std::string> results;
+      for (ValueId id : op.results) results.push_back(Value(id));
+      text += Join(results, ", ") + " = ";
+    }
+    std::vector<std::string> operands;
+    for (ValueId id : op.operands) operands.push_back(Value(id));
+    text += Quote(op.name) + "(" + Join(operands, ", ") + ")";
+    if (!op.regions.empty()) {
+      std::vector<std::string> regions;
+      for (const Region& region : op.regions) regions.push_back(RegionText(region, indent));
+      text += " (" + Join(regions, ", ") + ")";
+    }
+    std::vector<std::string> attributes;
+    const spec::OpSpec* spec =
+        op.name.rfind("stablehlo.", 0) == 0 ? registry_.Find(op.name.substr(10)) : nullptr;
+    if (spec != nullptr) {
+      attributes = EncodeAttributes(*spec, op.attributes);
+      for (const auto& [name, raw] : op.raw_attributes) attributes.push_back(name + " = " + raw);
+    } else {
+      attributes = PlainAttributes(op);
+    }
+    if (!attributes.empty()) text += " {" + Join(attributes, ", ") + "}";
+    text += " : (" + Types(op.operand_types) + ") -> " +
+            (op.result_types.size() == 1 ? op.result_types[0].ToString()
+                                         : "(" + Types(op.result_types) + ")");
+    return text;
+  }
+
+  std::string RegionText(const Region& region, int indent) const {
+    std::string pad(indent, ' ');
+    std::string text = "{\n";
+    for (const Block& block : region.blocks) {
+      if (!block.arguments.empty()) {
+        std::vector<std::string> arguments;
+        for (size_t i = 0; i < block.arguments.size(); ++i) {
+          arguments.push_back(Value(block.arguments[i]) + ": " +
+                              block.argument_types[i].ToString());
+        }
+        text += pad + "^bb0(" + Join(arguments, ", ") + "):\n";
+      }
+      for (const hlocheck::Operation& op : block.operations) {
+        text += Operation(op, indent + 2) + "\n";
+      }
+    }
+    return text + pad + "}";
+  }
+
+ private:
+  const spec::SpecRegistry& registry_;
+  std::map<ValueId, std::string> names_;
+};
+
+}  // namespace
+
+std::string PrintOperation(const Operation& op, const spec::SpecRegistry& registry, int indent) {
+  return Printer(registry).Operation(op, indent);
+}
+
+std::string PrintModule(const Module& module, const spec::SpecRegistry& registry) {
+  Printer printer(registry);
+  std::string text;
+  bool wrapped = !module.name.empty() || !module.attributes.empty();
+  int indent = wrapped ? 2 : 0;
+  if (wrapped) {
+    text += "module";
+    if (!module.name.empty()) text += " @" + module.name;
+    if (!module.attributes.empty()) text += " attributes " + module.attributes;
+    text += " {\n";
+  }
+  std::string pad(indent, ' ');
+  for (const Function& f : module.functions) {
+    std::vector<std::string> arguments;
+    const std::vector<ValueId>* ids = f.body.blocks.empty() ? nullptr : &f.body.blocks[0].arguments;
+    for (size_t i = 0; i < f.type.inputs.size(); ++i) {
+      std::string argument = (ids ? printer.Value((*ids)[i]) : "%arg" + std::to_string(i)) + ": " +
+                             f.type.inputs[i].ToString();
+      if (i < f.argument_attributes.size() && !f.argument_attributes[i].empty()) {
+        argument += " " + f.argument_attributes[i];
+      }
+      arguments.push_back(argument);
+    }
+    text += pad + "func.func " + (f.is_public ? "" : "private ") + "@" + f.name + "(" +
+            Join(arguments, ", ") + ")";
+    if (!f.type.outputs.empty()) {
+      std::vector<std::string> results;
+      for (size_t i = 0; i < f.type.outputs.size(); ++i) {
+        std::string result = f.type.outputs[i].ToString();
+        if (i < f.result_attributes.size() && !f.result_attributes[i].empty()) {
+          result += " " + f.result_attributes[i];
+        }
+        results.push_back(result);
+      }
+      text += " -> (" + Join(results, ", ") + ")";
+    }
+    if (!f.attributes.empty()) text += " attributes " + f.attributes;
+    if (f.body.blocks.empty()) {
+      text += "\n";
+      continue;
+    }
+    text += " {\n";
+    for (const Operation& op : f.body.blocks[0].operations) {
+      text += printer.Operation(op, indent + 2) + "\n";
+    }
+    text += pad + "}\n";
+  }
+  if (wrapped) text += "}\n";
+  return text;
+}
+
+namespace {
+
+std::vector<std::string> OperandNames(const spec::OpSpec& op, const Case& c) {
+  std::vector<std::string> names;
+  size_t next = 0;
+  for (size_t i = 0; i < op.operands.size() && next < c.operands.size(); ++i) {
+    int64_t count = c.operand_segments.empty() ? 1 : c.operand_segments[i];
+    for (int64_t k = 0; k < count; ++k, ++next) {
+      names.push_back("%" + op.operands[i].name +
+                      (op.operands[i].variadic ? std::to_string(k) : ""));
+    }
+  }
+  return names;
+}
+
+Operation CaseOperation(const Case& c, std::vector<ValueId>* operand_ids) {
+  Operation op;
+  op.name = "stablehlo." + c.op;
+  // Ids above every id the regions use, so names never collide.
+  ValueId next = 0;
+  for (const Region& region : c.regions) {
+    for (const Block& block : region.blocks) {
+      for (ValueId id : block.arguments) next = std::max(next, id + 1);
+      for (const Operation& inner : block.operations) {
+        for (ValueId id : inner.results) next = std::max(next, id + 1);
+      }
+    }
+  }
+  for (const Tensor& operand : c.operands) {
+    op.operands.push_back(next);
+    operand_ids->push_back(next++);
+    op.operand_types.push_back(ValueType::Of(operand.type()));
+  }
+  for (const TensorType& type : c.result_types) {
+    op.results.push_back(next++);
+    op.result_types.push_back(ValueType::Of(type));
+  }
+  op.attributes = c.attributes;
+  op.regions = c.regions;
+  return op;
+}
+
+}  // namespace
+
+namespace {
+
+// `"stablehlo.op"(%a, %b) ({...}) {...} : (...) -> ...` with the case's
+// operands named by spec name.
+std::string CaseOperationText(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
+                              const Case& c) {
+  std::vector<ValueId> ids;
+  Operation op = CaseOperation(c, &ids);
+  std::string text = Quote(op.name) + "(" + Join(OperandNames(spec, c), ", ") + ")";
+  if (!op.regions.empty()) {
+    Printer printer(registry);
+    std::vector<std::string> regions;
+    for (const Region& region : op.regions) regions.push_back(printer.RegionText(region, 2));
+    text += " (" + Join(regions, ", ") + ")";
+  }
+  std::vector<std::string> attributes = EncodeAttributes(spec, op.attributes);
+  if (!attributes.empty()) text += " {" + Join(attributes, ", ") + "}";
+  return text + " : (" + Types(op.operand_types) + ") -> " + ResultTypes(op.result_types);
+}
+
+}  // namespace
+
+std::string PrintCaseOperation(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
+                               const Case& c) {
+  return CaseOperationText(registry, spec, c);
+}
+
+std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
+                            const Case& c, const std::vector<CaseCheck>& checks,
+                            const std::vector<std::string>& comments) {
+  std::string text;
+  for (const std::string& comment : comments) text += "// " + comment + "\n";
+  text += "func.func @main() {\n";
+  std::vector<std::string> names = OperandNames(spec, c);
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    text += "  " + names[i] + " = stablehlo.constant " + PrintDenseAttribute(c.operands[i]) + "\n";
+  }
+  std::string result =
+      c.result_types.size() == 1 ? "%result" : "%result:" + std::to_string(c.result_types.size());
+  text += "  " + result + " = " + CaseOperationText(registry, spec, c) + "\n";
+  for (size_t i = 0; i < checks.size(); ++i) {
+    std::string value = c.result_types.size() == 1 ? "%result" : "%result#" + std::to_string(i);
+    text += "  check." +
+            std::string(checks[i].exact ? "expect_eq_const " : "expect_almost_eq_const ") + value +
+            ", " + PrintDenseAttribute(checks[i].expected) + "\n";
+  }
+  text += "  func.return\n}\n";
+  return text;
+}
+
+}  // namespace hlocheck::mlir

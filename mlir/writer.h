@@ -1,0 +1,39 @@
+// Writes programs and cases as StableHLO modules in MLIR text that MLIR
+// tools and `hlocheck interpret` read back. Ops are written in MLIR's
+// generic form, which every StableHLO version parses the same way; values
+// are numbered by their ids, so reading the text back gives the same
+// program (SameModule).
+#ifndef HLOCHECK_MLIR_WRITER_H_
+#define HLOCHECK_MLIR_WRITER_H_
+
+#include <string>
+#include <vector>
+
+#include "core/case.h"
+#include "core/program.h"
+#include "spec/registry.h"
+
+namespace hlocheck::mlir {
+
+std::string PrintModule(const Module& module, const spec::SpecRegistry& registry);
+std::string PrintOperation(const Operation& op, const spec::SpecRegistry& registry, int indent = 2);
+
+// A case as a standalone module: its inputs as constants, the op, and a
+// check per result (`check.expect_eq_const` when `exact[i]`, else
+// `check.expect_almost_eq_const`), each against `expected[i]`. `comments`
+// go first as `//` lines.
+struct CaseCheck {
+  Tensor expected;
+  bool exact = true;
+};
+std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSpec& op,
+                            const Case& c, const std::vector<CaseCheck>& checks,
+                            const std::vector<std::string>& comments = {});
+
+// The case's op alone, in generic form, its operands named by spec name.
+std::string PrintCaseOperation(const spec::SpecRegistry& registry, const spec::OpSpec& op,
+                               const Case& c);
+
+}  // namespace hlocheck::mlir
+
+#endif  // HLOCHECK_MLIR_WRITER_H_
