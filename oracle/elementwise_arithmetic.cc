@@ -320,7 +320,11 @@ ContainerT<T> NegateValue(ContainerT<T> x, uint8_t* flags) {
   } else {
     const FloatFormat& format = Format(T);
     uint64_t bits = FloatBits<T>(x);
-    if (IsNaNBits(format, bits)) return x;
+    // The FNUZ NaN has no sign to flip; f8E8M0FNU's NaN has no sign bit.
+    if (IsNaNBits(format, bits) &&
+        (format.nan_encoding == NanEncoding::kNegativeZero || !format.has_sign)) {
+      return x;
+    }
     if (!format.has_sign) {
       *flags |= kConversionUnrepresentable;
       return x;

@@ -75,7 +75,8 @@ Results RoundNearestEven(const Case& c) {
 // reduce_precision of one value of a type with format `source`, as the spec
 // describes it and XLA implements it:
 // 1. if mantissa_bits is below the type's, the significand is rounded to
-//    mantissa_bits fraction bits, ties to even (the type's subnormals keep
+//    mantissa_bits fraction bits, ties to even (with no fraction bit left,
+//    to the even exponent field, see below; the type's subnormals keep
 //    their fixed quantum, 2^(min exponent - mantissa_bits)); rounding past
 //    the type's largest finite value gives infinity;
 // 2. if exponent_bits is below the type's, a result whose exponent exceeds
@@ -90,7 +91,18 @@ double ReducePrecisionValue(double x, const FloatFormat& source, int64_t exponen
   if (mantissa_bits < source.mantissa_bits) {
     int quantum =
         std::max(std::ilogb(x), source.min_normal_exponent()) - static_cast<int>(mantissa_bits);
-    x = std::ldexp(RoundHalfEven(std::ldexp(x, -quantum)), quantum);  // scalings are exact
+    double scaled = std::ldexp(x, -quantum);  // scalings by powers of two are exact
+    double rounded = RoundHalfEven(scaled);
+    if (mantissa_bits == 0 && std::ilogb(x) >= source.min_normal_exponent() &&
+        std::fabs(scaled - std::trunc(scaled)) == 0.5) {
+      // No fraction bit is left, so 1.5 * 2^e lies between two odd
+      // significands (1 * 2^e and 1 * 2^(e+1)). XLA rounds the bit pattern,
+      // whose last kept bit is then the lowest bit of the exponent field:
+      // the tie goes to the even exponent field.
+      bool odd_field = ((std::ilogb(x) + source.bias) & 1) != 0;
+      rounded = std::copysign(odd_field ? 2.0 : 1.0, x);
+    }
+    x = std::ldexp(rounded, quantum);
     double max_finite = DecodeFloat(source, source.max_finite_bits()).ToDouble();
     if (std::fabs(x) > max_finite) x = std::copysign(HUGE_VAL, x);
   }
