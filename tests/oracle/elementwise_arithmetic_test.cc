@@ -16,27 +16,6 @@
 namespace hlocheck::testing {
 namespace {
 
-using MpfrOp = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
-
-// op(x, y) rounded to nearest even by MPFR in a format of precision p with
-// the format's subnormals (emin and mpfr_subnormalize), as a double (exact).
-double MpfrInFormat(const FloatFormat& format, MpfrOp op, double x, double y) {
-  const int precision = format.mantissa_bits + 1;
-  mpfr_exp_t old_emin = mpfr_get_emin();
-  mpfr_set_emin(format.min_normal_exponent() - precision + 2);
-  mpfr_t a, b, r;
-  mpfr_inits2(64, a, b, static_cast<mpfr_ptr>(nullptr));
-  mpfr_init2(r, precision);
-  mpfr_set_d(a, x, MPFR_RNDN);
-  mpfr_set_d(b, y, MPFR_RNDN);
-  int inexact = op(r, a, b, MPFR_RNDN);
-  mpfr_subnormalize(r, inexact, MPFR_RNDN);
-  double result = mpfr_get_d(r, MPFR_RNDN);
-  mpfr_clears(a, b, r, static_cast<mpfr_ptr>(nullptr));
-  mpfr_set_emin(old_emin);
-  return result;
-}
-
 Tensor FromBits(ElementType type, const std::vector<uint64_t>& bits) {
   Tensor t(Shape{static_cast<int64_t>(bits.size())}, type);
   DispatchElementType(type, [&]<ElementType T>() {
