@@ -3,10 +3,15 @@
 #define HLOCHECK_ORACLE_ARITHMETIC_H_
 
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/element_type.h"
 #include "core/element_value.h"
 #include "core/exact_value.h"
+#include "oracle/expectation.h"
 
 namespace hlocheck::oracle {
 
@@ -20,6 +25,77 @@ ContainerT<T> RoundDouble(double value) {
   } else {
     return FloatFromBits<T>(EncodeFloat(Format(T), ExactValue::FromDouble(value)));
   }
+}
+
+// The same, reporting ConversionFlag bits: kConversionUnrepresentable when
+// the value (a NaN, an infinity, a zero or a negative number) does not exist
+// in T. Every double exists in f64.
+template <ElementType T>
+ContainerT<T> RoundDouble(double value, uint8_t* flags) {
+  static_assert(IsFloat(T));
+  if constexpr (T == ElementType::kF64) {
+    return value;
+  } else {
+    return FloatFromBits<T>(
+        EncodeFloat(Format(T), ExactValue::FromDouble(value), RoundingMode::kNearestEven, flags));
+  }
+}
+
+template <ElementType T>
+bool IsNaNValue(ContainerT<T> value) {
+  static_assert(IsFloat(T));
+  return IsNaNBits(Format(T), FloatBits<T>(value));
+}
+
+// The bits of an integer element within its width (two's complement).
+template <ElementType T>
+uint64_t UnsignedBits(ContainerT<T> value) {
+  static_assert(IsInteger(T));
+  constexpr int kBits = BitWidth(T);
+  uint64_t bits = IntegerBits<T>(value);
+  if constexpr (kBits < 64) bits &= (uint64_t{1} << kBits) - 1;
+  return bits;
+}
+
+// Elements of one result whose value the spec leaves to the implementation,
+// each with why.
+class FreeElements {
+ public:
+  explicit FreeElements(size_t count) : count_(count) {}
+
+  void Mark(size_t index, std::string_view reason) {
+    if (mask_.empty()) mask_.assign(count_, 0);
+    mask_[index] = 1;
+    if (reason_.find(reason) == std::string::npos) {
+      if (!reason_.empty()) reason_ += "; ";
+      reason_ += reason;
+    }
+  }
+  bool any() const { return !mask_.empty(); }
+
+  void MoveInto(ResultExpectation& expectation) && {
+    expectation.free = std::move(mask_);
+    expectation.free_reason = std::move(reason_);
+  }
+
+ private:
+  size_t count_;
+  std::vector<uint8_t> mask_;  // empty until an element is marked
+  std::string reason_;
+};
+
+// What a float result that T cannot hold (see RoundDouble) is marked free with.
+inline constexpr std::string_view kUnrepresentableReason =
+    "the result (NaN, an infinity, zero or a negative value) does not exist in the element "
+    "type; the spec does not say what it becomes";
+
+// The one result of an element-wise op.
+inline std::vector<ResultExpectation> OneResult(Tensor reference, Check check, FreeElements free) {
+  std::vector<ResultExpectation> results(1);
+  results[0].reference = std::move(reference);
+  results[0].check = check;
+  std::move(free).MoveInto(results[0]);
+  return results;
 }
 
 }  // namespace hlocheck::oracle

@@ -47,6 +47,12 @@ struct OpEntry {
   OpFunction function;
 };
 std::vector<OpEntry> ElementwiseOps();
+std::vector<OpEntry> ElementwiseArithmeticOps();
+std::vector<OpEntry> ElementwiseBitcastOps();
+std::vector<OpEntry> ElementwiseBitwiseOps();
+std::vector<OpEntry> ElementwiseCompareSelectOps();
+std::vector<OpEntry> ElementwiseComplexOps();
+std::vector<OpEntry> ElementwiseRoundingOps();
 std::vector<OpEntry> DataMovementOps();
 std::vector<OpEntry> ReductionOps();
 

@@ -1,0 +1,264 @@
+// Element-wise comparison and choice (seed 002: compare, select, is_finite,
+// maximum, minimum, clamp). Each result element is a boolean or one of the
+// inputs, so results are exact; the element type is dispatched once per op.
+#include <algorithm>
+#include <cmath>
+#include <compare>
+#include <cstring>
+#include <limits>
+
+#include "absl/status/status.h"
+#include "oracle/arithmetic.h"
+#include "oracle/oracle.h"
+
+namespace hlocheck::oracle {
+namespace {
+
+using Results = absl::StatusOr<std::vector<ResultExpectation>>;
+
+// The value an order-based op chooses, and whether the spec leaves the
+// choice open.
+template <typename V>
+struct Choice {
+  V value;
+  bool open = false;
+};
+
+constexpr std::string_view kComplexOrderReason =
+    "the lexicographic order of complex numbers is not defined for NaN parts, nor where only "
+    "the signs of zero parts differ (#560 plans to remove it)";
+
+// maximum (kMax) or minimum: logical OR / AND for booleans, the integer
+// extremum, IEEE-754 maximum / minimum for floats (NaN propagates, -0 < +0),
+// and the lexicographic extremum of (real, imaginary) for complex numbers.
+template <ElementType T, bool kMax>
+Choice<ContainerT<T>> Extremum(ContainerT<T> a, ContainerT<T> b) {
+  if constexpr (IsBool(T)) {
+    return {static_cast<ContainerT<T>>(kMax ? (a | b) & 1 : (a & b) & 1)};
+  } else if constexpr (IsInteger(T)) {
+    return {kMax ? std::max(a, b) : std::min(a, b)};
+  } else if constexpr (IsFloat(T)) {
+    if (IsNaNValue<T>(a)) return {a};
+    if (IsNaNValue<T>(b)) return {b};
+    double x = ToDouble<T>(a);
+    double y = ToDouble<T>(b);
+    if (x == y) {
+      // Equal numbers differ at most in the sign of zero: -0 < +0.
+      bool a_is_larger = !std::signbit(x) && std::signbit(y);
+      return {a_is_larger == kMax ? a : b};
+    }
+    return {(x > y) == kMax ? a : b};
+  } else {
+    using Part = typename ContainerT<T>::value_type;
+    double ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    if (std::isnan(ar) || std::isnan(ai) || std::isnan(br) || std::isnan(bi)) {
+      constexpr Part kNaN = std::numeric_limits<Part>::quiet_NaN();
+      return {{kNaN, kNaN}, true};
+    }
+    int order = ar < br ? -1 : ar > br ? 1 : ai < bi ? -1 : ai > bi ? 1 : 0;
+    bool open = (ar == br && std::signbit(ar) != std::signbit(br)) ||
+                (order == 0 && std::signbit(ai) != std::signbit(bi));
+    if (order == 0) return {a, open};
+    return {(order > 0) == kMax ? a : b, open};
+  }
+}
+
+template <bool kMax>
+Results MaximumOrMinimum(const Case& c) {
+  const Tensor& lhs = c.operands[0];
+  const Tensor& rhs = c.operands[1];
+  Tensor result(c.result_types[0]);
+  FreeElements free(result.num_elements());
+  DispatchElementType(result.element_type(), [&]<ElementType T>() {
+    auto a = lhs.values<T>();
+    auto b = rhs.values<T>();
+    auto out = result.values<T>();
+    for (size_t i = 0; i < out.size(); ++i) {
+      Choice<ContainerT<T>> choice = Extremum<T, kMax>(a[i], b[i]);
+      out[i] = choice.value;
+      if (choice.open) free.Mark(i, kComplexOrderReason);
+    }
+  });
+  return OneResult(std::move(result), Check::kExact, std::move(free));
+}
+
+Results Maximum(const Case& c) { return MaximumOrMinimum<true>(c); }
+Results Minimum(const Case& c) { return MaximumOrMinimum<false>(c); }
+
+// clamp: minimum(maximum(operand, min_element), max_element), where a rank-0
+// min or max applies to every element.
+Results Clamp(const Case& c) {
+  const Tensor& min = c.operands[0];
+  const Tensor& operand = c.operands[1];
+  const Tensor& max = c.operands[2];
+  Tensor result(c.result_types[0]);
+  FreeElements free(result.num_elements());
+  const bool scalar_min = min.rank() == 0;
+  const bool scalar_max = max.rank() == 0;
+  DispatchElementType(result.element_type(), [&]<ElementType T>() {
+    auto lo = min.values<T>();
+    auto x = operand.values<T>();
+    auto hi = max.values<T>();
+    auto out = result.values<T>();
+    for (size_t i = 0; i < out.size(); ++i) {
+      Choice<ContainerT<T>> raised = Extremum<T, true>(x[i], lo[scalar_min ? 0 : i]);
+      Choice<ContainerT<T>> clamped = Extremum<T, false>(raised.value, hi[scalar_max ? 0 : i]);
+      out[i] = clamped.value;
+      if (raised.open || clamped.open) free.Mark(i, kComplexOrderReason);
+    }
+  });
+  return OneResult(std::move(result), Check::kExact, std::move(free));
+}
+
+enum class Direction { kEQ, kNE, kGE, kGT, kLE, kLT };
+
+bool Holds(Direction direction, std::partial_ordering order) {
+  switch (direction) {
+    case Direction::kEQ:
+      return order == 0;
+    case Direction::kNE:
+      return order != 0;  // true for unordered (compareQuietNotEqual)
+    case Direction::kGE:
+      return order >= 0;
+    case Direction::kGT:
+      return order > 0;
+    case Direction::kLE:
+      return order <= 0;
+    case Direction::kLT:
+      return order < 0;
+  }
+  return false;
+}
+
+// Lexicographic comparison of (real, imaginary) pairs, each part compared as
+// IEEE-754 compareQuiet* does.
+bool HoldsLexicographically(Direction direction, std::partial_ordering re,
+                            std::partial_ordering im) {
+  bool equal = re == 0 && im == 0;
+  switch (direction) {
+    case Direction::kEQ:
+      return equal;
+    case Direction::kNE:
+      return !equal;
+    case Direction::kGE:
+      return re > 0 || (re == 0 && im >= 0);
+    case Direction::kGT:
+      return re > 0 || (re == 0 && im > 0);
+    case Direction::kLE:
+      return re < 0 || (re == 0 && im <= 0);
+    case Direction::kLT:
+      return re < 0 || (re == 0 && im < 0);
+  }
+  return false;
+}
+
+// The position of a value in IEEE-754 totalOrder: -NaN < -Inf < ... < -0 <
+// +0 < ... < +Inf < +NaN, NaNs ordered by payload (a quiet NaN beyond a
+// signalling one), i.e. the order of sign-magnitude bit patterns.
+template <ElementType T>
+int64_t TotalOrderKey(ContainerT<T> value) {
+  const FloatFormat& format = Format(T);
+  uint64_t bits = FloatBits<T>(value);
+  auto magnitude = static_cast<int64_t>(bits & ~format.sign_mask());
+  return (bits & format.sign_mask()) != 0 ? -magnitude - 1 : magnitude;
+}
+
+// compare: the numbers for booleans and integers; IEEE-754 compareQuiet*
+// for floats with FLOAT; IEEE-754 totalOrder with TOTALORDER (for every
+// direction, as XLA's *TotalOrder comparisons: EQ means the same position in
+// the total order, so -0 != +0 and a NaN equals itself); lexicographic on
+// (real, imaginary) for complex numbers, which the spec defines for every
+// direction (GE, GT, LE, LT are planned to be removed, #560).
+Results Compare(const Case& c) {
+  const Tensor& lhs = c.operands[0];
+  const Tensor& rhs = c.operands[1];
+  const std::string& name = c.attribute<EnumValue>("comparison_direction").name;
+  Direction direction = name == "EQ"   ? Direction::kEQ
+                        : name == "NE" ? Direction::kNE
+                        : name == "GE" ? Direction::kGE
+                        : name == "GT" ? Direction::kGT
+                        : name == "LE" ? Direction::kLE
+                                       : Direction::kLT;
+  const Attribute* compare_type = c.FindAttribute("compare_type");
+  const bool total_order =
+      compare_type != nullptr && std::get<EnumValue>(*compare_type).name == "TOTALORDER";
+  Tensor result(c.result_types[0]);
+  FreeElements free(result.num_elements());
+  auto out = result.values<ElementType::kI1>();
+  DispatchElementType(lhs.element_type(), [&]<ElementType T>() {
+    auto a = lhs.values<T>();
+    auto b = rhs.values<T>();
+    for (size_t i = 0; i < out.size(); ++i) {
+      bool holds;
+      if constexpr (IsBool(T) || IsInteger(T)) {
+        holds = Holds(direction, a[i] <=> b[i]);
+      } else if constexpr (IsFloat(T)) {
+        if (total_order) {
+          holds = Holds(direction, TotalOrderKey<T>(a[i]) <=> TotalOrderKey<T>(b[i]));
+          // The FNUZ NaN is the -0 pattern and has no sign: where it lies in
+          // totalOrder is not defined.
+          if (Format(T).nan_encoding == NanEncoding::kNegativeZero &&
+              (IsNaNValue<T>(a[i]) || IsNaNValue<T>(b[i]))) {
+            free.Mark(i, "the FNUZ NaN has no sign, so its place in totalOrder is not defined");
+          }
+        } else {
+          holds = Holds(direction, ToDouble<T>(a[i]) <=> ToDouble<T>(b[i]));
+        }
+      } else {
+        holds = HoldsLexicographically(direction, a[i].real() <=> b[i].real(),
+                                       a[i].imag() <=> b[i].imag());
+      }
+      out[i] = holds ? 1 : 0;
+    }
+  });
+  return OneResult(std::move(result), Check::kExact, std::move(free));
+}
+
+// select: result[i] = pred_element ? on_true[i] : on_false[i], with a rank-0
+// pred applying to every element. Values are copied as raw bytes, so every
+// element type behaves the same.
+Results Select(const Case& c) {
+  const Tensor& pred = c.operands[0];
+  const Tensor& on_true = c.operands[1];
+  const Tensor& on_false = c.operands[2];
+  Tensor result(c.result_types[0]);
+  const size_t bytes = ContainerBytes(result.element_type());
+  auto p = pred.values<ElementType::kI1>();
+  const bool scalar_pred = pred.rank() == 0;
+  for (int64_t i = 0; i < result.num_elements(); ++i) {
+    const Tensor& source = p[scalar_pred ? 0 : i] != 0 ? on_true : on_false;
+    std::memcpy(result.bytes().data() + i * bytes, source.bytes().data() + i * bytes, bytes);
+  }
+  return OneResult(std::move(result), Check::kExact, FreeElements(0));
+}
+
+// is_finite: IEEE-754 isFinite, neither an infinity nor NaN.
+Results IsFinite(const Case& c) {
+  const Tensor& x = c.operands[0];
+  Tensor result(c.result_types[0]);
+  auto out = result.values<ElementType::kI1>();
+  absl::Status status = DispatchElementType(x.element_type(), [&]<ElementType T>() {
+    if constexpr (IsFloat(T)) {
+      const FloatFormat& format = Format(T);
+      auto in = x.values<T>();
+      for (size_t i = 0; i < out.size(); ++i) {
+        uint64_t bits = FloatBits<T>(in[i]);
+        out[i] = IsNaNBits(format, bits) || IsInfinityBits(format, bits) ? 0 : 1;
+      }
+      return absl::OkStatus();
+    } else {
+      return absl::InvalidArgumentError("unsupported: is_finite of " + std::string(Name(T)));
+    }
+  });
+  if (!status.ok()) return status;
+  return OneResult(std::move(result), Check::kExact, FreeElements(0));
+}
+
+}  // namespace
+
+std::vector<OpEntry> ElementwiseCompareSelectOps() {
+  return {{"clamp", Clamp},     {"compare", Compare}, {"is_finite", IsFinite},
+          {"maximum", Maximum}, {"minimum", Minimum}, {"select", Select}};
+}
+
+}  // namespace hlocheck::oracle
