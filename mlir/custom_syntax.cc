@@ -652,7 +652,10 @@ Operation ParseCustomOperation(Parser& p, const std::string& written, TextLocati
   pending.op.attributes.clear();
   p.DecodeOnto(pending.op, pending.dict);
   for (auto& [key, value] : custom) pending.op.attributes[key] = std::move(value);
-  if (pending.spec != nullptr) FillGroupDefaults(*pending.spec, pending.op.attributes);
+  if (pending.spec != nullptr) {
+    FillGroupDefaults(*pending.spec, pending.op.attributes);
+    FillWindowDefaults(*pending.spec, pending.op.operand_types, pending.op.attributes);
+  }
   return std::move(pending.op);
 }
 

@@ -432,6 +432,38 @@ void FillGroupDefaults(const spec::OpSpec& op, std::map<std::string, Attribute>&
   }
 }
 
+void FillWindowDefaults(const spec::OpSpec& op, const std::vector<ValueType>& operand_types,
+                        std::map<std::string, Attribute>& values) {
+  // Window attributes MLIR leaves out mean "no striding, padding, dilation or
+  // reversal", one entry per window dimension.
+  std::vector<std::string> ones, zeros_2d, falses;
+  int64_t rank = operand_types.empty() ? 0 : static_cast<int64_t>(operand_types[0].shape.size());
+  if (op.name == "convolution") {
+    rank -= 2;
+    ones = {"window_strides", "lhs_dilation", "rhs_dilation"};
+    zeros_2d = {"padding"};
+    falses = {"window_reversal"};
+  } else if (op.name == "reduce_window") {
+    ones = {"window_strides", "base_dilations", "window_dilations"};
+    zeros_2d = {"padding"};
+  } else if (op.name == "select_and_scatter") {
+    ones = {"window_strides"};
+    zeros_2d = {"padding"};
+  } else {
+    return;
+  }
+  if (rank < 0) return;
+  for (const std::string& name : ones) {
+    if (!values.count(name)) values[name] = std::vector<int64_t>(rank, 1);
+  }
+  for (const std::string& name : zeros_2d) {
+    if (!values.count(name)) values[name] = Tensor(Shape{rank, 2}, ElementType::kSI64);
+  }
+  for (const std::string& name : falses) {
+    if (!values.count(name)) values[name] = std::vector<bool>(rank, false);
+  }
+}
+
 std::string EncodeAttributeValue(const spec::AttributeSpec& spec, const Attribute& attribute) {
   return std::visit(
       [&](const auto& v) -> std::string {

@@ -35,6 +35,12 @@ DecodedAttributes DecodeAttributes(const spec::OpSpec& op, const AttrDict& dict,
 // that its text omitted their zero or empty value, as MLIR does.
 void FillGroupDefaults(const spec::OpSpec& op, std::map<std::string, Attribute>& values);
 
+// Gives convolution, reduce_window and select_and_scatter the window
+// attributes their text left out (MLIR's defaults: ones, zero padding, no
+// reversal), sized by the operands' rank.
+void FillWindowDefaults(const spec::OpSpec& op, const std::vector<ValueType>& operand_types,
+                        std::map<std::string, Attribute>& values);
+
 // Decodes one attribute value for `spec` (used by the custom op syntaxes).
 Attribute DecodeAttribute(const spec::AttributeSpec& spec, const AttrSyntax& syntax,
                           const Cursor& cursor);

@@ -439,6 +439,7 @@ void Parser::DecodeOnto(Operation& op, const AttrDict& dict) {
     DecodedAttributes decoded = DecodeAttributes(*spec, dict, cursor_);
     for (auto& [name, value] : decoded.values) op.attributes[name] = std::move(value);
     for (auto& [name, text] : decoded.foreign) op.raw_attributes[name] = text;
+    FillWindowDefaults(*spec, op.operand_types, op.attributes);
     return;
   }
   for (const auto& [name, syntax] : dict) {

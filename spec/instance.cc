@@ -73,6 +73,69 @@ absl::Status ReadGroup(const std::string& file, const YAML::Node& node, const ch
 
 }  // namespace
 
+namespace {
+
+template <typename Spec>
+absl::StatusOr<std::vector<int64_t>> Segments(const std::vector<Spec>& specs, size_t count,
+                                              const std::string& what) {
+  size_t variadic = 0;
+  for (const Spec& s : specs) variadic += s.variadic ? 1 : 0;
+  size_t fixed = specs.size() - variadic;
+  auto mismatch = [&] {
+    return absl::InvalidArgumentError(std::to_string(count) + " " + what +
+                                      " do not fit the spec's " + std::to_string(specs.size()) +
+                                      " " + what + " (" + std::to_string(variadic) + " variadic)");
+  };
+  if (count < fixed || (variadic == 0 && count != fixed)) return mismatch();
+  if (variadic > 0 && (count - fixed) % variadic != 0) return mismatch();
+  std::vector<int64_t> sizes;
+  for (const Spec& s : specs) {
+    sizes.push_back(s.variadic ? static_cast<int64_t>((count - fixed) / variadic) : 1);
+  }
+  return sizes;
+}
+
+template <typename T>
+std::vector<std::vector<T>> Split(const std::vector<T>& flat, const std::vector<int64_t>& sizes) {
+  std::vector<std::vector<T>> groups;
+  size_t next = 0;
+  for (int64_t size : sizes) {
+    groups.emplace_back(flat.begin() + next, flat.begin() + next + size);
+    next += size;
+  }
+  return groups;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<int64_t>> SegmentSizes(const std::vector<ValueSpec>& specs,
+                                                  size_t count) {
+  return Segments(specs, count, "values");
+}
+
+absl::StatusOr<std::vector<int64_t>> RegionSegmentSizes(const std::vector<RegionSpec>& specs,
+                                                        size_t count) {
+  return Segments(specs, count, "regions");
+}
+
+absl::StatusOr<OpInstance> InstanceFromOperation(const OpSpec& op, const Operation& operation) {
+  OpInstance instance;
+  instance.op = op.name;
+  auto operands = Segments(op.operands, operation.operand_types.size(), "operands");
+  if (!operands.ok()) return operands.status();
+  auto results = Segments(op.results, operation.result_types.size(), "results");
+  if (!results.ok()) return results.status();
+  auto regions = Segments(op.regions, operation.regions.size(), "regions");
+  if (!regions.ok()) return regions.status();
+  instance.operands = Split(operation.operand_types, *operands);
+  instance.results = Split(operation.result_types, *results);
+  std::vector<FunctionType> signatures;
+  for (const Region& region : operation.regions) signatures.push_back(region.type());
+  instance.regions = Split(signatures, *regions);
+  instance.attributes = operation.attributes;
+  return instance;
+}
+
 OpInstance OpInstance::FromCase(const OpSpec& op, const Case& c) {
   OpInstance instance;
   instance.op = c.op;
@@ -93,6 +156,11 @@ OpInstance OpInstance::FromCase(const OpSpec& op, const Case& c) {
   instance.operands = split(operands, c.operand_segments, op.operands.size());
   instance.results = split(results, c.result_segments, op.results.size());
   instance.regions.resize(op.regions.size());
+  std::vector<FunctionType> signatures;
+  for (const Region& region : c.regions) signatures.push_back(region.type());
+  if (auto sizes = RegionSegmentSizes(op.regions, signatures.size()); sizes.ok()) {
+    instance.regions = Split(signatures, c.region_segments.empty() ? *sizes : c.region_segments);
+  }
   instance.attributes = c.attributes;
   return instance;
 }

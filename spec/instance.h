@@ -46,6 +46,18 @@ struct OpInstance {
   static OpInstance FromCase(const OpSpec& op, const Case& c);
 };
 
+// How many of `count` values each of `specs` takes: one per plain input, the
+// rest to the variadic one, or shared equally when several are variadic (as
+// MLIR's SameVariadicOperandSize). Errors when the count cannot fit.
+absl::StatusOr<std::vector<int64_t>> SegmentSizes(const std::vector<ValueSpec>& specs,
+                                                  size_t count);
+absl::StatusOr<std::vector<int64_t>> RegionSegmentSizes(const std::vector<RegionSpec>& specs,
+                                                        size_t count);
+
+// An op of a program as an instance: types split by the spec's inputs,
+// attributes, region signatures.
+absl::StatusOr<OpInstance> InstanceFromOperation(const OpSpec& op, const Operation& operation);
+
 // Reads an instance of `op` from YAML (operands, attributes, regions,
 // results, num_replicas, num_partitions), starting from `base` when given:
 // keys present replace the base's entries (how a constraint's `violated_by`

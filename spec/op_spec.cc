@@ -163,8 +163,13 @@ class Loader {
                          std::initializer_list<std::string_view> required,
                          std::initializer_list<std::string_view> optional) const {
     if (!map.IsMap()) return Error(map, "expected a mapping for " + std::string(what));
+    std::set<std::string> seen;
     for (const auto& entry : map) {
       std::string key = entry.first.Scalar();
+      // yaml-cpp keeps the first of two equal keys; the second is a mistake.
+      if (!seen.insert(key).second) {
+        return Error(entry.first, "duplicate key '" + key + "' in " + std::string(what));
+      }
       bool known = std::find(required.begin(), required.end(), key) != required.end() ||
                    std::find(optional.begin(), optional.end(), key) != optional.end();
       if (!known) {

@@ -48,7 +48,13 @@ Value Value::FromTensor(const Tensor& tensor) {
   return DispatchElementType(tensor.element_type(), [&]<ElementType T>() {
     auto values = tensor.values<T>();
     const Shape& shape = tensor.shape();
-    if (shape.empty()) return ElementValue<T>(values[0]);
+    if (shape.empty()) {
+      // A 0-d tensor keeps its type (type(value) of `dense<1> : tensor<f32>`).
+      ListValue scalar;
+      scalar.items.push_back(ElementValue<T>(values[0]));
+      scalar.tensor_type = ValueType::Of(tensor.type());
+      return Value(std::move(scalar));
+    }
     // Nested lists, dimension by dimension; an empty dimension still nests
     // (tensor<2x0xi64> is [[], []]).
     std::function<Value(size_t, int64_t&)> build = [&](size_t d, int64_t& next) -> Value {

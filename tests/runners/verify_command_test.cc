@@ -1,4 +1,4 @@
-// `hlocheck verify` on case files: valid, invalid, malformed.
+// `hlocheck verify` on case files and StableHLO text: valid, invalid, malformed.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -40,6 +40,38 @@ results: {results: [tensor<1xi64>]}
   std::string broken = WriteCase("broken.yaml", "op: [reduce\n");
   EXPECT_EQ(VerifyCommand({broken}), kExitUsage);
   EXPECT_EQ(VerifyCommand({"/nonexistent/case.yaml"}), kExitUsage);
+}
+
+// The reduce of the YAML test above, as a StableHLO snippet and a module.
+TEST(VerifyCommandTest, StablehloSnippetsAndModulesAreVerifiedOpByOp) {
+  const std::string reduce = R"(%result = "stablehlo.reduce"(%input, %init_value) ({
+  ^bb0(%arg0: tensor<i64>, %arg1: tensor<i64>):
+    %0 = stablehlo.add %arg0, %arg1 : tensor<i64>
+    stablehlo.return %0 : tensor<i64>
+}) {dimensions = array<i64: 1>} : (tensor<1x6xi64>, tensor<i64>) -> tensor<1xi64>
+)";
+  EXPECT_EQ(VerifyCommand({WriteCase("valid.mlir", reduce)}), kExitOk);
+  std::string wrong_body = reduce;
+  wrong_body.replace(wrong_body.find("-> tensor<1xi64>"), 16, "-> tensor<1xi32>");
+  EXPECT_EQ(VerifyCommand({WriteCase("invalid.mlir", wrong_body)}), kExitFailure);
+
+  std::string module = "func.func @main(%input: tensor<1x6xi64>, %init_value: tensor<i64>) {\n" +
+                       reduce + "  func.return\n}\n";
+  EXPECT_EQ(VerifyCommand({WriteCase("module.mlir", module)}), kExitOk);
+
+  // A slice whose limits pass the operand's dimensions: seed C3.
+  testing::internal::CaptureStdout();
+  int status = VerifyCommand(
+      {WriteCase("slice.mlir",
+                 "%r = stablehlo.slice %x [1:3, 2:5] : (tensor<3x4xf32>) -> tensor<2x3xf32>\n")});
+  std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(status, kExitFailure);
+  EXPECT_NE(out.find("C3 violated"), std::string::npos) << out;
+  EXPECT_NE(out.find("slice.mlir:1:1: slice: 1 violation(s)"), std::string::npos) << out;
+
+  EXPECT_EQ(
+      VerifyCommand({WriteCase("broken.mlir", "%r = stablehlo.slice %x [1:3 : tensor<f32>\n")}),
+      kExitUsage);
 }
 
 }  // namespace
