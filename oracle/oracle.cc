@@ -13,7 +13,8 @@ namespace {
 const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
   static const auto* table = [] {
     auto* map = new std::map<std::string, oracle::OpFunction, std::less<>>();
-    for (auto chapter : {oracle::ElementwiseOps, oracle::DataMovementOps, oracle::ReductionOps}) {
+    for (auto chapter : {oracle::ElementwiseOps, oracle::DataMovementOps, oracle::ReductionOps,
+                         oracle::ElementwiseTranscendentalOps}) {
       for (const oracle::OpEntry& entry : chapter()) (*map)[entry.name] = entry.function;
     }
     return map;

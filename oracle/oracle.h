@@ -49,6 +49,7 @@ struct OpEntry {
 std::vector<OpEntry> ElementwiseOps();
 std::vector<OpEntry> DataMovementOps();
 std::vector<OpEntry> ReductionOps();
+std::vector<OpEntry> ElementwiseTranscendentalOps();
 
 }  // namespace oracle
 }  // namespace hlocheck
