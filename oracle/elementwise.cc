@@ -6,7 +6,8 @@
 #include "core/element_value.h"
 #include "oracle/arithmetic.h"
 #include "oracle/oracle.h"
-#include "oracle/precise/exponential.h"
+#include "oracle/precise/complex.h"
+#include "oracle/precise/elementary.h"
 
 namespace hlocheck::oracle {
 namespace {
@@ -68,8 +69,8 @@ Results Exponential(const Case& c) {
       auto in = operand.values<T>();
       auto out = result.values<T>();
       for (size_t i = 0; i < out.size(); ++i) {
-        uint8_t flags = 0;
-        out[i] = FloatFromBits<T>(precise::ExpCorrectlyRounded(format, ToDouble<T>(in[i]), &flags));
+        out[i] =
+            FloatFromBits<T>(precise::CorrectlyRounded<precise::Exp>(format, ToDouble<T>(in[i])));
       }
       return absl::OkStatus();
     } else if constexpr (IsComplex(T)) {
@@ -80,10 +81,8 @@ Results Exponential(const Case& c) {
       for (size_t i = 0; i < out.size(); ++i) {
         double re = in[i].real();
         double im = in[i].imag();
-        uint64_t real_bits;
-        uint64_t imag_bits;
-        precise::ComplexExpCorrectlyRounded(Format(kPart), re, im, &real_bits, &imag_bits);
-        out[i] = {FloatFromBits<kPart>(real_bits), FloatFromBits<kPart>(imag_bits)};
+        precise::ComplexBits bits = precise::ComplexExp(Format(kPart), re, im);
+        out[i] = {FloatFromBits<kPart>(bits.real), FloatFromBits<kPart>(bits.imag)};
         // The spec leaves exceptions of complex transcendental functions to
         // the implementation; C99 Annex G is one convention among several.
         if (!std::isfinite(re) || !std::isfinite(im)) expectation.free[i] = 1;

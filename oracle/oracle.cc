@@ -16,7 +16,8 @@ const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
     for (auto chapter : {oracle::ElementwiseOps, oracle::DataMovementOps, oracle::ReductionOps,
                          oracle::ElementwiseArithmeticOps, oracle::ElementwiseBitcastOps,
                          oracle::ElementwiseBitwiseOps, oracle::ElementwiseCompareSelectOps,
-                         oracle::ElementwiseComplexOps, oracle::ElementwiseRoundingOps}) {
+                         oracle::ElementwiseComplexOps, oracle::ElementwiseRoundingOps,
+                         oracle::ElementwiseTranscendentalOps}) {
       for (const oracle::OpEntry& entry : chapter()) (*map)[entry.name] = entry.function;
     }
     return map;

@@ -55,6 +55,7 @@ std::vector<OpEntry> ElementwiseComplexOps();
 std::vector<OpEntry> ElementwiseRoundingOps();
 std::vector<OpEntry> DataMovementOps();
 std::vector<OpEntry> ReductionOps();
+std::vector<OpEntry> ElementwiseTranscendentalOps();
 
 }  // namespace oracle
 }  // namespace hlocheck

@@ -6,16 +6,15 @@
 #include <random>
 
 #include "core/exact_value.h"
-#include "oracle/precise/exponential.h"
+#include "oracle/precise/complex.h"
+#include "oracle/precise/elementary.h"
 
 namespace hlocheck::precise {
 namespace {
 
 void ExpectSameAsMpfr(const FloatFormat& format, double x) {
-  uint8_t fast_flags = 0;
-  uint8_t mpfr_flags = 0;
-  uint64_t fast = ExpCorrectlyRounded(format, x, &fast_flags);
-  uint64_t slow = ExpByMpfr(format, x, &mpfr_flags);
+  uint64_t fast = CorrectlyRounded<Exp>(format, x);
+  uint64_t slow = ByMpfr<Exp>(format, x);
   bool both_nan = IsNaNBits(format, fast) && IsNaNBits(format, slow);
   ASSERT_TRUE(fast == slow || both_nan)
       << "exp(" << x << "): fast 0x" << std::hex << fast << ", MPFR 0x" << slow;
@@ -57,26 +56,24 @@ TEST(ExpCorrectlyRoundedTest, SpecialValuesAndRangeEdges) {
       ExpectSameAsMpfr(format, x);
     }
   }
-  uint8_t flags = 0;
   const FloatFormat& f64 = Format(ElementType::kF64);
-  EXPECT_EQ(ExpCorrectlyRounded(f64, 1.0, &flags), std::bit_cast<uint64_t>(2.7182818284590451));
-  EXPECT_EQ(ExpCorrectlyRounded(f64, HUGE_VAL, &flags), f64.infinity_bits());
-  EXPECT_EQ(ExpCorrectlyRounded(f64, -HUGE_VAL, &flags), 0u);
+  EXPECT_EQ(CorrectlyRounded<Exp>(f64, 1.0), std::bit_cast<uint64_t>(2.7182818284590451));
+  EXPECT_EQ(CorrectlyRounded<Exp>(f64, HUGE_VAL), f64.infinity_bits());
+  EXPECT_EQ(CorrectlyRounded<Exp>(f64, -HUGE_VAL), 0u);
   // f8E4M3FN has no Inf: exp(10) = 22026 overflows to NaN.
   const FloatFormat& e4m3fn = Format(ElementType::kF8E4M3FN);
-  EXPECT_TRUE(IsNaNBits(e4m3fn, ExpCorrectlyRounded(e4m3fn, 10.0, &flags)));
+  EXPECT_TRUE(IsNaNBits(e4m3fn, CorrectlyRounded<Exp>(e4m3fn, 10.0)));
 }
 
 TEST(ExpCorrectlyRoundedTest, TheFastPathDecidesAlmostAlways) {
-  ZivStatistics before = ExpStatistics();
+  ZivStatistics before = ThreadZivStatistics(ZivFunction::kExp);
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> in_range(-80.0, 80.0);
   for (int i = 0; i < 100000; ++i) {
-    uint8_t flags = 0;
-    ExpCorrectlyRounded(Format(ElementType::kF32), static_cast<float>(in_range(random)), &flags);
-    ExpCorrectlyRounded(Format(ElementType::kF64), in_range(random), &flags);
+    CorrectlyRounded<Exp>(Format(ElementType::kF32), static_cast<float>(in_range(random)));
+    CorrectlyRounded<Exp>(Format(ElementType::kF64), in_range(random));
   }
-  ZivStatistics after = ExpStatistics();
+  ZivStatistics after = ThreadZivStatistics(ZivFunction::kExp);
   uint64_t fast = after.fast - before.fast;
   uint64_t mpfr = after.mpfr - before.mpfr;
   EXPECT_GT(fast, 199000u);
@@ -84,16 +81,14 @@ TEST(ExpCorrectlyRoundedTest, TheFastPathDecidesAlmostAlways) {
 }
 
 TEST(ComplexExpTest, SpecExampleAndCorpusValue) {
-  uint64_t re = 0;
-  uint64_t im = 0;
   const FloatFormat& f64 = Format(ElementType::kF64);
-  ComplexExpCorrectlyRounded(f64, 1.0, 2.0, &re, &im);
-  EXPECT_EQ(std::bit_cast<double>(re), -1.1312043837568135);
-  EXPECT_EQ(std::bit_cast<double>(im), 2.4717266720048188);
+  ComplexBits z = ComplexExp(f64, 1.0, 2.0);
+  EXPECT_EQ(std::bit_cast<double>(z.real), -1.1312043837568135);
+  EXPECT_EQ(std::bit_cast<double>(z.imag), 2.4717266720048188);
   // exp(x + 0i) has an exactly zero imaginary part even when e^x overflows.
-  ComplexExpCorrectlyRounded(f64, 800.0, 0.0, &re, &im);
-  EXPECT_EQ(re, f64.infinity_bits());
-  EXPECT_EQ(im, 0u);
+  z = ComplexExp(f64, 800.0, 0.0);
+  EXPECT_EQ(z.real, f64.infinity_bits());
+  EXPECT_EQ(z.imag, 0u);
 }
 
 }  // namespace

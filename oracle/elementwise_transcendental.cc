@@ -1,0 +1,239 @@
+// Elementwise transcendental ops (seed 002: atan2, cbrt, cosine,
+// exponential_minus_one, log, log_plus_one, logistic, power, rsqrt, sine,
+// tanh; the public spec's tan). Floats are correctly rounded into their own
+// type (oracle/precise/ziv.h), complex numbers part by part
+// (oracle/precise/complex.h); backends get the ULP bounds of each op's YAML.
+// The element type is dispatched once per op.
+#include <cmath>
+#include <string>
+
+#include "absl/status/status.h"
+#include "core/element_value.h"
+#include "oracle/oracle.h"
+#include "oracle/precise/complex.h"
+#include "oracle/precise/elementary.h"
+
+namespace hlocheck::oracle {
+namespace {
+
+using Results = absl::StatusOr<std::vector<ResultExpectation>>;
+using ComplexUnary = precise::ComplexBits (*)(const FloatFormat&, double, double);
+
+constexpr char kComplexExceptions[] =
+    "the spec leaves complex transcendental functions of non-finite values (and their poles) to "
+    "the implementation; C99 Annex G is one convention among several";
+
+// Which complex inputs the spec leaves open besides non-finite ones.
+enum class ComplexZero { kDefined, kFree };
+
+Results Expect(Tensor result, ResultExpectation expectation) {
+  expectation.reference = std::move(result);
+  expectation.check = Check::kUlp;
+  if (expectation.FreeCount() == 0) {
+    expectation.free.clear();
+    expectation.free_reason.clear();
+  }
+  std::vector<ResultExpectation> results;
+  results.push_back(std::move(expectation));
+  return results;
+}
+
+// f applied to each element: F correctly rounded for floats, `complex` part
+// by part for complex numbers.
+template <class F>
+Results Unary(const Case& c, ComplexUnary complex, ComplexZero zero, const char* op) {
+  const Tensor& operand = c.operands[0];
+  Tensor result(c.result_types[0]);
+  ResultExpectation expectation;
+  absl::Status status = DispatchElementType(operand.element_type(), [&]<ElementType T>() {
+    auto in = operand.values<T>();
+    auto out = result.values<T>();
+    if constexpr (IsFloat(T)) {
+      const FloatFormat& format = Format(T);
+      for (size_t i = 0; i < out.size(); ++i) {
+        out[i] = FloatFromBits<T>(precise::CorrectlyRounded<F>(format, ToDouble<T>(in[i])));
+      }
+      return absl::OkStatus();
+    } else if constexpr (IsComplex(T)) {
+      constexpr ElementType kPart = ComponentType(T);
+      expectation.free.assign(out.size(), 0);
+      expectation.free_reason = kComplexExceptions;
+      for (size_t i = 0; i < out.size(); ++i) {
+        double re = in[i].real();
+        double im = in[i].imag();
+        precise::ComplexBits bits = complex(Format(kPart), re, im);
+        out[i] = {FloatFromBits<kPart>(bits.real), FloatFromBits<kPart>(bits.imag)};
+        bool at_zero = zero == ComplexZero::kFree && re == 0 && im == 0;
+        if (!std::isfinite(re) || !std::isfinite(im) || at_zero) expectation.free[i] = 1;
+      }
+      return absl::OkStatus();
+    } else {
+      return absl::InvalidArgumentError(std::string(op) + " takes float or complex tensors");
+    }
+  });
+  if (!status.ok()) return status;
+  return Expect(std::move(result), std::move(expectation));
+}
+
+// cosine, sine, tan, tanh: IEEE-754 cos, sin, tan, tanh; the complex
+// functions for complex numbers.
+Results Cosine(const Case& c) {
+  return Unary<precise::Cos>(c, precise::ComplexCos, ComplexZero::kDefined, "cosine");
+}
+Results Sine(const Case& c) {
+  return Unary<precise::Sin>(c, precise::ComplexSin, ComplexZero::kDefined, "sine");
+}
+Results Tan(const Case& c) {
+  return Unary<precise::Tan>(c, precise::ComplexTan, ComplexZero::kDefined, "tan");
+}
+Results Tanh(const Case& c) {
+  return Unary<precise::Tanh>(c, precise::ComplexTanh, ComplexZero::kDefined, "tanh");
+}
+
+// log: IEEE-754 log (log(±0) = -Inf, NaN below 0); the principal complex log.
+Results Log(const Case& c) {
+  return Unary<precise::Log>(c, precise::ComplexLog, ComplexZero::kDefined, "log");
+}
+
+// log_plus_one: IEEE-754 logp1; log(1 + z) for complex numbers.
+Results LogPlusOne(const Case& c) {
+  return Unary<precise::Log1p>(c, precise::ComplexLog1p, ComplexZero::kDefined, "log_plus_one");
+}
+
+// exponential_minus_one: IEEE-754 expm1; e^z - 1 for complex numbers.
+Results ExponentialMinusOne(const Case& c) {
+  return Unary<precise::Expm1>(c, precise::ComplexExpm1, ComplexZero::kDefined,
+                               "exponential_minus_one");
+}
+
+// logistic: division(1, addition(1, exp(-x))) evaluated exactly and rounded
+// once (the spec's formula names the function, not three roundings).
+Results Logistic(const Case& c) {
+  return Unary<precise::Logistic>(c, precise::ComplexLogistic, ComplexZero::kDefined, "logistic");
+}
+
+// cbrt: IEEE-754 rootn(x, 3) (cbrt(-8) = -2); the principal complex cube root.
+Results Cbrt(const Case& c) {
+  return Unary<precise::Cbrt>(c, precise::ComplexCbrt, ComplexZero::kDefined, "cbrt");
+}
+
+// rsqrt: IEEE-754 rSqrt (rsqrt(-0) = -Inf); 1/sqrt(z) on sqrt's principal
+// branch, where 1/sqrt(0) is left open.
+Results Rsqrt(const Case& c) {
+  return Unary<precise::Rsqrt>(c, precise::ComplexRsqrt, ComplexZero::kFree, "rsqrt");
+}
+
+// atan2: IEEE-754 atan2(lhs, rhs) with C's special values.
+Results Atan2(const Case& c) {
+  const Tensor& lhs = c.operands[0];
+  const Tensor& rhs = c.operands[1];
+  Tensor result(c.result_types[0]);
+  absl::Status status = DispatchElementType(lhs.element_type(), [&]<ElementType T>() {
+    if constexpr (IsFloat(T)) {
+      const FloatFormat& format = Format(T);
+      auto y = lhs.values<T>();
+      auto x = rhs.values<T>();
+      auto out = result.values<T>();
+      for (size_t i = 0; i < out.size(); ++i) {
+        out[i] = FloatFromBits<T>(precise::CorrectlyRounded<precise::Atan2>(
+            format, ToDouble<T>(y[i]), ToDouble<T>(x[i])));
+      }
+      return absl::OkStatus();
+    } else if constexpr (IsComplex(T)) {
+      return absl::UnimplementedError(
+          "unsupported: complex atan2 (the spec does not define it; XLA uses "
+          "-i log((rhs + i lhs) / sqrt(rhs^2 + lhs^2)))");
+    } else {
+      return absl::InvalidArgumentError("atan2 takes float or complex tensors");
+    }
+  });
+  if (!status.ok()) return status;
+  return Expect(std::move(result), ResultExpectation());
+}
+
+// Integer exponentiation by squaring, wrapping around like multiply. The
+// spec does not say what a negative exponent gives: the reference is the
+// exact value truncated (1 for base 1, ±1 for base -1, else 0), and every
+// such element but base 1 is left open.
+template <ElementType T>
+ContainerT<T> IntegerPower(ContainerT<T> base, ContainerT<T> exponent, bool* open) {
+  uint64_t b = IntegerBits<T>(base);
+  if constexpr (IsSignedInt(T)) {
+    if (exponent < 0) {
+      *open = base != 1;
+      if (base == 1) return 1;
+      if (base == -1) return (exponent % 2 == 0) ? 1 : -1;
+      return 0;
+    }
+  }
+  uint64_t e = IntegerBits<T>(exponent);
+  uint64_t accumulator = 1;
+  while (e != 0) {
+    if (e & 1) accumulator *= b;
+    b *= b;
+    e >>= 1;
+  }
+  return WrapInteger<T>(accumulator);
+}
+
+// power: integer exponentiation for integers, IEEE-754 pow for floats,
+// complex exponentiation e^(rhs log lhs) for complex numbers (0^rhs left open).
+Results Power(const Case& c) {
+  const Tensor& lhs = c.operands[0];
+  const Tensor& rhs = c.operands[1];
+  Tensor result(c.result_types[0]);
+  ResultExpectation expectation;
+  absl::Status status = DispatchElementType(lhs.element_type(), [&]<ElementType T>() {
+    auto a = lhs.values<T>();
+    auto b = rhs.values<T>();
+    auto out = result.values<T>();
+    if constexpr (IsInteger(T)) {
+      expectation.free.assign(out.size(), 0);
+      expectation.free_reason = "the spec does not define integer power with a negative exponent";
+      for (size_t i = 0; i < out.size(); ++i) {
+        bool open = false;
+        out[i] = IntegerPower<T>(a[i], b[i], &open);
+        expectation.free[i] = open ? 1 : 0;
+      }
+      return absl::OkStatus();
+    } else if constexpr (IsFloat(T)) {
+      const FloatFormat& format = Format(T);
+      for (size_t i = 0; i < out.size(); ++i) {
+        out[i] = FloatFromBits<T>(
+            precise::CorrectlyRounded<precise::Pow>(format, ToDouble<T>(a[i]), ToDouble<T>(b[i])));
+      }
+      return absl::OkStatus();
+    } else if constexpr (IsComplex(T)) {
+      constexpr ElementType kPart = ComponentType(T);
+      expectation.free.assign(out.size(), 0);
+      expectation.free_reason = kComplexExceptions;
+      for (size_t i = 0; i < out.size(); ++i) {
+        precise::ComplexBits bits =
+            precise::ComplexPow(Format(kPart), a[i].real(), a[i].imag(), b[i].real(), b[i].imag());
+        out[i] = {FloatFromBits<kPart>(bits.real), FloatFromBits<kPart>(bits.imag)};
+        bool finite = std::isfinite(a[i].real()) && std::isfinite(a[i].imag()) &&
+                      std::isfinite(b[i].real()) && std::isfinite(b[i].imag());
+        bool zero_base = a[i].real() == 0 && a[i].imag() == 0;
+        if (!finite || zero_base) expectation.free[i] = 1;
+      }
+      return absl::OkStatus();
+    } else {
+      return absl::InvalidArgumentError("power takes integer, float or complex tensors");
+    }
+  });
+  if (!status.ok()) return status;
+  return Expect(std::move(result), std::move(expectation));
+}
+
+}  // namespace
+
+std::vector<OpEntry> ElementwiseTranscendentalOps() {
+  return {{"atan2", Atan2},       {"cbrt", Cbrt},
+          {"cosine", Cosine},     {"exponential_minus_one", ExponentialMinusOne},
+          {"log", Log},           {"log_plus_one", LogPlusOne},
+          {"logistic", Logistic}, {"power", Power},
+          {"rsqrt", Rsqrt},       {"sine", Sine},
+          {"tan", Tan},           {"tanh", Tanh}};
+}
+
+}  // namespace hlocheck::oracle

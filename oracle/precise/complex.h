@@ -1,0 +1,47 @@
+// Complex transcendental functions with each part correctly rounded into a
+// float format, never rounding twice: MPC (or MPFR on the parts) computes at
+// 64 bits towards zero and the result is rounded to odd, then once into the
+// part format (round_to_odd.h). Functions MPC has are used as they are;
+// the others are composed in a Ziv loop whose error bound is derived next
+// to each formula.
+//
+// Inputs are exact doubles (every part of every complex type is one). The
+// callers mark non-finite inputs free: the spec leaves the exceptional
+// cases of complex functions to the implementation.
+#ifndef HLOCHECK_ORACLE_PRECISE_COMPLEX_H_
+#define HLOCHECK_ORACLE_PRECISE_COMPLEX_H_
+
+#include <cstdint>
+
+#include "core/element_type.h"
+
+namespace hlocheck::precise {
+
+struct ComplexBits {
+  uint64_t real;
+  uint64_t imag;
+};
+
+ComplexBits ComplexExp(const FloatFormat& part, double re, double im);
+ComplexBits ComplexLog(const FloatFormat& part, double re, double im);
+ComplexBits ComplexSin(const FloatFormat& part, double re, double im);
+ComplexBits ComplexCos(const FloatFormat& part, double re, double im);
+ComplexBits ComplexTan(const FloatFormat& part, double re, double im);
+ComplexBits ComplexTanh(const FloatFormat& part, double re, double im);
+// log(1 + z), with 1 + z formed exactly.
+ComplexBits ComplexLog1p(const FloatFormat& part, double re, double im);
+// e^z - 1.
+ComplexBits ComplexExpm1(const FloatFormat& part, double re, double im);
+// 1 / (1 + e^-z).
+ComplexBits ComplexLogistic(const FloatFormat& part, double re, double im);
+// 1 / sqrt(z) on the principal branch of sqrt (cut along the negative reals,
+// the sign of a zero imaginary part choosing the side); z must not be 0.
+ComplexBits ComplexRsqrt(const FloatFormat& part, double re, double im);
+// The principal cube root, e^(log(z) / 3).
+ComplexBits ComplexCbrt(const FloatFormat& part, double re, double im);
+// x^y = e^(y log x) on the principal branch of log; x must not be 0.
+ComplexBits ComplexPow(const FloatFormat& part, double x_re, double x_im, double y_re, double y_im);
+
+}  // namespace hlocheck::precise
+
+#endif  // HLOCHECK_ORACLE_PRECISE_COMPLEX_H_

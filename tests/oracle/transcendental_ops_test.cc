@@ -1,0 +1,298 @@
+// The transcendental ops: IEEE/C special values (written out here, not taken
+// from MPFR), complex functions against an independent high-precision MPC
+// evaluation of their defining formula, and integer power.
+#include <gtest/gtest.h>
+
+#include <mpc.h>
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <random>
+
+#include "core/element_value.h"
+#include "oracle/oracle.h"
+#include "oracle/precise/complex.h"
+#include "oracle/precise/elementary.h"
+
+namespace hlocheck {
+namespace {
+
+using precise::ComplexBits;
+using precise::CorrectlyRounded;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kPi = 3.141592653589793;
+
+const FloatFormat& F64() { return Format(ElementType::kF64); }
+
+// Bit-exact, NaN matching any NaN, zeros by sign.
+::testing::AssertionResult Same(double actual, double expected) {
+  if (std::isnan(actual) && std::isnan(expected)) return ::testing::AssertionSuccess();
+  if (std::bit_cast<uint64_t>(actual) == std::bit_cast<uint64_t>(expected)) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << std::hexfloat << actual << " != " << expected;
+}
+
+template <class F, typename... Doubles>
+double In64(Doubles... x) {
+  return std::bit_cast<double>(CorrectlyRounded<F>(F64(), x...));
+}
+template <class F, typename... Doubles>
+double In32(Doubles... x) {
+  return std::bit_cast<float>(
+      static_cast<uint32_t>(CorrectlyRounded<F>(Format(ElementType::kF32), x...)));
+}
+
+TEST(TranscendentalSpecialValuesTest, UnaryFunctions) {
+  using namespace precise;  // NOLINT
+  EXPECT_TRUE(Same(In64<Log>(0.0), -kInf));
+  EXPECT_TRUE(Same(In64<Log>(-0.0), -kInf));
+  EXPECT_TRUE(Same(In64<Log>(-1.0), kNaN));
+  EXPECT_TRUE(Same(In64<Log>(1.0), 0.0));
+  EXPECT_TRUE(Same(In64<Log>(kInf), kInf));
+  EXPECT_TRUE(Same(In64<Log1p>(-1.0), -kInf));
+  EXPECT_TRUE(Same(In64<Log1p>(-2.0), kNaN));
+  EXPECT_TRUE(Same(In64<Log1p>(-0.0), -0.0));
+  EXPECT_TRUE(Same(In64<Expm1>(-kInf), -1.0));
+  EXPECT_TRUE(Same(In64<Expm1>(-0.0), -0.0));
+  EXPECT_TRUE(Same(In32<Expm1>(-100.0), -1.0f));
+  EXPECT_TRUE(Same(In64<Sin>(-0.0), -0.0));
+  EXPECT_TRUE(Same(In64<Sin>(kInf), kNaN));
+  EXPECT_TRUE(Same(In64<Cos>(-0.0), 1.0));
+  EXPECT_TRUE(Same(In64<Tan>(-0.0), -0.0));
+  EXPECT_TRUE(Same(In64<Tanh>(-kInf), -1.0));
+  EXPECT_TRUE(Same(In64<Tanh>(-0.0), -0.0));
+  EXPECT_TRUE(Same(In64<Cbrt>(-8.0), -2.0));
+  EXPECT_TRUE(Same(In64<Cbrt>(-kInf), -kInf));
+  EXPECT_TRUE(Same(In64<Cbrt>(-0.0), -0.0));
+  EXPECT_TRUE(Same(In64<Rsqrt>(-0.0), -kInf));  // IEEE 754 rSqrt; MPFR says +Inf
+  EXPECT_TRUE(Same(In64<Rsqrt>(0.0), kInf));
+  EXPECT_TRUE(Same(In64<Rsqrt>(kInf), 0.0));
+  EXPECT_TRUE(Same(In64<Rsqrt>(-1.0), kNaN));
+  EXPECT_TRUE(Same(In64<Rsqrt>(0.25), 2.0));
+  EXPECT_TRUE(Same(In32<Rsqrt>(9.0), 0.333333343f));
+  EXPECT_TRUE(Same(In64<Logistic>(0.0), 0.5));
+  EXPECT_TRUE(Same(In64<Logistic>(-0.0), 0.5));
+  EXPECT_TRUE(Same(In64<Logistic>(kInf), 1.0));
+  EXPECT_TRUE(Same(In64<Logistic>(-kInf), 0.0));
+  EXPECT_TRUE(Same(In64<Logistic>(1.0), 0.7310585786300049));
+  EXPECT_TRUE(Same(In64<Logistic>(40.0), 1.0));
+  // e^-800 / (1 + e^-800) is below f64's smallest subnormal/2; e^-700 is not.
+  EXPECT_TRUE(Same(In64<Logistic>(-800.0), 0.0));
+  EXPECT_TRUE(Same(In64<Logistic>(-700.0), std::exp(-700.0)));
+  EXPECT_TRUE(Same(In32<Logistic>(-1e30), 0.0f));
+}
+
+TEST(TranscendentalSpecialValuesTest, Atan2) {
+  using precise::Atan2;
+  EXPECT_TRUE(Same(In64<Atan2>(0.0, -0.0), kPi));
+  EXPECT_TRUE(Same(In64<Atan2>(-0.0, -0.0), -kPi));
+  EXPECT_TRUE(Same(In64<Atan2>(0.0, 0.0), 0.0));
+  EXPECT_TRUE(Same(In64<Atan2>(-0.0, 0.0), -0.0));
+  EXPECT_TRUE(Same(In64<Atan2>(-0.0, -1.0), -kPi));
+  EXPECT_TRUE(Same(In64<Atan2>(1.0, 0.0), kPi / 2));
+  EXPECT_TRUE(Same(In64<Atan2>(-1.0, -0.0), -kPi / 2));
+  EXPECT_TRUE(Same(In64<Atan2>(kInf, -kInf), 3 * kPi / 4));
+  EXPECT_TRUE(Same(In64<Atan2>(-kInf, kInf), -kPi / 4));
+  EXPECT_TRUE(Same(In64<Atan2>(1.0, kInf), 0.0));
+  EXPECT_TRUE(Same(In64<Atan2>(-1.0, -kInf), -kPi));
+  EXPECT_TRUE(Same(In64<Atan2>(kNaN, 1.0), kNaN));
+  EXPECT_TRUE(Same(In32<Atan2>(1.0, 0.0), 1.57079637f));
+}
+
+TEST(TranscendentalSpecialValuesTest, Pow) {
+  using precise::Pow;
+  EXPECT_TRUE(Same(In64<Pow>(kNaN, 0.0), 1.0));
+  EXPECT_TRUE(Same(In64<Pow>(kNaN, -0.0), 1.0));
+  EXPECT_TRUE(Same(In64<Pow>(1.0, kNaN), 1.0));
+  EXPECT_TRUE(Same(In64<Pow>(-1.0, kInf), 1.0));
+  EXPECT_TRUE(Same(In64<Pow>(-1.0, -kInf), 1.0));
+  EXPECT_TRUE(Same(In64<Pow>(-2.0, 0.5), kNaN));
+  EXPECT_TRUE(Same(In64<Pow>(-36.0, 1.1), kNaN));
+  EXPECT_TRUE(Same(In64<Pow>(0.0, -1.0), kInf));
+  EXPECT_TRUE(Same(In64<Pow>(-0.0, -1.0), -kInf));
+  EXPECT_TRUE(Same(In64<Pow>(-0.0, -2.0), kInf));
+  EXPECT_TRUE(Same(In64<Pow>(-0.0, 3.0), -0.0));
+  EXPECT_TRUE(Same(In64<Pow>(-0.0, 2.0), 0.0));
+  EXPECT_TRUE(Same(In64<Pow>(-kInf, 3.0), -kInf));
+  EXPECT_TRUE(Same(In64<Pow>(-kInf, -3.0), -0.0));
+  EXPECT_TRUE(Same(In64<Pow>(0.5, -kInf), kInf));
+  EXPECT_TRUE(Same(In64<Pow>(2.0, -kInf), 0.0));
+  EXPECT_TRUE(Same(In64<Pow>(-2.0, 3.0), -8.0));
+  EXPECT_TRUE(Same(In64<Pow>(3.0, -1.0), 1.0 / 3));
+  EXPECT_TRUE(Same(In64<Pow>(1e4, 10.0), 1e40));
+  EXPECT_TRUE(Same(In32<Pow>(1e4, 10.0), static_cast<float>(kInf)));
+  // An exact square that is a tie of f32: (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24.
+  double x = 1 + std::ldexp(1.0, -12);
+  EXPECT_TRUE(Same(In32<Pow>(x, 2.0), 1 + std::ldexp(1.0f, -11)));  // ties to even
+}
+
+// An independent reference for the composed complex functions: their
+// defining formula in MPC at 1000 bits, rounded once to double.
+std::complex<double> Mpc1000(double re, double im, void (*formula)(mpc_ptr out, mpc_srcptr z)) {
+  mpc_t z;
+  mpc_t out;
+  mpc_init2(z, 1000);
+  mpc_init2(out, 1000);
+  mpc_set_d_d(z, re, im, MPC_RNDNN);
+  formula(out, z);
+  std::complex<double> result(mpfr_get_d(mpc_realref(out), MPFR_RNDN),
+                              mpfr_get_d(mpc_imagref(out), MPFR_RNDN));
+  mpc_clear(z);
+  mpc_clear(out);
+  return result;
+}
+
+std::complex<double> Of(ComplexBits bits) {
+  return {std::bit_cast<double>(bits.real), std::bit_cast<double>(bits.imag)};
+}
+
+void CompareWithFormula(ComplexBits (*function)(const FloatFormat&, double, double),
+                        void (*formula)(mpc_ptr, mpc_srcptr), double range) {
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> value(-range, range);
+  for (int i = 0; i < 2000; ++i) {
+    double re = value(random);
+    double im = value(random);
+    std::complex<double> expected = Mpc1000(re, im, formula);
+    std::complex<double> actual = Of(function(F64(), re, im));
+    ASSERT_TRUE(Same(actual.real(), expected.real())) << re << " " << im;
+    ASSERT_TRUE(Same(actual.imag(), expected.imag())) << re << " " << im;
+  }
+}
+
+TEST(ComplexTranscendentalTest, Expm1IsExpMinusOne) {
+  CompareWithFormula(
+      precise::ComplexExpm1,
+      [](mpc_ptr out, mpc_srcptr z) {
+        mpc_exp(out, z, MPC_RNDNN);
+        mpc_sub_ui(out, out, 1, MPC_RNDNN);
+      },
+      3);
+  // Near 0 the real part is -y^2/2 + x, far below 1: no cancellation loss.
+  ComplexBits tiny = precise::ComplexExpm1(F64(), 1e-20, 1e-10);
+  EXPECT_NEAR(std::bit_cast<double>(tiny.real), 1e-20 - 0.5e-20, 1e-35);
+}
+
+TEST(ComplexTranscendentalTest, LogisticIsOneOverOnePlusExp) {
+  CompareWithFormula(
+      precise::ComplexLogistic,
+      [](mpc_ptr out, mpc_srcptr z) {
+        mpc_neg(out, z, MPC_RNDNN);
+        mpc_exp(out, out, MPC_RNDNN);
+        mpc_add_ui(out, out, 1, MPC_RNDNN);
+        mpc_ui_div(out, 1, out, MPC_RNDNN);
+      },
+      40);
+}
+
+TEST(ComplexTranscendentalTest, RsqrtIsOneOverSqrt) {
+  CompareWithFormula(
+      precise::ComplexRsqrt,
+      [](mpc_ptr out, mpc_srcptr z) {
+        mpc_sqrt(out, z, MPC_RNDNN);
+        mpc_ui_div(out, 1, out, MPC_RNDNN);
+      },
+      100);
+  EXPECT_EQ(Of(precise::ComplexRsqrt(F64(), 0, 2)), std::complex<double>(0.5, -0.5));
+  // The side of the cut follows the sign of the zero imaginary part.
+  std::complex<double> upper = Of(precise::ComplexRsqrt(F64(), -4, 0.0));
+  std::complex<double> lower = Of(precise::ComplexRsqrt(F64(), -4, -0.0));
+  EXPECT_TRUE(Same(upper.real(), 0.0));
+  EXPECT_TRUE(Same(upper.imag(), -0.5));
+  EXPECT_TRUE(Same(lower.imag(), 0.5));
+  EXPECT_TRUE(Same(Of(precise::ComplexRsqrt(F64(), 4, 0.0)).imag(), -0.0));
+}
+
+TEST(ComplexTranscendentalTest, CbrtIsThePrincipalRoot) {
+  CompareWithFormula(
+      precise::ComplexCbrt,
+      [](mpc_ptr out, mpc_srcptr z) {
+        mpc_t third;
+        mpc_init2(third, 1000);
+        mpc_set_ui(third, 1, MPC_RNDNN);
+        mpc_div_ui(third, third, 3, MPC_RNDNN);
+        mpc_pow(out, z, third, MPC_RNDNN);
+        mpc_clear(third);
+      },
+      100);
+  EXPECT_EQ(Of(precise::ComplexCbrt(F64(), -8, 0)), std::complex<double>(1, 1.7320508075688772));
+  EXPECT_EQ(Of(precise::ComplexCbrt(F64(), 27, 0)), std::complex<double>(3, 0));
+  // An exact root: (1 + i)^3 = -2 + 2i.
+  EXPECT_EQ(Of(precise::ComplexCbrt(F64(), -2, 2)), std::complex<double>(1, 1));
+}
+
+TEST(ComplexTranscendentalTest, Log1pFormsOnePlusZExactly) {
+  CompareWithFormula(
+      precise::ComplexLog1p,
+      [](mpc_ptr out, mpc_srcptr z) {
+        mpc_add_ui(out, z, 1, MPC_RNDNN);
+        mpc_log(out, out, MPC_RNDNN);
+      },
+      2);
+  // log(1 + 1e-300 i) = 5e-601 + 1e-300 i: the real part underflows, the
+  // imaginary part keeps its value.
+  std::complex<double> z = Of(precise::ComplexLog1p(F64(), 0, 1e-300));
+  EXPECT_EQ(z, std::complex<double>(0, 1e-300));
+}
+
+// Integer power through the op: exact wrap-around, negative exponents open.
+TEST(PowerOpTest, IntegerExponentiationBySquaring) {
+  Case c;
+  c.op = "power";
+  Tensor lhs(Shape{6}, ElementType::kSI32);
+  Tensor rhs(Shape{6}, ElementType::kSI32);
+  std::vector<int32_t> bases = {3, 2, 3, -1, 1, 5};
+  std::vector<int32_t> exponents = {5, 31, 64, -3, -7, -2};
+  std::copy(bases.begin(), bases.end(), lhs.values<ElementType::kSI32>().begin());
+  std::copy(exponents.begin(), exponents.end(), rhs.values<ElementType::kSI32>().begin());
+  c.operands = {lhs, rhs};
+  c.result_types.push_back({Shape{6}, ElementType::kSI32});
+  Oracle oracle(*spec::DefaultRegistry());
+  auto results = oracle.Run(c);
+  ASSERT_TRUE(results.ok()) << results.status();
+  auto out = (*results)[0].reference.values<ElementType::kSI32>();
+  uint32_t three_to_64 = 1;
+  for (int i = 0; i < 64; ++i) three_to_64 *= 3;  // modulo 2^32
+  EXPECT_EQ(out[0], 243);
+  EXPECT_EQ(out[1], std::numeric_limits<int32_t>::min());
+  EXPECT_EQ(out[2], static_cast<int32_t>(three_to_64));
+  EXPECT_EQ(out[3], -1);
+  EXPECT_EQ(out[4], 1);
+  EXPECT_EQ(out[5], 0);
+  EXPECT_EQ((*results)[0].free, (std::vector<uint8_t>{0, 0, 0, 1, 0, 1}));
+}
+
+// Every op runs on every element type its YAML allows, on an empty and on
+// a rank-0 tensor, without an error (complex atan2 excepted: unsupported).
+TEST(TranscendentalOpsTest, EveryAllowedTypeRuns) {
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok());
+  Oracle oracle(*registry);
+  for (const char* op : {"atan2", "cbrt", "cosine", "exponential_minus_one", "log", "log_plus_one",
+                         "logistic", "power", "rsqrt", "sine", "tan", "tanh"}) {
+    const spec::OpSpec* spec = (*registry)->Find(op);
+    ASSERT_NE(spec, nullptr) << op;
+    for (ElementType type : AllElementTypes()) {
+      if (!spec->operands[0].types.Contains(type)) continue;
+      for (Shape shape : {Shape{}, Shape{0}, Shape{3}}) {
+        Case c;
+        c.op = op;
+        for (size_t i = 0; i < spec->operands.size(); ++i) c.operands.emplace_back(shape, type);
+        c.result_types.push_back({shape, type});
+        auto results = oracle.Run(c);
+        if (std::string(op) == "atan2" && IsComplex(type)) {
+          EXPECT_EQ(results.status().code(), absl::StatusCode::kUnimplemented);
+          continue;
+        }
+        EXPECT_TRUE(results.ok()) << op << " " << Name(type) << ": " << results.status();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hlocheck
