@@ -127,8 +127,17 @@ Results ReducePrecision(const Case& c) {
       auto in = operand.values<T>();
       auto out = result.values<T>();
       for (size_t i = 0; i < out.size(); ++i) {
-        if (IsNaNValue<T>(in[i])) {
+        if (IsNaNValue<T>(in[i]) && (mantissa_bits > 0 || !format.has_infinity)) {
           out[i] = in[i];
+          continue;
+        }
+        if (IsNaNValue<T>(in[i])) {
+          // A format without mantissa bits has no NaN: its all-ones exponent
+          // is infinity, which is what the NaN becomes (XLA's bit-level
+          // rounding and the public interpreter give +-Inf, keeping the sign).
+          bool negative =
+              (FloatBits<T>(in[i]) >> (format.exponent_bits + format.mantissa_bits)) & 1;
+          out[i] = RoundDouble<T>(negative ? -HUGE_VAL : HUGE_VAL);
           continue;
         }
         double reduced =

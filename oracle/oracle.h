@@ -57,6 +57,11 @@ std::vector<OpEntry> DataMovementOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> ElementwiseTranscendentalOps();
 
+// Runs a region (a reduce body, a sort comparator, ...) on the oracle, for
+// the ops that take one; defined with the interpreter.
+absl::StatusOr<std::vector<Tensor>> CallRegion(const Region& region,
+                                               const std::vector<Tensor>& arguments);
+
 }  // namespace oracle
 }  // namespace hlocheck
 

@@ -10,7 +10,10 @@ const std::vector<Command>& Commands() {
       {"replay", "rebuild one case from a replay string and check it again", ReplayCommand},
       {"types", "list every element type with its exact format", TypesCommand},
       {"spec", "list the ops and constraints of the spec, or one op's", SpecCommand},
-      {"verify", "check an op instance (a case file) against its op's constraints", VerifyCommand},
+      {"verify", "check an op instance (a case file or StableHLO text) against the spec",
+       VerifyCommand},
+      {"interpret", "run StableHLO .mlir files on the oracle and evaluate their checks",
+       InterpretCommand},
   };
   return commands;
 }

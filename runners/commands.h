@@ -25,6 +25,7 @@ int ReplayCommand(const std::vector<std::string>& args);
 int TypesCommand(const std::vector<std::string>& args);
 int SpecCommand(const std::vector<std::string>& args);
 int VerifyCommand(const std::vector<std::string>& args);
+int InterpretCommand(const std::vector<std::string>& args);
 
 // The top-level entry: `hlocheck COMMAND [flags]`.
 int Main(const std::vector<std::string>& args);

@@ -1,0 +1,356 @@
+#include "oracle/interpreter.h"
+
+#include "absl/status/status.h"
+#include "spec/instance.h"
+
+namespace hlocheck {
+
+RuntimeValue RuntimeValue::Of(Tensor tensor) {
+  RuntimeValue value;
+  value.type = ValueType::Of(tensor.type());
+  value.tensor = std::move(tensor);
+  return value;
+}
+
+RuntimeValue RuntimeValue::Token() {
+  RuntimeValue value;
+  value.type = ValueType::Token();
+  return value;
+}
+
+namespace {
+
+constexpr int kMaxCallDepth = 256;
+
+// Values a region uses but does not define (implicit captures).
+void FreeValues(const Region& region, std::set<ValueId>& defined, std::vector<ValueId>& free) {
+  for (const Block& block : region.blocks) {
+    defined.insert(block.arguments.begin(), block.arguments.end());
+    for (const Operation& op : block.operations) {
+      for (ValueId id : op.operands) {
+        if (!defined.count(id) && std::find(free.begin(), free.end(), id) == free.end()) {
+          free.push_back(id);
+        }
+      }
+      for (const Region& inner : op.regions) FreeValues(inner, defined, free);
+      defined.insert(op.results.begin(), op.results.end());
+    }
+  }
+}
+
+// The region with its captured values turned into constants at its start,
+// so that it stands alone (in a Case, in a reproducer).
+absl::StatusOr<Region> Detached(const Region& region, const Interpreter::Environment& environment) {
+  std::set<ValueId> defined;
+  std::vector<ValueId> free;
+  FreeValues(region, defined, free);
+  Region copy = region;
+  if (free.empty() || copy.blocks.empty()) return copy;
+  std::vector<Operation> constants;
+  for (ValueId id : free) {
+    auto it = environment.find(id);
+    if (it == environment.end()) {
+      return absl::InvalidArgumentError("a region uses a value that is not defined");
+    }
+    if (!it->second.type.is_tensor()) {
+      return absl::UnimplementedError("unsupported: a region captures a token or tuple");
+    }
+    Operation constant;
+    constant.name = "stablehlo.constant";
+    constant.results = {id};
+    constant.result_types = {it->second.type};
+    constant.attributes["value"] = it->second.tensor;
+    constants.push_back(std::move(constant));
+  }
+  auto& operations = copy.blocks[0].operations;
+  operations.insert(operations.begin(), constants.begin(), constants.end());
+  return copy;
+}
+
+}  // namespace
+
+absl::Status Interpreter::Unsupported(const std::string& op, const std::string& why) {
+  unsupported_.insert(op);
+  return absl::UnimplementedError("unsupported: " + op + (why.empty() ? "" : " (" + why + ")"));
+}
+
+absl::StatusOr<std::vector<RuntimeValue>> Interpreter::Call(const std::string& name,
+                                                            std::vector<RuntimeValue> arguments) {
+  const Function* function = module_ == nullptr ? nullptr : module_->Find(name);
+  if (function == nullptr) return absl::NotFoundError("no function @" + name);
+  if (function->body.blocks.empty()) {
+    return absl::InvalidArgumentError("@" + name + " is a declaration without a body");
+  }
+  if (arguments.size() != function->type.inputs.size()) {
+    return absl::InvalidArgumentError("@" + name + " takes " +
+                                      std::to_string(function->type.inputs.size()) +
+                                      " arguments, got " + std::to_string(arguments.size()));
+  }
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (!(arguments[i].type == function->type.inputs[i])) {
+      return absl::InvalidArgumentError("@" + name + ": argument " + std::to_string(i) +
+                                        " has type " + arguments[i].type.ToString() +
+                                        ", expected " + function->type.inputs[i].ToString());
+    }
+  }
+  if (++depth_ > kMaxCallDepth) {
+    --depth_;
+    return absl::ResourceExhaustedError("calls nested deeper than " +
+                                        std::to_string(kMaxCallDepth));
+  }
+  auto results = RunRegion(function->body, std::move(arguments));
+  --depth_;
+  return results;
+}
+
+absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunRegion(
+    const Region& region, std::vector<RuntimeValue> arguments, const Environment* outer) {
+  if (region.blocks.size() != 1) return absl::InvalidArgumentError("a region needs one block");
+  const Block& block = region.blocks[0];
+  if (arguments.size() != block.arguments.size()) {
+    return absl::InvalidArgumentError("a region takes " + std::to_string(block.arguments.size()) +
+                                      " arguments, got " + std::to_string(arguments.size()));
+  }
+  Environment environment = outer == nullptr ? Environment{} : *outer;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    environment[block.arguments[i]] = std::move(arguments[i]);
+  }
+  for (const Operation& op : block.operations) {
+    std::vector<RuntimeValue> operands;
+    for (ValueId id : op.operands) {
+      auto it = environment.find(id);
+      if (it == environment.end()) {
+        return absl::InvalidArgumentError(op.name + " at line " + std::to_string(op.location.line) +
+                                          " uses an undefined value");
+      }
+      operands.push_back(it->second);
+    }
+    if (op.name == "func.return" || op.name == "stablehlo.return") return operands;
+    auto results = RunOperation(op, operands, environment);
+    if (!results.ok()) {
+      if (op.location.line > 0 && !absl::IsUnimplemented(results.status())) {
+        return absl::Status(results.status().code(), "line " + std::to_string(op.location.line) +
+                                                         ": " + op.name + ": " +
+                                                         std::string(results.status().message()));
+      }
+      return results.status();
+    }
+    if (results->size() != op.results.size()) {
+      return absl::InternalError(op.name + " gave " + std::to_string(results->size()) +
+                                 " results for " + std::to_string(op.results.size()));
+    }
+    for (size_t i = 0; i < op.results.size(); ++i) {
+      environment[op.results[i]] = std::move((*results)[i]);
+    }
+  }
+  return absl::InvalidArgumentError("a region ends without a return");
+}
+
+absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
+    const Operation& op, const std::vector<RuntimeValue>& operands,
+    const Environment& environment) {
+  if (op.name == "func.call") {
+    auto callee = op.attributes.find("callee");
+    if (callee == op.attributes.end() || !std::holds_alternative<std::string>(callee->second)) {
+      return absl::InvalidArgumentError("func.call without a callee");
+    }
+    return Call(std::get<std::string>(callee->second), operands);
+  }
+  if (op.name == "stablehlo.constant") {
+    auto value = op.attributes.find("value");
+    if (value == op.attributes.end() || !std::holds_alternative<Tensor>(value->second)) {
+      return absl::InvalidArgumentError("stablehlo.constant without a dense value");
+    }
+    if (!op.result_types.empty() && op.result_types[0].is_quantized()) {
+      return Unsupported("stablehlo.constant", "quantized constants");
+    }
+    return std::vector<RuntimeValue>{RuntimeValue::Of(std::get<Tensor>(value->second))};
+  }
+  if (op.name == "stablehlo.tuple") {
+    RuntimeValue tuple;
+    tuple.type = op.result_types.at(0);
+    tuple.elements = operands;
+    return std::vector<RuntimeValue>{tuple};
+  }
+  if (op.name == "stablehlo.get_tuple_element") {
+    auto index = op.attributes.find("index");
+    if (index == op.attributes.end() || operands.size() != 1) {
+      return absl::InvalidArgumentError("get_tuple_element needs a tuple and an index");
+    }
+    int64_t i = std::get<int64_t>(index->second);
+    if (i < 0 || i >= static_cast<int64_t>(operands[0].elements.size())) {
+      return absl::InvalidArgumentError("get_tuple_element: index " + std::to_string(i) +
+                                        " out of range (spec C1)");
+    }
+    return std::vector<RuntimeValue>{operands[0].elements[i]};
+  }
+  if (op.name == "stablehlo.optimization_barrier") return operands;
+  if (op.name == "stablehlo.after_all" || op.name == "stablehlo.create_token") {
+    return std::vector<RuntimeValue>{RuntimeValue::Token()};
+  }
+  if (op.name == "stablehlo.while") {
+    // while cond(values) is true: values = body(values).
+    if (op.regions.size() != 2) return absl::InvalidArgumentError("while needs cond and body");
+    std::vector<RuntimeValue> values = operands;
+    for (;;) {
+      auto condition = RunRegion(op.regions[0], values, &environment);
+      if (!condition.ok()) return condition.status();
+      if (condition->size() != 1 || condition->at(0).tensor.element_type() != ElementType::kI1 ||
+          condition->at(0).tensor.num_elements() != 1) {
+        return absl::InvalidArgumentError("while: cond must return a tensor<i1> (spec C1)");
+      }
+      if (condition->at(0).tensor.values<ElementType::kI1>()[0] == 0) return values;
+      auto next = RunRegion(op.regions[1], values, &environment);
+      if (!next.ok()) return next.status();
+      values = *std::move(next);
+    }
+  }
+  if (op.name == "stablehlo.if" || op.name == "stablehlo.case") {
+    // if: the true branch when pred, else the false one. case: branches[index],
+    // or the last branch when index is out of range.
+    if (operands.size() != 1 || operands[0].tensor.num_elements() != 1) {
+      return absl::InvalidArgumentError(op.name + " needs one 0-d operand");
+    }
+    int64_t n = static_cast<int64_t>(op.regions.size());
+    int64_t branch = 0;
+    if (op.name == "stablehlo.if") {
+      if (n != 2) return absl::InvalidArgumentError("if needs two branches");
+      branch = operands[0].tensor.values<ElementType::kI1>()[0] != 0 ? 0 : 1;
+    } else {
+      if (operands[0].tensor.element_type() != ElementType::kSI32) {
+        return absl::InvalidArgumentError("case: index must be tensor<i32> (spec C2)");
+      }
+      int64_t index = operands[0].tensor.values<ElementType::kSI32>()[0];
+      branch = index < 0 || index >= n ? n - 1 : index;
+    }
+    return RunRegion(op.regions[branch], {}, &environment);
+  }
+  bool check_call = false;
+  if (op.name == "stablehlo.custom_call") {
+    auto target = op.attributes.find("call_target_name");
+    check_call = target != op.attributes.end() &&
+                 std::holds_alternative<std::string>(target->second) &&
+                 std::get<std::string>(target->second).rfind("check.", 0) == 0;
+  }
+  if (op.name.rfind("stablehlo.", 0) == 0 && !check_call) {
+    return RunOracleOp(op, operands, environment);
+  }
+  if (hook_) {
+    std::vector<RuntimeValue> results;
+    auto handled = hook_(op, operands, &results);
+    if (!handled.ok()) return handled.status();
+    if (*handled) return results;
+  }
+  return Unsupported(op.name, "");
+}
+
+absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOracleOp(
+    const Operation& op, const std::vector<RuntimeValue>& operands,
+    const Environment& environment) {
+  std::string mnemonic = op.name.substr(10);
+  const spec::OpSpec* spec = registry_->Find(mnemonic);
+  if (spec == nullptr) return Unsupported(op.name, "not an op of the spec");
+  for (const std::string& name : spec->unmodelled_attributes) {
+    if (op.raw_attributes.count(name)) {
+      return Unsupported(op.name, "its attribute " + name + " is not modelled");
+    }
+  }
+  if (!oracle_->Implements(mnemonic)) return Unsupported(op.name, "");
+  Case c;
+  c.op = mnemonic;
+  for (const RuntimeValue& operand : operands) {
+    if (!operand.type.is_tensor()) return Unsupported(op.name, "with token or tuple operands");
+    if (operand.type.is_quantized()) return Unsupported(op.name, "with quantized operands");
+    c.operands.push_back(operand.tensor);
+  }
+  for (const ValueType& type : op.result_types) {
+    if (!type.is_tensor()) return Unsupported(op.name, "with token or tuple results");
+    if (type.is_quantized()) return Unsupported(op.name, "with quantized results");
+    c.result_types.push_back(type.tensor());
+  }
+  auto operand_segments = spec::SegmentSizes(spec->operands, operands.size());
+  auto result_segments = spec::SegmentSizes(spec->results, op.result_types.size());
+  auto region_segments = spec::RegionSegmentSizes(spec->regions, op.regions.size());
+  if (!operand_segments.ok()) return operand_segments.status();
+  if (!result_segments.ok()) return result_segments.status();
+  if (!region_segments.ok()) return region_segments.status();
+  auto any_variadic = [](const auto& specs) {
+    for (const auto& s : specs) {
+      if (s.variadic) return true;
+    }
+    return false;
+  };
+  if (any_variadic(spec->operands)) c.operand_segments = *operand_segments;
+  if (any_variadic(spec->results)) c.result_segments = *result_segments;
+  if (any_variadic(spec->regions)) c.region_segments = *region_segments;
+  c.attributes = op.attributes;
+  for (const Region& region : op.regions) {
+    auto detached = Detached(region, environment);
+    if (!detached.ok()) return detached.status();
+    c.regions.push_back(*std::move(detached));
+  }
+  auto expectations = oracle_->Run(c);
+  if (absl::IsUnimplemented(expectations.status())) {
+    return Unsupported(op.name, std::string(expectations.status().message()));
+  }
+  if (!expectations.ok()) return expectations.status();
+  std::vector<RuntimeValue> results;
+  for (ResultExpectation& expectation : *expectations) {
+    RuntimeValue value = RuntimeValue::Of(std::move(expectation.reference));
+    value.free = std::move(expectation.free);
+    results.push_back(std::move(value));
+  }
+  return results;
+}
+
+std::set<std::string> Interpreter::OpsUsedBy(const std::string& name) const {
+  std::set<std::string> ops;
+  std::set<std::string> visited;
+  std::function<void(const Region&)> scan = [&](const Region& region) {
+    for (const Block& block : region.blocks) {
+      for (const Operation& op : block.operations) {
+        ops.insert(op.name);
+        for (const Region& inner : op.regions) scan(inner);
+        auto callee = op.attributes.find("callee");
+        if (op.name == "func.call" && callee != op.attributes.end() &&
+            std::holds_alternative<std::string>(callee->second)) {
+          const std::string& target = std::get<std::string>(callee->second);
+          const Function* f = module_->Find(target);
+          if (f != nullptr && visited.insert(target).second) scan(f->body);
+        }
+      }
+    }
+  };
+  const Function* f = module_ == nullptr ? nullptr : module_->Find(name);
+  if (f != nullptr) {
+    visited.insert(name);
+    scan(f->body);
+  }
+  return ops;
+}
+
+namespace oracle {
+
+absl::StatusOr<std::vector<Tensor>> CallRegion(const Region& region,
+                                               const std::vector<Tensor>& arguments) {
+  static const auto* registry = [] {
+    auto r = spec::DefaultRegistry();
+    return r.ok() ? *r : nullptr;
+  }();
+  if (registry == nullptr) return absl::FailedPreconditionError("the spec could not be loaded");
+  static const Oracle* oracle = new Oracle(registry);
+  Interpreter interpreter(oracle, registry, nullptr);
+  std::vector<RuntimeValue> values;
+  for (const Tensor& t : arguments) values.push_back(RuntimeValue::Of(t));
+  auto results = interpreter.RunRegion(region, std::move(values));
+  if (!results.ok()) return results.status();
+  std::vector<Tensor> tensors;
+  for (RuntimeValue& v : *results) {
+    if (!v.type.is_tensor()) return absl::UnimplementedError("a region returned a non-tensor");
+    tensors.push_back(std::move(v.tensor));
+  }
+  return tensors;
+}
+
+}  // namespace oracle
+}  // namespace hlocheck

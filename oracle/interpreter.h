@@ -1,0 +1,83 @@
+// Runs StableHLO programs (core/program.h) on the oracle: every stablehlo op
+// becomes a Case that the oracle verifies against the spec and computes;
+// func.call, returns, tuples, tokens and the control-flow ops (while, if,
+// case) are evaluated here, their regions through this same interpreter.
+// Ops outside the oracle are reported as unsupported, by name, never run.
+#ifndef HLOCHECK_ORACLE_INTERPRETER_H_
+#define HLOCHECK_ORACLE_INTERPRETER_H_
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/program.h"
+#include "oracle/oracle.h"
+
+namespace hlocheck {
+
+// A value at run time: a tensor, a token or a tuple of values. `free`
+// marks tensor elements the spec leaves to the implementation (from the
+// op that produced them).
+struct RuntimeValue {
+  ValueType type;
+  Tensor tensor;
+  std::vector<uint8_t> free;
+  std::vector<RuntimeValue> elements;  // tuples
+
+  static RuntimeValue Of(Tensor tensor);
+  static RuntimeValue Token();
+};
+
+class Interpreter {
+ public:
+  // Ops of other dialects (check.*, interpreter.*) go to the hook: it returns
+  // false for ops it does not know, true with `results` filled otherwise.
+  using Hook = std::function<absl::StatusOr<bool>(const Operation& op,
+                                                  const std::vector<RuntimeValue>& operands,
+                                                  std::vector<RuntimeValue>* results)>;
+
+  Interpreter(const Oracle* oracle, const spec::SpecRegistry* registry, const Module* module)
+      : oracle_(oracle), registry_(registry), module_(module) {}
+  void set_hook(Hook hook) { hook_ = std::move(hook); }
+
+  // Calls a function of the module. An op the oracle does not implement
+  // stops the call with an Unimplemented status naming it (and it is added
+  // to unsupported_ops()); a case the spec forbids is InvalidArgument.
+  absl::StatusOr<std::vector<RuntimeValue>> Call(const std::string& function,
+                                                 std::vector<RuntimeValue> arguments);
+  // Runs a region with its block arguments bound to `arguments`; values of
+  // enclosing regions are visible through `outer`.
+  using Environment = std::map<ValueId, RuntimeValue>;
+  absl::StatusOr<std::vector<RuntimeValue>> RunRegion(const Region& region,
+                                                      std::vector<RuntimeValue> arguments,
+                                                      const Environment* outer = nullptr);
+
+  // The ops, by name, that stopped some call as unsupported.
+  const std::set<std::string>& unsupported_ops() const { return unsupported_; }
+  // Ops that the names of which a function uses, by scanning it (regions and
+  // called functions included) without running it.
+  std::set<std::string> OpsUsedBy(const std::string& function) const;
+
+ private:
+  absl::StatusOr<std::vector<RuntimeValue>> RunOperation(const Operation& op,
+                                                         const std::vector<RuntimeValue>& operands,
+                                                         const Environment& environment);
+  absl::StatusOr<std::vector<RuntimeValue>> RunOracleOp(const Operation& op,
+                                                        const std::vector<RuntimeValue>& operands,
+                                                        const Environment& environment);
+  absl::Status Unsupported(const std::string& op, const std::string& why);
+
+  const Oracle* oracle_;
+  const spec::SpecRegistry* registry_;
+  const Module* module_;
+  Hook hook_;
+  std::set<std::string> unsupported_;
+  int depth_ = 0;
+};
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_ORACLE_INTERPRETER_H_

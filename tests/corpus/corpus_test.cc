@@ -1,0 +1,69 @@
+// The public StableHLO interpreter's tests (../shared/corpus/stablehlo-interpret)
+// run on the oracle: every file parses, and every function whose ops the
+// oracle implements passes. Prints parsed / passed / failed / unsupported per file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "runners/interpret.h"
+
+namespace hlocheck {
+namespace {
+
+namespace fs = std::filesystem;
+using Kind = FunctionOutcome::Kind;
+
+TEST(CorpusTest, EveryFileParsesAndEveryRunnableFunctionPasses) {
+  fs::path directory =
+      fs::path(HLOCHECK_SOURCE_DIR).parent_path() / "shared" / "corpus" / "stablehlo-interpret";
+  if (!fs::is_directory(directory)) {
+    GTEST_SKIP() << "the corpus is not at " << directory << " (../shared absent); skipped";
+  }
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(directory)) {
+    if (entry.path().extension() == ".mlir") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  int totals[7] = {};
+  int splits = 0;
+  for (const fs::path& file : files) {
+    auto outcome = InterpretFile(file, **registry);
+    ASSERT_TRUE(outcome.ok()) << outcome.status();
+    splits += outcome->splits;
+    std::set<std::string> unsupported;
+    for (const FunctionOutcome& f : outcome->functions) {
+      ++totals[static_cast<int>(f.kind)];
+      unsupported.insert(f.unsupported.begin(), f.unsupported.end());
+      EXPECT_TRUE(f.kind != Kind::kFailed && f.kind != Kind::kInvalid && f.kind != Kind::kError)
+          << file.string() << ":" << f.line << ": @" << f.function << ": " << KindName(f.kind)
+          << ": " << f.message;
+    }
+    std::cout << fs::relative(file, directory).string() << ": " << outcome->splits << " parsed, "
+              << outcome->Count(Kind::kPassed) << " passed, " << outcome->Count(Kind::kFailed)
+              << " failed, " << outcome->Count(Kind::kUnsupported) << " unsupported";
+    if (outcome->Count(Kind::kFree) > 0) {
+      std::cout << ", " << outcome->Count(Kind::kFree) << " implementation-defined";
+    }
+    if (outcome->Count(Kind::kSkipped) > 0) {
+      std::cout << ", " << outcome->Count(Kind::kSkipped) << " skipped";
+    }
+    if (!unsupported.empty()) {
+      std::cout << " (";
+      for (const std::string& op : unsupported) std::cout << " " << op;
+      std::cout << " )";
+    }
+    std::cout << "\n";
+  }
+  std::cout << files.size() << " files, " << splits << " splits: " << totals[0] << " passed, "
+            << totals[1] << " failed, " << totals[2] << " implementation-defined, " << totals[3]
+            << " unsupported, " << totals[4] << " invalid, " << totals[5] << " errors, "
+            << totals[6] << " skipped\n";
+  // A floor that only rises as the oracle grows (359 when written).
+  EXPECT_GE(totals[0], 355);
+}
+
+}  // namespace
+}  // namespace hlocheck
