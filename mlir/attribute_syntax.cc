@@ -55,7 +55,9 @@ AttrSyntax ParseNumber(Cursor& cursor, bool allow_type_suffix) {
   AttrSyntax attr;
   attr.location = cursor.location();
   size_t start = cursor.offset();
-  std::string text = *cursor.NumberText();
+  std::optional<std::string> number = cursor.NumberText();
+  if (!number) cursor.Expected("a number");
+  std::string text = *number;
   if (allow_type_suffix && LooksLikeScalarType(cursor)) {
     cursor.Expect(":");
     attr.type = *cursor.BareIdentifier();
@@ -161,6 +163,31 @@ AttrSyntax ParseDialect(Cursor& cursor, size_t start, TextLocation where) {
 
 }  // namespace
 
+std::string QuoteString(const std::string& text) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string quoted = "\"";
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (byte < 0x20 || byte >= 0x7F) {
+      quoted += '\\';
+      quoted += kHex[byte >> 4];
+      quoted += kHex[byte & 15];
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "\"";
+}
+
+std::string SymbolText(const std::string& name) {
+  bool bare = !name.empty() && IsIdentifierStart(name[0]);
+  for (char c : name) bare = bare && IsIdentifierChar(c) && c != '-';
+  return "@" + (bare ? name : QuoteString(name));
+}
+
 const AttrSyntax* AttrSyntax::Find(const std::string& name) const {
   for (const auto& [key, value] : entries) {
     if (key == name) return &value;
@@ -223,7 +250,9 @@ AttrSyntax ParseAttributeValue(Cursor& cursor, bool allow_type_suffix) {
     attr.string = *cursor.StringLiteral();
   } else if (c == '@') {
     attr.kind = AttrSyntax::Kind::kSymbol;
-    attr.string = *cursor.SymbolName();
+    auto symbol = cursor.SymbolName();
+    if (!symbol) cursor.Expected("a symbol name after '@'");
+    attr.string = *symbol;
   } else if (c == '#') {
     cursor.Expect("#");
     return ParseDialect(cursor, start, where);
@@ -271,13 +300,14 @@ AttrDict ParseAttributeEntries(Cursor& cursor, char close) {
     if (!name) name = cursor.StringLiteral();
     if (!name) cursor.Expected("an attribute name");
     if (cursor.TryConsume("=")) {
-      entries.emplace_back(*name, ParseAttribute(cursor));
+      AttrSyntax value = ParseAttribute(cursor);
+      entries.push_back({*name, std::move(value)});
     } else {
       AttrSyntax unit;
       unit.kind = AttrSyntax::Kind::kUnit;
       unit.location = where;
-      unit.text = *name;
-      entries.emplace_back(*name, unit);
+      unit.text = "unit";  // `name = unit` is the same attribute, and prints back
+      entries.push_back({*name, unit});
     }
   } while (cursor.TryConsume(","));
   cursor.Expect(closing, "',' or '" + closing + "' after the attribute");

@@ -15,6 +15,8 @@
 
 namespace hlocheck::mlir {
 
+struct NamedAttr;
+
 struct AttrSyntax {
   enum class Kind {
     kInteger,  // number (optional `: type`)
@@ -38,11 +40,11 @@ struct AttrSyntax {
   int64_t integer = 0;
   double number = 0;
   bool boolean = false;
-  std::string string;             // kString value, kSymbol/kKeyword/kType name
-  std::string type;               // the `: type` of a number, the element type of an array
-  std::vector<AttrSyntax> items;  // kList, kArray
-  std::vector<std::pair<std::string, AttrSyntax>> entries;  // kDict, kDialect members
-  Tensor dense;                                             // kDense
+  std::string string;              // kString value, kSymbol/kKeyword/kType name
+  std::string type;                // the `: type` of a number, the element type of an array
+  std::vector<AttrSyntax> items;   // kList, kArray
+  std::vector<NamedAttr> entries;  // kDict, kDialect members
+  Tensor dense;                    // kDense
 
   // kDialect: `#stablehlo<precision DEFAULT>` has dialect "stablehlo",
   // mnemonic "precision", body "DEFAULT"; `#stablehlo.gather<k = v>` has
@@ -55,7 +57,23 @@ struct AttrSyntax {
   std::string KindName() const;
 };
 
-using AttrDict = std::vector<std::pair<std::string, AttrSyntax>>;
+// `name = value`; `first`/`second` so that it reads like a map entry.
+// Parse the value into a local before building an entry: clang 14 destroys
+// the members of an aggregate temporary twice when a later initializer
+// throws (found by the reader's fuzz target).
+struct NamedAttr {
+  std::string first;
+  AttrSyntax second;
+};
+
+using AttrDict = std::vector<NamedAttr>;
+
+// `"text"` with MLIR's escapes (\" \\ and \XX for other bytes outside
+// printable ASCII), so that StringLiteral reads back the same bytes.
+std::string QuoteString(const std::string& text);
+
+// `@name`, or `@"..."` when the name is not a bare identifier.
+std::string SymbolText(const std::string& name);
 
 // Parses one attribute value at the cursor. A number takes a `: i64`-like
 // type suffix only when `allow_type_suffix` (in an op's custom syntax the

@@ -163,7 +163,7 @@ void ParseKeywordItem(Parser& p, Pending& pending, const std::string& keyword) {
     group.mnemonic = "dot_algorithm";
     group.location = c.location();
     group.entries = ParseAttributeEntries(c, '>');
-    pending.dict.emplace_back("algorithm", group);
+    pending.dict.push_back({"algorithm", group});
     return;
   }
   if (pending.mnemonic == "convolution" && keyword == "window") {
@@ -188,7 +188,7 @@ void ParseKeywordItem(Parser& p, Pending& pending, const std::string& keyword) {
       c.BalancedUntil('[', ']');
     }
     group.body = std::string(c.TextFrom(start));
-    pending.dict.emplace_back("dimension_numbers", group);
+    pending.dict.push_back({"dimension_numbers", group});
     return;
   }
   AttrSyntax value = ParseAttributeValue(c, false);
@@ -295,7 +295,8 @@ void ParseGeneralForm(Parser& p, Pending& pending) {
       continue;
     }
     if (c.LookingAt("dense<") || c.LookingAt("dense_resource<")) {
-      pending.dict.emplace_back("value", ParseAttribute(c));
+      AttrSyntax value = ParseAttribute(c);
+      pending.dict.push_back({"value", std::move(value)});
       continue;
     }
     Cursor probe = c;
@@ -359,7 +360,7 @@ void ParseConstant(Parser& p, Pending& pending) {
   auto type = ParseValueType(value.type);
   pending.op.result_types = {*type};
   if (c.TryConsume(":")) pending.op.result_types = {p.ParseType()};
-  pending.dict.emplace_back("value", value);
+  pending.dict.push_back({"value", value});
 }
 
 // stablehlo.while(%iter = %init, ...) : types cond { ... } do { ... }
@@ -495,7 +496,7 @@ void ParseCustomCall(Parser& p, Pending& pending) {
   target.kind = AttrSyntax::Kind::kString;
   target.string = *name;
   target.text = "\"" + *name + "\"";
-  pending.dict.emplace_back("call_target_name", target);
+  pending.dict.push_back({"call_target_name", target});
   ParseParenthesizedOperands(p, pending);
   ParseGeneralForm(p, pending);
 }
@@ -510,7 +511,7 @@ void ParseComposite(Parser& p, Pending& pending) {
   name.kind = AttrSyntax::Kind::kString;
   name.string = *text;
   name.text = "\"" + *text + "\"";
-  pending.dict.emplace_back("name", name);
+  pending.dict.push_back({"name", name});
   ParseGeneralForm(p, pending);
 }
 
@@ -586,14 +587,15 @@ void ParseOpaque(Parser& p, Pending& pending, int depth = 0) {
     } else if (next == '"') {
       c.StringLiteral();
     } else if (next == '@') {
-      c.SymbolName();
+      if (!c.SymbolName()) c.Expected("a symbol name after '@'");
     } else {
       Cursor probe = c;
       auto word = probe.BareIdentifier();
       if (word && probe.TryConsume("=")) {
         c.BareIdentifier();
         c.Expect("=");
-        pending.dict.emplace_back(*word, ParseAttributeValue(c, false));
+        AttrSyntax value = ParseAttributeValue(c, false);
+        pending.dict.push_back({*word, std::move(value)});
       } else if (word) {
         c.BareIdentifier();
       } else if (!c.NumberText()) {

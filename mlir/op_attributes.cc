@@ -475,12 +475,7 @@ std::string EncodeAttributeValue(const spec::AttributeSpec& spec, const Attribut
         } else if constexpr (std::is_same_v<T, double>) {
           return PrintElementLiteral(ElementType::kF64, &v) + " : f32";
         } else if constexpr (std::is_same_v<T, std::string>) {
-          std::string quoted = "\"";
-          for (char c : v) {
-            if (c == '"' || c == '\\') quoted += '\\';
-            quoted += c;
-          }
-          return quoted + "\"";
+          return QuoteString(v);
         } else if constexpr (std::is_same_v<T, EnumValue>) {
           return "#stablehlo<" + spec.mlir.enum_attr + " " + v.name + ">";
         } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
@@ -491,7 +486,7 @@ std::string EncodeAttributeValue(const spec::AttributeSpec& spec, const Attribut
           return v.empty() ? "array<i1>" : "array<i1: " + Join(parts, ", ") + ">";
         } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
           std::vector<std::string> parts;
-          for (const std::string& name : v) parts.push_back("@" + name);
+          for (const std::string& name : v) parts.push_back(SymbolText(name));
           return "[" + Join(parts, ", ") + "]";
         } else if constexpr (std::is_same_v<T, std::vector<EnumValue>>) {
           std::vector<std::string> parts;
@@ -541,7 +536,7 @@ std::vector<std::string> EncodeAttributes(const spec::OpSpec& op,
     // A function input given by name (composite's decomposition).
     auto it = attributes.find(region.name);
     if (it != attributes.end() && std::holds_alternative<std::string>(it->second)) {
-      entries.push_back(region.name + " = @" + std::get<std::string>(it->second));
+      entries.push_back(region.name + " = " + SymbolText(std::get<std::string>(it->second)));
     }
   }
   for (const std::string& group : group_order) {

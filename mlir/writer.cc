@@ -1,6 +1,7 @@
 #include "mlir/writer.h"
 
 #include "core/literal.h"
+#include "mlir/attribute_syntax.h"
 #include "mlir/op_attributes.h"
 
 namespace hlocheck::mlir {
@@ -22,14 +23,7 @@ std::string ResultTypes(const std::vector<ValueType>& types) {
   return types.size() == 1 ? types[0].ToString() : "(" + Types(types) + ")";
 }
 
-std::string Quote(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
+std::string Quote(const std::string& text) { return QuoteString(text); }
 
 // Attributes of ops outside the spec: verbatim when read from text, else
 // in a plain spelling.
@@ -60,7 +54,7 @@ std::vector<std::string> PlainAttributes(const Operation& op) {
           }
         },
         value);
-    if (name == "callee") text = "@" + std::get<std::string>(value);
+    if (name == "callee") text = SymbolText(std::get<std::string>(value));
     entries.push_back(name + " = " + text);
   }
   return entries;
@@ -145,7 +139,7 @@ std::string PrintModule(const Module& module, const spec::SpecRegistry& registry
   int indent = wrapped ? 2 : 0;
   if (wrapped) {
     text += "module";
-    if (!module.name.empty()) text += " @" + module.name;
+    if (!module.name.empty()) text += " " + SymbolText(module.name);
     if (!module.attributes.empty()) text += " attributes " + module.attributes;
     text += " {\n";
   }
@@ -161,7 +155,7 @@ std::string PrintModule(const Module& module, const spec::SpecRegistry& registry
       }
       arguments.push_back(argument);
     }
-    text += pad + "func.func " + (f.is_public ? "" : "private ") + "@" + f.name + "(" +
+    text += pad + "func.func " + (f.is_public ? "" : "private ") + SymbolText(f.name) + "(" +
             Join(arguments, ", ") + ")";
     if (!f.type.outputs.empty()) {
       std::vector<std::string> results;
