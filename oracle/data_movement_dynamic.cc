@@ -70,6 +70,9 @@ std::vector<int64_t> ListOrEmpty(const Case& c, const std::string& name) {
   return attribute == nullptr ? std::vector<int64_t>{} : std::get<std::vector<int64_t>>(*attribute);
 }
 
+// The reference value of elements the spec leaves free (any container).
+constexpr std::byte kZeroElement[16] = {};
+
 bool Contains(const std::vector<int64_t>& list, int64_t value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
@@ -135,6 +138,8 @@ Results Gather(const Case& c) {
   std::vector<int64_t> full_offset_index(operand_rank);
   std::vector<int64_t> operand_index(operand_rank);
   bool sorted = true;
+  std::vector<uint8_t> outside;
+  outside.reserve(static_cast<size_t>(NumElements(result_type.shape)));
   Tensor result = ResultFrom(result_type, [&](const std::vector<int64_t>& result_index) {
     for (size_t i = 0; i < batch_dims.size(); ++i) batch_index[i] = result_index[batch_dims[i]];
 
@@ -172,6 +177,15 @@ Results Gather(const Case& c) {
       operand_index[d] = full_start_index[d] + full_batching_index[d] + full_offset_index[d];
     }
 
+    // A collapsed slice dimension of slice size 0 (C8 allows it) keeps its
+    // result elements while the slice is empty: operand_index may then lie
+    // outside the operand, where the spec gives no value.
+    bool inside = true;
+    for (int64_t d = 0; d < operand_rank; ++d) {
+      inside = inside && operand_index[d] < operand.shape()[d];
+    }
+    outside.push_back(inside ? 0 : 1);
+
     // Sortedness is transitive, so consecutive result indices decide it.
     if (!previous_full_start_index.empty()) {
       for (int64_t d = 0; d < operand_rank; ++d) {
@@ -179,16 +193,21 @@ Results Gather(const Case& c) {
       }
     }
     previous_full_start_index = full_start_index;
-    return in.at(operand_index);
+    return inside ? in.at(operand_index) : kZeroElement;
   });
 
   Results results = Exactly(std::move(result));
+  ResultExpectation& expectation = (*results)[0];
   if (indices_are_sorted && !sorted) {
-    ResultExpectation& expectation = (*results)[0];
     expectation.free.assign(expectation.reference.num_elements(), 1);
     expectation.free_reason =
         "indices_are_sorted is true but the start indices are not sorted: the spec makes the "
         "behaviour undefined";
+  } else if (std::count(outside.begin(), outside.end(), uint8_t{1}) > 0) {
+    expectation.free = std::move(outside);
+    expectation.free_reason =
+        "a collapsed slice dimension has slice size 0 and the operand index lies outside the "
+        "operand: the spec gives no value";
   }
   return results;
 }
