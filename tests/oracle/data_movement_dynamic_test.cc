@@ -175,15 +175,22 @@ TEST(GatherOracleTest, PublicSpecExampleWithBatchingDims) {
               " : tensor<2x2x3x2x2xi32>")));
 }
 
-// index_vector_dim = rank(start_indices): each start index is one scalar.
-TEST(GatherOracleTest, IndexVectorDimEqualToRank) {
-  // Rows of a 5x4 operand at [4, -1, 7] (ui8 cannot hold -1: use si8).
+// Whole rows of a 5x4 operand, one per entry of a rank-1 start_indices
+// (index_vector_dim = rank(start_indices) = 1).
+GatherDims RowsOf5x4() {
   GatherDims g;
   g.offset_dims = {1};
   g.collapsed_slice_dims = {0};
   g.start_index_map = {0};
   g.index_vector_dim = 1;
   g.slice_sizes = {1, 4};
+  return g;
+}
+
+// index_vector_dim = rank(start_indices): each start index is one scalar.
+TEST(GatherOracleTest, IndexVectorDimEqualToRank) {
+  // Rows of a 5x4 operand at [4, -1, 7] (ui8 cannot hold -1: use si8).
+  GatherDims g = RowsOf5x4();
   Case rows = GatherCase(Numbered({5, 4}), Literal("dense<[4, -1, 7]> : tensor<3xi8>"), g, {3, 4});
   EXPECT_TRUE(RunExact(rows).BitwiseEquals(
       Literal("dense<[[17, 18, 19, 20], [1, 2, 3, 4], [17, 18, 19, 20]]> : tensor<3x4xi32>")));
@@ -223,12 +230,7 @@ TEST(GatherOracleTest, IndexVectorDimEqualToRank) {
 // indices_are_sorted = true promises sorted start indices; when they are not,
 // the behaviour is undefined and the oracle leaves every element free.
 TEST(GatherOracleTest, UnsortedIndicesWithTheSortedPromiseAreFree) {
-  GatherDims g;
-  g.offset_dims = {1};
-  g.collapsed_slice_dims = {0};
-  g.start_index_map = {0};
-  g.index_vector_dim = 1;
-  g.slice_sizes = {1, 4};
+  GatherDims g = RowsOf5x4();
   g.indices_are_sorted = true;
   Case sorted =
       GatherCase(Numbered({5, 4}), Literal("dense<[0, 2, 2, 9]> : tensor<4xi32>"), g, {4, 4});
