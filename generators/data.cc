@@ -82,7 +82,9 @@ std::vector<ContainerT<T>> SpecialValues() {
     uint64_t max = IntegerMaxUnsigned(T);
     for (uint64_t v : {static_cast<uint64_t>(min), static_cast<uint64_t>(min) + 1, max, max - 1,
                        uint64_t{0}, uint64_t{1}, ~uint64_t{0}}) {
-      values.push_back(static_cast<ContainerT<T>>(v));
+      // Wrapped to the type's width: all ones is -1 or the unsigned maximum,
+      // never a container value outside the type (255 in a ui2).
+      values.push_back(WrapInteger<T>(v));
     }
   } else if constexpr (IsComplex(T)) {
     constexpr ElementType kPart = ComponentType(T);

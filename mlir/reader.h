@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/case.h"
 #include "core/program.h"
 #include "spec/registry.h"
 
@@ -48,6 +49,11 @@ absl::StatusOr<Module> ReadModule(std::string_view text, const std::string& file
 // arguments of the returned region, in order of first use.
 absl::StatusOr<Region> ReadSnippet(std::string_view text, const std::string& file,
                                    const spec::SpecRegistry& registry);
+
+// Reads back a case written by PrintCaseModule (mlir/writer.h): the op
+// under test in @main, its operands the constants they are defined by.
+absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& file,
+                                    const spec::SpecRegistry& registry);
 
 }  // namespace hlocheck::mlir
 

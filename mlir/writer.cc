@@ -268,10 +268,29 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
       c.result_types.size() == 1 ? "%result" : "%result:" + std::to_string(c.result_types.size());
   text += "  " + result + " = " + CaseOperationText(registry, spec, c) + "\n";
   for (size_t i = 0; i < checks.size(); ++i) {
+    const CaseCheck& check = checks[i];
     std::string value = c.result_types.size() == 1 ? "%result" : "%result#" + std::to_string(i);
-    text += "  check." +
-            std::string(checks[i].exact ? "expect_eq_const " : "expect_almost_eq_const ") + value +
-            ", " + PrintDenseAttribute(checks[i].expected) + "\n";
+    std::string type = check.expected.type().ToString();
+    switch (check.kind) {
+      case CaseCheck::Kind::kExact:
+        text +=
+            "  check.expect_eq_const " + value + ", " + PrintDenseAttribute(check.expected) + "\n";
+        break;
+      case CaseCheck::Kind::kUlp: {
+        std::string expected = "%expected" + std::to_string(i);
+        text += "  " + expected + " = stablehlo.constant " + PrintDenseAttribute(check.expected) +
+                "\n  check.expect_close " + value + ", " + expected +
+                ", max_ulp_difference = " + std::to_string(check.max_ulp) + " : " + type + ", " +
+                type + "\n";
+        break;
+      }
+      case CaseCheck::Kind::kTolerance:
+        text += "  check.expect_almost_eq_const " + value + ", " +
+                PrintDenseAttribute(check.expected) +
+                " {tolerance = " + PrintElementLiteral(ElementType::kF64, &check.tolerance) +
+                " : f64}\n";
+        break;
+    }
   }
   text += "  func.return\n}\n";
   return text;

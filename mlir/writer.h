@@ -19,12 +19,16 @@ std::string PrintModule(const Module& module, const spec::SpecRegistry& registry
 std::string PrintOperation(const Operation& op, const spec::SpecRegistry& registry, int indent = 2);
 
 // A case as a standalone module: its inputs as constants, the op, and a
-// check per result (`check.expect_eq_const` when `exact[i]`, else
-// `check.expect_almost_eq_const`), each against `expected[i]`. `comments`
+// check per result against the expected tensor: `check.expect_eq_const`
+// (bit for bit), `check.expect_close` (within max_ulp ULPs) or
+// `check.expect_almost_eq_const` (within an absolute tolerance). `comments`
 // go first as `//` lines.
 struct CaseCheck {
+  enum class Kind { kExact, kUlp, kTolerance };
   Tensor expected;
-  bool exact = true;
+  Kind kind = Kind::kExact;
+  int64_t max_ulp = 0;
+  double tolerance = 0;
 };
 std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSpec& op,
                             const Case& c, const std::vector<CaseCheck>& checks,

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "core/literal.h"
-#include "reports/stablehlo_writer.h"
+#include "mlir/writer.h"
 #include "runners/commands.h"
 #include "runners/flags.h"
 #include "runners/session.h"
@@ -48,8 +48,9 @@ int ReplayCommand(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const CaseOutcome& outcome = replayed->outcome;
-  std::cout << PrintReproducer(*replayed->op, replayed->c, ExpectedResults(*replayed->op, outcome),
-                               {"replay " + flags.positional()[0]});
+  std::cout << mlir::PrintCaseModule(*(*session)->registry, *replayed->op, replayed->c,
+                                     ExpectedResults(*replayed->op, outcome),
+                                     {"replay " + flags.positional()[0]});
   for (size_t r = 0; r < outcome.actual.size(); ++r) {
     std::cout << "backend result: " << PrintDenseAttribute(outcome.actual[r]) << "\n";
   }

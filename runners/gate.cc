@@ -8,7 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_split.h"
 #include "core/literal.h"
-#include "reports/stablehlo_writer.h"
+#include "mlir/writer.h"
 #include "spec/verifier.h"
 
 namespace hlocheck {
@@ -47,15 +47,24 @@ std::string IndexText(const std::vector<int64_t>& index) {
 
 }  // namespace
 
-std::vector<ExpectedResult> ExpectedResults(const spec::OpSpec& op, const CaseOutcome& outcome) {
-  std::vector<ExpectedResult> expected;
+std::vector<mlir::CaseCheck> ExpectedResults(const spec::OpSpec& op, const CaseOutcome& outcome) {
+  std::vector<mlir::CaseCheck> checks;
   for (const ResultExpectation& e : outcome.expectations) {
-    bool exact =
-        e.check == Check::kExact ||
-        (e.check == Check::kUlp && op.numerics.AllowedUlp(e.reference.element_type()) == 0);
-    expected.push_back({e.reference, exact});
+    mlir::CaseCheck check;
+    check.expected = e.reference;
+    int ulp = op.numerics.AllowedUlp(e.reference.element_type());
+    if (e.check == Check::kUlp && ulp > 0) {
+      check.kind = mlir::CaseCheck::Kind::kUlp;
+      check.max_ulp = ulp;
+    } else if (e.check == Check::kErrorBound) {
+      // The check dialect has one tolerance per check: the widest of the
+      // oracle's per-element bounds.
+      check.kind = mlir::CaseCheck::Kind::kTolerance;
+      for (double b : e.bound) check.tolerance = std::max(check.tolerance, b);
+    }
+    checks.push_back(std::move(check));
   }
-  return expected;
+  return checks;
 }
 
 uint64_t CaseSeed(uint64_t run_seed, std::string_view op, ElementType type, int64_t index) {
@@ -236,14 +245,14 @@ Finding Gate::Describe(const spec::OpSpec& op, ElementType type, const Case& c,
       break;
   }
   f.details = details.str();
-  std::vector<ExpectedResult> expected = ExpectedResults(op, outcome);
+  std::vector<mlir::CaseCheck> expected = ExpectedResults(op, outcome);
   std::vector<std::string> comments = {"hlocheck reproducer: " + op.name + " " +
                                        std::string(Name(type)) + ", " + f.kind};
   for (size_t r = 0; r < outcome.actual.size() && outcome.kind == CaseOutcome::Kind::kMismatch;
        ++r) {
     comments.push_back("the backend returned: " + PrintDenseAttribute(outcome.actual[r]));
   }
-  f.reproducer = PrintReproducer(op, c, expected, comments);
+  f.reproducer = mlir::PrintCaseModule(*registry_, op, c, expected, comments);
   f.minimal_elements = InputElements(c);
   return f;
 }

@@ -13,9 +13,9 @@
 #include "absl/status/statusor.h"
 #include "adapters/adapter.h"
 #include "generators/case_generator.h"
+#include "mlir/writer.h"
 #include "oracle/oracle.h"
 #include "reports/gate_result.h"
-#include "reports/stablehlo_writer.h"
 #include "runners/compare.h"
 #include "spec/registry.h"
 
@@ -86,7 +86,7 @@ class Gate {
 
 // The oracle's answers as reproducer checks: exact where the comparison is
 // bit for bit, "almost" where the op allows some error.
-std::vector<ExpectedResult> ExpectedResults(const spec::OpSpec& op, const CaseOutcome& outcome);
+std::vector<mlir::CaseCheck> ExpectedResults(const spec::OpSpec& op, const CaseOutcome& outcome);
 
 // The seed of case `index` of a group: a stable hash, the same on every machine.
 uint64_t CaseSeed(uint64_t run_seed, std::string_view op, ElementType type, int64_t index);

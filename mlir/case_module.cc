@@ -1,0 +1,79 @@
+// Reading back a case module written by PrintCaseModule: the constants of
+// @main are the operands of its one op under test.
+#include <map>
+
+#include "mlir/reader.h"
+#include "spec/instance.h"
+
+namespace hlocheck::mlir {
+
+absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& file,
+                                    const spec::SpecRegistry& registry) {
+  auto module = ReadModule(text, file, registry);
+  if (!module.ok()) return module.status();
+  const Function* main = module->Find("main");
+  if (main == nullptr || main->body.blocks.empty()) {
+    return absl::InvalidArgumentError(file + ": a case module needs a func.func @main");
+  }
+  std::map<ValueId, Tensor> constants;
+  const Operation* tested = nullptr;
+  for (const Operation& op : main->body.blocks[0].operations) {
+    if (op.name == "stablehlo.constant" && op.results.size() == 1) {
+      auto value = op.attributes.find("value");
+      if (value != op.attributes.end() && std::holds_alternative<Tensor>(value->second)) {
+        constants[op.results[0]] = std::get<Tensor>(value->second);
+        continue;
+      }
+    }
+    if (op.name.rfind("stablehlo.", 0) == 0) {
+      if (tested != nullptr) {
+        return absl::InvalidArgumentError(file + ": a case module has one op under test; " +
+                                          tested->name + " and " + op.name + " found");
+      }
+      tested = &op;
+    }
+  }
+  if (tested == nullptr) return absl::InvalidArgumentError(file + ": no op under test");
+  const spec::OpSpec* spec = registry.Find(tested->name.substr(10));
+  if (spec == nullptr) return absl::InvalidArgumentError(tested->name + " is not in the spec");
+  Case c;
+  c.op = spec->name;
+  for (ValueId id : tested->operands) {
+    auto it = constants.find(id);
+    if (it == constants.end()) {
+      return absl::InvalidArgumentError(file + ": an operand of " + tested->name +
+                                        " is not a constant");
+    }
+    c.operands.push_back(it->second);
+  }
+  for (const ValueType& type : tested->result_types) {
+    if (!type.is_tensor()) return absl::InvalidArgumentError("a case has tensor results only");
+    c.result_types.push_back(type.tensor());
+  }
+  auto has_variadic = [](const auto& specs) {
+    for (const auto& s : specs) {
+      if (s.variadic) return true;
+    }
+    return false;
+  };
+  if (has_variadic(spec->operands)) {
+    auto sizes = spec::SegmentSizes(spec->operands, c.operands.size());
+    if (!sizes.ok()) return sizes.status();
+    c.operand_segments = *sizes;
+  }
+  if (has_variadic(spec->results)) {
+    auto sizes = spec::SegmentSizes(spec->results, c.result_types.size());
+    if (!sizes.ok()) return sizes.status();
+    c.result_segments = *sizes;
+  }
+  if (has_variadic(spec->regions)) {
+    auto sizes = spec::RegionSegmentSizes(spec->regions, tested->regions.size());
+    if (!sizes.ok()) return sizes.status();
+    c.region_segments = *sizes;
+  }
+  c.attributes = tested->attributes;
+  c.regions = tested->regions;
+  return c;
+}
+
+}  // namespace hlocheck::mlir
