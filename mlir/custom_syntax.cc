@@ -247,6 +247,22 @@ void ParseTypes(Parser& p, Pending& pending) {
   // The last type is the result's; operands have their declared types (in
   // a snippet, where they are not declared, the types given or the result's).
   op.result_types = {types.back()};
+  if (types.size() == 1 && types[0].is_tensor() &&
+      (pending.mnemonic == "complex" || pending.mnemonic == "real" || pending.mnemonic == "imag")) {
+    // ComplexOpType: complex's type is its result's, of complex elements
+    // whose parts are the operands' type; real's and imag's is the
+    // operand's part type.
+    ValueType other = types[0];
+    ElementType element = other.element_type;
+    if (pending.mnemonic == "complex" && IsComplex(element)) {
+      other.element_type = ComponentType(element);
+    } else if (pending.mnemonic != "complex" && element == ElementType::kF32) {
+      other.element_type = ElementType::kComplexF32;
+    } else if (pending.mnemonic != "complex" && element == ElementType::kF64) {
+      other.element_type = ElementType::kComplexF64;
+    }
+    types = {other};
+  }
   for (size_t i = 0; i < op.operands.size(); ++i) {
     ValueType declared = p.TypeOf(op.operands[i]);
     if (!(declared == ValueType{}) || i >= types.size()) {

@@ -341,7 +341,8 @@ DecodedAttributes DecodeAttributes(const spec::OpSpec& op, const AttrDict& dict,
         std::string body = syntax.body;
         if (body.rfind("raw", 0) == 0) {
           // `raw input_batch_dimension = 0, ...`: the members by their spec names.
-          Cursor members(body.substr(3), cursor.file(), syntax.location.line);
+          const std::string raw = body.substr(3);  // the cursor views it: keep it alive
+          Cursor members(raw, cursor.file(), syntax.location.line);
           do {
             auto member = members.BareIdentifier();
             if (!member) members.Expected("a convolution dimension name");
