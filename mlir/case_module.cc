@@ -1,5 +1,6 @@
 // Reading back a case module written by PrintCaseModule: the constants of
 // @main are the operands of its one op under test.
+#include <algorithm>
 #include <map>
 
 #include "mlir/reader.h"
@@ -15,22 +16,33 @@ absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& fi
   if (main == nullptr || main->body.blocks.empty()) {
     return absl::InvalidArgumentError(file + ": a case module needs a func.func @main");
   }
-  std::map<ValueId, Tensor> constants;
+  // The op under test is the one whose result the first check reads (the
+  // writer puts the inputs first, then the op, then the checks with their
+  // expected values); the constants before it are its inputs.
+  const auto& operations = main->body.blocks[0].operations;
   const Operation* tested = nullptr;
-  for (const Operation& op : main->body.blocks[0].operations) {
-    if (op.name == "stablehlo.constant" && op.results.size() == 1) {
-      auto value = op.attributes.find("value");
-      if (value != op.attributes.end() && std::holds_alternative<Tensor>(value->second)) {
-        constants[op.results[0]] = std::get<Tensor>(value->second);
-        continue;
-      }
+  ValueId checked = -1;
+  for (const Operation& op : operations) {
+    if (op.name.rfind("check.", 0) == 0 && !op.operands.empty()) {
+      checked = op.operands[0];
+      break;
     }
-    if (op.name.rfind("stablehlo.", 0) == 0) {
-      if (tested != nullptr) {
-        return absl::InvalidArgumentError(file + ": a case module has one op under test; " +
-                                          tested->name + " and " + op.name + " found");
-      }
-      tested = &op;
+  }
+  for (const Operation& op : operations) {
+    bool defines = std::find(op.results.begin(), op.results.end(), checked) != op.results.end();
+    if (defines || (checked < 0 && op.name.rfind("stablehlo.", 0) == 0)) tested = &op;
+    if (defines) break;
+  }
+  std::map<ValueId, Tensor> constants;
+  for (const Operation& op : operations) {
+    if (&op == tested) break;
+    auto value = op.attributes.find("value");
+    if (op.name == "stablehlo.constant" && op.results.size() == 1 && value != op.attributes.end() &&
+        std::holds_alternative<Tensor>(value->second)) {
+      constants[op.results[0]] = std::get<Tensor>(value->second);
+    } else if (op.name.rfind("stablehlo.", 0) == 0) {
+      return absl::InvalidArgumentError(file + ": a case module has one op under test; " + op.name +
+                                        " comes before " + tested->name);
     }
   }
   if (tested == nullptr) return absl::InvalidArgumentError(file + ": no op under test");
