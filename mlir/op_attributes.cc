@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "absl/strings/str_join.h"
 #include "core/element_value.h"
 #include "core/literal.h"
 
@@ -37,16 +38,10 @@ const std::vector<std::string>& ChannelTypes() {
   return *names;
 }
 
-std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string text;
-  for (size_t i = 0; i < parts.size(); ++i) text += (i ? separator : "") + parts[i];
-  return text;
-}
-
 std::string IntList(const std::vector<int64_t>& values) {
   std::vector<std::string> parts;
   for (int64_t v : values) parts.push_back(std::to_string(v));
-  return Join(parts, ", ");
+  return absl::StrJoin(parts, ", ");
 }
 
 Tensor ToSi64(const Tensor& integers) {
@@ -120,7 +115,8 @@ EnumValue EnumOf(const spec::AttributeSpec& spec, const AttrSyntax& syntax, cons
   }
   if (std::find(spec.enum_values.begin(), spec.enum_values.end(), name) == spec.enum_values.end()) {
     cursor.FailAt(syntax.location, "attribute '" + spec.name + "': unknown enumerator '" + name +
-                                       "'; expected one of " + Join(spec.enum_values, ", "));
+                                       "'; expected one of " +
+                                       absl::StrJoin(spec.enum_values, ", "));
   }
   return EnumValue{name};
 }
@@ -228,7 +224,7 @@ std::string EncodeConvolutionDimensions(const std::map<std::string, Attribute>& 
     place(get_int(names[part][0]), roles[part][0]);
     place(get_int(names[part][1]), roles[part][1]);
     for (size_t k = 0; k < spatial.size(); ++k) place(spatial[k], std::to_string(k));
-    text += (part == 1 ? "x[" : part == 2 ? "->[" : "[") + Join(slots, ", ") + "]";
+    text += (part == 1 ? "x[" : part == 2 ? "->[" : "[") + absl::StrJoin(slots, ", ") + "]";
   }
   return text;
 }
@@ -258,7 +254,7 @@ Attribute DecodeAttribute(const spec::AttributeSpec& spec, const AttrSyntax& syn
         // A dictionary held as text (composite_attributes): one spelling.
         std::vector<std::string> entries;
         for (const auto& [key, value] : syntax.entries) entries.push_back(key + " = " + value.text);
-        return "{" + Join(entries, ", ") + "}";
+        return "{" + absl::StrJoin(entries, ", ") + "}";
       }
       if (syntax.kind == Kind::kString || syntax.kind == Kind::kSymbol ||
           syntax.kind == Kind::kType || syntax.kind == Kind::kKeyword) {
@@ -409,9 +405,10 @@ DecodedAttributes DecodeAttributes(const spec::OpSpec& op, const AttrDict& dict,
       if (a.mlir.group.empty()) known.push_back(a.name);
     }
     known.insert(known.end(), groups.begin(), groups.end());
-    cursor.FailAt(syntax.location, "stablehlo." + op.name + " has no attribute '" + name + "'" +
-                                       (known.empty() ? " (it takes none)"
-                                                      : "; expected one of " + Join(known, ", ")));
+    cursor.FailAt(syntax.location,
+                  "stablehlo." + op.name + " has no attribute '" + name + "'" +
+                      (known.empty() ? " (it takes none)"
+                                     : "; expected one of " + absl::StrJoin(known, ", ")));
   }
   FillGroupDefaults(op, decoded.values);
   return decoded;
@@ -484,17 +481,17 @@ std::string EncodeAttributeValue(const spec::AttributeSpec& spec, const Attribut
         } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
           std::vector<std::string> parts;
           for (bool b : v) parts.push_back(b ? "true" : "false");
-          return v.empty() ? "array<i1>" : "array<i1: " + Join(parts, ", ") + ">";
+          return v.empty() ? "array<i1>" : "array<i1: " + absl::StrJoin(parts, ", ") + ">";
         } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
           std::vector<std::string> parts;
           for (const std::string& name : v) parts.push_back(SymbolText(name));
-          return "[" + Join(parts, ", ") + "]";
+          return "[" + absl::StrJoin(parts, ", ") + "]";
         } else if constexpr (std::is_same_v<T, std::vector<EnumValue>>) {
           std::vector<std::string> parts;
           for (const EnumValue& e : v) {
             parts.push_back("#stablehlo<" + spec.mlir.enum_attr + " " + e.name + ">");
           }
-          return "[" + Join(parts, ", ") + "]";
+          return "[" + absl::StrJoin(parts, ", ") + "]";
         } else {
           return PrintDenseAttribute(v);
         }
@@ -547,7 +544,8 @@ std::vector<std::string> EncodeAttributes(const spec::OpSpec& op,
                         ">");
       continue;
     }
-    entries.push_back(group + " = #stablehlo." + mnemonic + "<" + Join(groups[group], ", ") + ">");
+    entries.push_back(group + " = #stablehlo." + mnemonic + "<" +
+                      absl::StrJoin(groups[group], ", ") + ">");
   }
   return entries;
 }

@@ -1,5 +1,6 @@
 #include "mlir/writer.h"
 
+#include "absl/strings/str_join.h"
 #include "core/literal.h"
 #include "mlir/attribute_syntax.h"
 #include "mlir/op_attributes.h"
@@ -7,16 +8,10 @@
 namespace hlocheck::mlir {
 namespace {
 
-std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string text;
-  for (size_t i = 0; i < parts.size(); ++i) text += (i ? separator : "") + parts[i];
-  return text;
-}
-
 std::string Types(const std::vector<ValueType>& types) {
   std::vector<std::string> parts;
   for (const ValueType& t : types) parts.push_back(t.ToString());
-  return Join(parts, ", ");
+  return absl::StrJoin(parts, ", ");
 }
 
 std::string ResultTypes(const std::vector<ValueType>& types) {
@@ -48,7 +43,7 @@ std::vector<std::string> PlainAttributes(const Operation& op) {
           } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
             std::vector<std::string> parts;
             for (int64_t i : v) parts.push_back(std::to_string(i));
-            return "array<i64: " + Join(parts, ", ") + ">";
+            return "array<i64: " + absl::StrJoin(parts, ", ") + ">";
           } else {
             return AttributeToString(v);
           }
@@ -76,15 +71,15 @@ class Printer {
     if (!op.results.empty()) {
       std::vector<std::string> results;
       for (ValueId id : op.results) results.push_back(Value(id));
-      text += Join(results, ", ") + " = ";
+      text += absl::StrJoin(results, ", ") + " = ";
     }
     std::vector<std::string> operands;
     for (ValueId id : op.operands) operands.push_back(Value(id));
-    text += Quote(op.name) + "(" + Join(operands, ", ") + ")";
+    text += Quote(op.name) + "(" + absl::StrJoin(operands, ", ") + ")";
     if (!op.regions.empty()) {
       std::vector<std::string> regions;
       for (const Region& region : op.regions) regions.push_back(RegionText(region, indent));
-      text += " (" + Join(regions, ", ") + ")";
+      text += " (" + absl::StrJoin(regions, ", ") + ")";
     }
     std::vector<std::string> attributes;
     const spec::OpSpec* spec =
@@ -95,7 +90,7 @@ class Printer {
     } else {
       attributes = PlainAttributes(op);
     }
-    if (!attributes.empty()) text += " {" + Join(attributes, ", ") + "}";
+    if (!attributes.empty()) text += " {" + absl::StrJoin(attributes, ", ") + "}";
     text += " : (" + Types(op.operand_types) + ") -> " +
             (op.result_types.size() == 1 ? op.result_types[0].ToString()
                                          : "(" + Types(op.result_types) + ")");
@@ -112,7 +107,7 @@ class Printer {
           arguments.push_back(Value(block.arguments[i]) + ": " +
                               block.argument_types[i].ToString());
         }
-        text += pad + "^bb0(" + Join(arguments, ", ") + "):\n";
+        text += pad + "^bb0(" + absl::StrJoin(arguments, ", ") + "):\n";
       }
       for (const hlocheck::Operation& op : block.operations) {
         text += Operation(op, indent + 2) + "\n";
@@ -156,7 +151,7 @@ std::string PrintModule(const Module& module, const spec::SpecRegistry& registry
       arguments.push_back(argument);
     }
     text += pad + "func.func " + (f.is_public ? "" : "private ") + SymbolText(f.name) + "(" +
-            Join(arguments, ", ") + ")";
+            absl::StrJoin(arguments, ", ") + ")";
     if (!f.type.outputs.empty()) {
       std::vector<std::string> results;
       for (size_t i = 0; i < f.type.outputs.size(); ++i) {
@@ -166,7 +161,7 @@ std::string PrintModule(const Module& module, const spec::SpecRegistry& registry
         }
         results.push_back(result);
       }
-      text += " -> (" + Join(results, ", ") + ")";
+      text += " -> (" + absl::StrJoin(results, ", ") + ")";
     }
     if (!f.attributes.empty()) text += " attributes " + f.attributes;
     if (f.body.blocks.empty()) {
@@ -235,15 +230,15 @@ std::string CaseOperationText(const spec::SpecRegistry& registry, const spec::Op
                               const Case& c) {
   std::vector<ValueId> ids;
   Operation op = CaseOperation(c, &ids);
-  std::string text = Quote(op.name) + "(" + Join(OperandNames(spec, c), ", ") + ")";
+  std::string text = Quote(op.name) + "(" + absl::StrJoin(OperandNames(spec, c), ", ") + ")";
   if (!op.regions.empty()) {
     Printer printer(registry);
     std::vector<std::string> regions;
     for (const Region& region : op.regions) regions.push_back(printer.RegionText(region, 2));
-    text += " (" + Join(regions, ", ") + ")";
+    text += " (" + absl::StrJoin(regions, ", ") + ")";
   }
   std::vector<std::string> attributes = EncodeAttributes(spec, op.attributes);
-  if (!attributes.empty()) text += " {" + Join(attributes, ", ") + "}";
+  if (!attributes.empty()) text += " {" + absl::StrJoin(attributes, ", ") + "}";
   return text + " : (" + Types(op.operand_types) + ") -> " + ResultTypes(op.result_types);
 }
 
