@@ -14,6 +14,8 @@ const std::vector<Command>& Commands() {
        VerifyCommand},
       {"interpret", "run StableHLO .mlir files on the oracle and evaluate their checks",
        InterpretCommand},
+      {"exhaustive", "check every input of an elementwise op on a narrow type against a backend",
+       ExhaustiveCommand},
   };
   return commands;
 }

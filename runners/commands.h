@@ -26,6 +26,7 @@ int TypesCommand(const std::vector<std::string>& args);
 int SpecCommand(const std::vector<std::string>& args);
 int VerifyCommand(const std::vector<std::string>& args);
 int InterpretCommand(const std::vector<std::string>& args);
+int ExhaustiveCommand(const std::vector<std::string>& args);
 
 // The top-level entry: `hlocheck COMMAND [flags]`.
 int Main(const std::vector<std::string>& args);
