@@ -19,7 +19,7 @@ namespace {
 
 // Slices longer than this are checked for a strict weak order between
 // neighbours only (the full check calls the comparator n * (n - 1) times).
-constexpr int64_t kFullOrderCheckLength = 64;
+constexpr int64_t kFullOrderCheckLength = 16;
 
 // comparator_together(lhs_together, rhs_together) on the elements at
 // positions `a` and `b` of one slice of every input.
