@@ -162,7 +162,7 @@ std::vector<OpEntry> DataMovementOps() {
                               {"reverse", Reverse},
                               {"slice", Slice},
                               {"transpose", Transpose}};
-  for (auto family : {DynamicIndexingOps, PaddingOps, ValueOps}) {
+  for (auto family : {DynamicIndexingOps, PaddingOps, ValueOps, SortOps, ScatterOps}) {
     for (const OpEntry& entry : family()) ops.push_back(entry);
   }
   return ops;

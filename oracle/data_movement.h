@@ -75,6 +75,8 @@ std::vector<int64_t> SaturatedIndexValues(const Tensor& indices);
 std::vector<OpEntry> DynamicIndexingOps();  // data_movement_dynamic.cc
 std::vector<OpEntry> PaddingOps();          // data_movement_padding.cc
 std::vector<OpEntry> ValueOps();            // data_movement_values.cc
+std::vector<OpEntry> SortOps();             // data_movement_sort.cc
+std::vector<OpEntry> ScatterOps();          // data_movement_scatter.cc
 
 }  // namespace hlocheck::oracle
 

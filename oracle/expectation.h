@@ -4,6 +4,7 @@
 #define HLOCHECK_ORACLE_EXPECTATION_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,20 @@ enum class Check : uint8_t {
   kErrorBound,
 };
 
+// Elements whose order the spec leaves open: sort with is_stable = false
+// may return the elements the comparator considers equivalent in any order,
+// as long as it reorders every result of the op in the same way. The
+// elements of one result are grouped into runs: run[i] >= 0 names the run of
+// the row-major element i, -1 marks an element with a fixed place. A backend
+// passes if, for every run, the elements it returns at the run's positions
+// are a permutation of the reference's there (per result: CompareResult),
+// and the same permutation for all results that share this object (the
+// tuples of one element of every result are compared: CompareResults).
+struct PermutableRuns {
+  std::vector<int64_t> run;
+  std::string reason;
+};
+
 struct ResultExpectation {
   // The exact or correctly rounded result (kErrorBound: the center rounded
   // to the result type), for display and reproducers.
@@ -39,6 +54,11 @@ struct ResultExpectation {
   // value is accepted. Empty when there are none.
   std::vector<uint8_t> free;
   std::string free_reason;
+
+  // Runs of elements that may come back reordered (see PermutableRuns);
+  // null when every element has a fixed place. All results of one op that
+  // must be reordered together point to the same object.
+  std::shared_ptr<const PermutableRuns> permutable;
 
   int64_t FreeCount() const;
 };

@@ -298,6 +298,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOracleOp(
   for (ResultExpectation& expectation : *expectations) {
     RuntimeValue value = RuntimeValue::Of(std::move(expectation.reference));
     value.free = std::move(expectation.free);
+    value.permutable = std::move(expectation.permutable);
     results.push_back(std::move(value));
   }
   return results;

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ struct RuntimeValue {
   ValueType type;
   Tensor tensor;
   std::vector<uint8_t> free;
+  // Elements that may come back reordered (an unstable sort's ties).
+  std::shared_ptr<const PermutableRuns> permutable;
   std::vector<RuntimeValue> elements;  // tuples
 
   static RuntimeValue Of(Tensor tensor);

@@ -1,8 +1,10 @@
 #include "runners/compare.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "core/element_value.h"
 #include "core/literal.h"
@@ -109,6 +111,8 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, int allowed_
       ++out.free;
       continue;
     }
+    // Elements of a permutable run are compared as a multiset (CompareRuns).
+    if (e.permutable != nullptr && e.permutable->run[i] >= 0) continue;
     ++out.compared;
     bool pass = true;
     std::string allowed = "bit-exact";
@@ -154,7 +158,118 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, int allowed_
   }
 }
 
+// One part of a float element as a key: a flag byte and its bits, every NaN
+// alike (as kExact matches any NaN).
+template <ElementType Part, typename V>
+void AppendFloatKey(const V& value, std::string& key) {
+  uint64_t bits = FloatBits<Part>(value);
+  const bool nan = IsNaNBits(Format(Part), bits);
+  if (nan) bits = 0;
+  key.push_back(nan ? 'N' : 'V');
+  key.append(reinterpret_cast<const char*>(&bits), sizeof(bits));
+}
+
+// Every element of a tensor as a string that is equal for two elements
+// exactly when the elements match bit for bit (NaN matching any NaN).
+std::vector<std::string> ElementKeys(const Tensor& t) {
+  std::vector<std::string> keys(static_cast<size_t>(t.num_elements()));
+  DispatchElementType(t.element_type(), [&]<ElementType T>() {
+    auto values = t.values<T>();
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if constexpr (IsComplex(T)) {
+        constexpr ElementType kPart = ComponentType(T);
+        AppendFloatKey<kPart>(values[i].real(), keys[i]);
+        AppendFloatKey<kPart>(values[i].imag(), keys[i]);
+      } else if constexpr (IsFloat(T)) {
+        AppendFloatKey<T>(values[i], keys[i]);
+      } else {
+        keys[i].assign(reinterpret_cast<const char*>(&values[i]), sizeof(values[i]));
+      }
+    }
+  });
+  return keys;
+}
+
+// The elements of each run, as tuples of keys (one key per tensor), for the
+// reference and the actual tensors; a run passes if both are the same
+// multiset. Each failing run adds its size to `out.mismatches`.
+void CompareRuns(const PermutableRuns& runs, const std::vector<const Tensor*>& expected,
+                 const std::vector<const Tensor*>& actual, const std::string& allowed,
+                 ResultComparison& out) {
+  std::vector<std::vector<std::string>> expected_keys, actual_keys;
+  for (const Tensor* t : expected) expected_keys.push_back(ElementKeys(*t));
+  for (const Tensor* t : actual) actual_keys.push_back(ElementKeys(*t));
+  using Tuples = std::vector<std::vector<std::string>>;
+  std::map<int64_t, std::pair<Tuples, Tuples>> by_run;
+  std::map<int64_t, int64_t> first_position;
+  for (size_t i = 0; i < runs.run.size(); ++i) {
+    const int64_t r = runs.run[i];
+    if (r < 0) continue;
+    first_position.emplace(r, static_cast<int64_t>(i));
+    std::vector<std::string> e, a;
+    for (const auto& keys : expected_keys) e.push_back(keys[i]);
+    for (const auto& keys : actual_keys) a.push_back(keys[i]);
+    by_run[r].first.push_back(std::move(e));
+    by_run[r].second.push_back(std::move(a));
+  }
+  for (auto& [r, tuples] : by_run) {
+    out.compared += static_cast<int64_t>(tuples.first.size());
+    std::sort(tuples.first.begin(), tuples.first.end());
+    std::sort(tuples.second.begin(), tuples.second.end());
+    if (tuples.first == tuples.second) continue;
+    out.mismatches += static_cast<int64_t>(tuples.first.size());
+    if (out.first_mismatches.size() < kMaxReportedMismatches) {
+      const int64_t at = first_position[r];
+      const Tensor& e = *expected[0];
+      const Tensor& a = *actual[0];
+      const size_t bytes = ContainerBytes(e.element_type());
+      out.first_mismatches.push_back(
+          {at, MultiIndex(a.shape(), at),
+           PrintElementLiteral(e.element_type(), e.bytes().data() + at * bytes),
+           PrintElementLiteral(a.element_type(), a.bytes().data() + at * bytes), allowed});
+    }
+  }
+}
+
 }  // namespace
+
+std::vector<ResultComparison> CompareResults(const std::vector<ResultExpectation>& expectations,
+                                             const std::vector<Tensor>& actual,
+                                             const std::vector<int>& allowed_ulp) {
+  std::vector<ResultComparison> out;
+  for (size_t i = 0; i < expectations.size() && i < actual.size(); ++i) {
+    out.push_back(CompareResult(expectations[i], actual[i], allowed_ulp.at(i)));
+  }
+  // Results reordered together: the tuples of their elements must match.
+  for (size_t i = 0; i < out.size(); ++i) {
+    const auto& runs = expectations[i].permutable;
+    if (runs == nullptr) continue;
+    bool first_of_group = true;
+    for (size_t j = 0; j < i; ++j)
+      first_of_group = first_of_group && expectations[j].permutable != runs;
+    if (!first_of_group) continue;
+    std::vector<const Tensor*> e, a;
+    bool well_typed = true;
+    for (size_t j = i; j < out.size(); ++j) {
+      if (expectations[j].permutable != runs) continue;
+      well_typed = well_typed && !out[j].type_mismatch;
+      e.push_back(&expectations[j].reference);
+      a.push_back(&actual[j]);
+    }
+    if (e.size() < 2 || !well_typed) continue;
+    ResultComparison joint;
+    CompareRuns(*runs, e, a,
+                "the same reordering of equivalent elements in every result (" + runs->reason + ")",
+                joint);
+    out[i].mismatches += joint.mismatches;
+    for (ElementMismatch& m : joint.first_mismatches) {
+      if (out[i].first_mismatches.size() < kMaxReportedMismatches) {
+        out[i].first_mismatches.push_back(std::move(m));
+      }
+    }
+  }
+  return out;
+}
 
 ResultComparison CompareResult(const ResultExpectation& expectation, const Tensor& actual,
                                int allowed_ulp) {
@@ -168,6 +283,12 @@ ResultComparison CompareResult(const ResultExpectation& expectation, const Tenso
   DispatchElementType(actual.element_type(), [&]<ElementType T>() {
     CompareTyped<T>(expectation, actual, allowed_ulp, out);
   });
+  if (expectation.permutable != nullptr) {
+    CompareRuns(
+        *expectation.permutable, {&expectation.reference}, {&actual},
+        "a permutation of the equivalent elements here (" + expectation.permutable->reason + ")",
+        out);
+  }
   return out;
 }
 

@@ -39,8 +39,18 @@ struct ResultComparison {
 
 // `allowed_ulp` is the op's bound for the result type (from its YAML); it
 // applies to Check::kUlp results.
+// Elements in permutable runs (ResultExpectation::permutable) are compared
+// as a multiset per run.
 ResultComparison CompareResult(const ResultExpectation& expectation, const Tensor& actual,
                                int allowed_ulp);
+
+// Every result of one case (allowed_ulp: one bound per result). On top of
+// CompareResult, results that share their permutable runs must have been
+// reordered the same way: a run's tuples (one element of each result) are
+// compared as a multiset; mismatches are added to the group's first result.
+std::vector<ResultComparison> CompareResults(const std::vector<ResultExpectation>& expectations,
+                                             const std::vector<Tensor>& actual,
+                                             const std::vector<int>& allowed_ulp);
 
 }  // namespace hlocheck
 

@@ -193,11 +193,12 @@ CaseOutcome Gate::CheckCase(const spec::OpSpec& op, const Case& c) {
                       " results, expected " + std::to_string(outcome.expectations.size());
     return outcome;
   }
+  std::vector<int> allowed;
   for (size_t i = 0; i < outcome.actual.size(); ++i) {
-    int allowed = op.numerics.AllowedUlp(c.result_types[i].element_type);
-    outcome.comparisons.push_back(
-        CompareResult(outcome.expectations[i], outcome.actual[i], allowed));
-    const ResultComparison& comparison = outcome.comparisons.back();
+    allowed.push_back(op.numerics.AllowedUlp(c.result_types[i].element_type));
+  }
+  outcome.comparisons = CompareResults(outcome.expectations, outcome.actual, allowed);
+  for (const ResultComparison& comparison : outcome.comparisons) {
     if (comparison.type_mismatch) {
       outcome.kind = CaseOutcome::Kind::kWrongType;
       outcome.message = comparison.type_error;

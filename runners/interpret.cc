@@ -61,6 +61,7 @@ void Check(CheckState& state, const Operation& op, const RuntimeValue& actual,
   ResultExpectation expectation;
   expectation.reference = expected;
   expectation.free = actual.free;
+  expectation.permutable = actual.permutable;
   int allowed_ulp = 0;
   bool floats = IsFloat(expected.element_type()) || IsComplex(expected.element_type());
   if (op.name == "check.expect_close" && floats) {

@@ -1,0 +1,221 @@
+// sort: the 1-dimensional slices of the inputs along `dimension`, sorted
+// together by the comparator region (run on the oracle through CallRegion).
+// Elements are moved as bytes, so every element type behaves the same.
+//
+// The reference order is the stable one. With is_stable = false the spec
+// leaves the order of equivalent elements open, so the expectation lists
+// them as permutable runs (oracle/expectation.h). A comparator that is not a
+// strict weak order on a slice (e.g. LT on floats with NaN) makes "sorted"
+// meaningless there: the whole slice is then one run, so any permutation of
+// it -- but not a dropped or duplicated element -- is accepted.
+#include <algorithm>
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "oracle/data_movement.h"
+
+namespace hlocheck::oracle {
+namespace {
+
+// Slices longer than this are checked for a strict weak order between
+// neighbours only (the full check calls the comparator n * (n - 1) times).
+constexpr int64_t kFullOrderCheckLength = 16;
+
+// comparator_together(lhs_together, rhs_together) on the elements at
+// positions `a` and `b` of one slice of every input.
+class SliceComparator {
+ public:
+  SliceComparator(const Region& comparator, std::span<const Tensor> inputs)
+      : comparator_(comparator), inputs_(inputs), views_(inputs.begin(), inputs.end()) {
+    for (const Tensor& input : inputs) {
+      scalars_.emplace_back(Shape{}, input.element_type());
+      element_bytes_.push_back(ContainerBytes(input.element_type()));
+    }
+  }
+
+  // Loads the slice whose elements lie at `offsets` (row-major positions).
+  void Load(const std::vector<int64_t>& offsets) {
+    elements_.assign(inputs_.size(), {});
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      for (int64_t offset : offsets) {
+        Tensor scalar = scalars_[i];
+        std::memcpy(scalar.bytes().data(), views_[i].at_linear(offset), element_bytes_[i]);
+        elements_[i].push_back(std::move(scalar));
+      }
+    }
+  }
+
+  // Whether element a of the slice is less than element b. An error of the
+  // comparator is kept in status() and reads as false.
+  bool Less(int64_t a, int64_t b) {
+    if (!status_.ok()) return false;
+    std::vector<Tensor> arguments;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      arguments.push_back(elements_[i][a]);
+      arguments.push_back(elements_[i][b]);
+    }
+    auto result = CallRegion(comparator_, arguments);
+    if (!result.ok()) {
+      status_ = result.status();
+      return false;
+    }
+    if (result->size() != 1 || (*result)[0].element_type() != ElementType::kI1 ||
+        (*result)[0].num_elements() != 1) {
+      status_ = absl::InvalidArgumentError("sort: the comparator must return a tensor<i1>");
+      return false;
+    }
+    return (*result)[0].values<ElementType::kI1>()[0] != 0;
+  }
+
+  const absl::Status& status() const { return status_; }
+
+ private:
+  const Region& comparator_;
+  std::span<const Tensor> inputs_;
+  std::vector<ElementView> views_;
+  std::vector<Tensor> scalars_;
+  std::vector<size_t> element_bytes_;
+  std::vector<std::vector<Tensor>> elements_;  // [input][position in the slice]
+  absl::Status status_;
+};
+
+// A stable merge sort of [0, n) that is well defined (a permutation) for
+// any comparator, unlike std::stable_sort.
+void MergeSort(std::vector<int64_t>& order, size_t begin, size_t end, SliceComparator& less,
+               std::vector<int64_t>& scratch) {
+  if (end - begin < 2) return;
+  size_t middle = begin + (end - begin) / 2;
+  MergeSort(order, begin, middle, less, scratch);
+  MergeSort(order, middle, end, less, scratch);
+  scratch.clear();
+  size_t left = begin, right = middle;
+  while (left < middle && right < end) {
+    // Take from the right only if strictly less: equal elements keep their order.
+    if (less.Less(order[right], order[left])) {
+      scratch.push_back(order[right++]);
+    } else {
+      scratch.push_back(order[left++]);
+    }
+  }
+  scratch.insert(scratch.end(), order.begin() + left, order.begin() + middle);
+  scratch.insert(scratch.end(), order.begin() + right, order.begin() + end);
+  std::copy(scratch.begin(), scratch.end(), order.begin() + begin);
+}
+
+// The runs of equivalent elements of a sorted slice: run_of[k] for the k-th
+// element of `sorted`. Returns false if the comparator is not a strict weak
+// order on the slice (all pairs checked for short slices, neighbours for
+// long ones): some later element is less than an earlier one, or an element
+// equivalent to its neighbour is not equivalent to the rest of its run.
+bool EquivalenceRuns(const std::vector<int64_t>& sorted, SliceComparator& less,
+                     std::vector<int64_t>& run_of) {
+  const int64_t n = static_cast<int64_t>(sorted.size());
+  run_of.assign(n, 0);
+  for (int64_t k = 1; k < n; ++k) {
+    if (less.Less(sorted[k], sorted[k - 1])) return false;
+    run_of[k] = run_of[k - 1] + (less.Less(sorted[k - 1], sorted[k]) ? 1 : 0);
+  }
+  if (n > kFullOrderCheckLength) return true;
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t l = k + 2; l < n; ++l) {
+      if (less.Less(sorted[l], sorted[k])) return false;
+      if (less.Less(sorted[k], sorted[l]) != (run_of[k] != run_of[l])) return false;
+    }
+  }
+  return true;
+}
+
+// sort: for every result_slice = [ri0, ..., :, ..., riR-1] (":" at
+// adjusted_dimension = dimension >= 0 ? dimension : rank(inputs[0]) +
+// dimension), results_together[result_slice] =
+// sort(inputs_together[result_slice], comparator_together).
+Results Sort(const Case& c) {
+  std::span<const Tensor> inputs = InputTensors(c, 0);
+  const Shape& shape = inputs[0].shape();
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  const int64_t dimension = c.attribute<int64_t>("dimension");
+  const int64_t adjusted_dimension = dimension >= 0 ? dimension : rank + dimension;
+  const Attribute* stable_attribute = c.FindAttribute("is_stable");
+  const bool is_stable = stable_attribute != nullptr && std::get<bool>(*stable_attribute);
+
+  std::vector<Tensor> results;
+  std::vector<ElementView> in;
+  for (const Tensor& input : inputs) {
+    results.emplace_back(input.type());
+    in.emplace_back(input);
+  }
+  auto runs = std::make_shared<PermutableRuns>();
+  runs->run.assign(static_cast<size_t>(NumElements(shape)), -1);
+
+  const int64_t n = shape[adjusted_dimension];
+  const int64_t stride = RowMajorStrides(shape)[adjusted_dimension];
+  // The slices: every index with 0 at adjusted_dimension.
+  Shape slice_starts = shape;
+  slice_starts[adjusted_dimension] = n == 0 ? 0 : 1;
+  SliceComparator less(c.regions[0], inputs);
+  std::vector<int64_t> offsets(n), order(n), scratch, run_of;
+  const std::vector<int64_t> strides = RowMajorStrides(shape);
+  int64_t next_run = 0;
+  bool ties = false, unordered = false;
+  for (IndexIterator it(slice_starts); !it.done(); it.Next()) {
+    int64_t base = 0;
+    for (int64_t d = 0; d < rank; ++d) base += it.index()[d] * strides[d];
+    for (int64_t k = 0; k < n; ++k) {
+      offsets[k] = base + k * stride;
+      order[k] = k;
+    }
+    less.Load(offsets);
+    MergeSort(order, 0, order.size(), less, scratch);
+    const bool strict_weak_order = EquivalenceRuns(order, less, run_of);
+    if (!less.status().ok()) return less.status();
+    for (size_t i = 0; i < results.size(); ++i) {
+      const size_t bytes = ContainerBytes(results[i].element_type());
+      for (int64_t k = 0; k < n; ++k) {
+        std::memcpy(results[i].bytes().data() + offsets[k] * bytes,
+                    in[i].at_linear(offsets[order[k]]), bytes);
+      }
+    }
+    if (!strict_weak_order) {
+      for (int64_t k = 0; k < n; ++k) runs->run[offsets[k]] = next_run;
+      ++next_run;
+      unordered = true;
+      continue;
+    }
+    if (is_stable) continue;
+    for (int64_t k = 0; k < n; ++k) {
+      const bool alone =
+          (k == 0 || run_of[k - 1] != run_of[k]) && (k + 1 == n || run_of[k + 1] != run_of[k]);
+      if (!alone) {
+        runs->run[offsets[k]] = next_run + run_of[k];
+        ties = true;
+      }
+    }
+    if (n > 0) next_run += run_of[n - 1] + 1;
+  }
+
+  if (ties) {
+    runs->reason =
+        "is_stable is false: elements the comparator considers equivalent may come back in any "
+        "order (the same for every result)";
+  }
+  if (unordered) {
+    runs->reason += std::string(ties ? "; " : "") +
+                    "the comparator is not a strict weak order on some slice (e.g. LT with NaN): "
+                    "the spec's order is undefined there, any permutation of the slice is accepted";
+  }
+  const bool any_run =
+      std::any_of(runs->run.begin(), runs->run.end(), [](int64_t r) { return r >= 0; });
+  std::vector<ResultExpectation> expectations(results.size());
+  for (size_t i = 0; i < results.size(); ++i) {
+    expectations[i].reference = std::move(results[i]);
+    expectations[i].check = Check::kExact;
+    if (any_run) expectations[i].permutable = runs;
+  }
+  return expectations;
+}
+
+}  // namespace
+
+std::vector<OpEntry> SortOps() { return {{"sort", Sort}}; }
+
+}  // namespace hlocheck::oracle

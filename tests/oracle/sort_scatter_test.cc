@@ -1,0 +1,622 @@
+// sort and scatter on the oracle: the spec's examples, the public
+// interpreter's sort.mlir and scatter.mlir, and targeted cases checked
+// against brute-force references written here, independently of the oracle
+// (std::stable_sort; scatter applied update by update from the spec's
+// formula). The freedom the spec leaves (the order of ties of an unstable
+// sort, the order of repeated scatter updates) is checked through
+// CompareResults: every allowed answer passes, a wrong one fails.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <numeric>
+
+#include "mlir/reader.h"
+#include "runners/compare.h"
+#include "runners/interpret.h"
+#include "tests/oracle/data_movement_test_util.h"
+
+namespace hlocheck {
+namespace {
+
+using testing::TheOracle;
+
+// A region from the body of a function with the given argument types: the
+// body uses %a0, %a1, ... and ends with func.return.
+Region RegionOf(const std::vector<std::string>& argument_types, const std::string& result_types,
+                const std::string& body) {
+  std::string text = "func.func @r(";
+  for (size_t i = 0; i < argument_types.size(); ++i) {
+    text += (i ? ", " : "") + std::string("%a") + std::to_string(i) + ": " + argument_types[i];
+  }
+  text += ") -> " + result_types + " {\n" + body + "\n}\n";
+  auto module = mlir::ReadModule(text, "test", **spec::DefaultRegistry());
+  EXPECT_TRUE(module.ok()) << module.status() << "\n" << text;
+  if (!module.ok()) return Region();
+  return module->functions.at(0).body;
+}
+
+Tensor Dense(const std::string& text) {
+  auto t = ParseDenseAttribute(text);
+  EXPECT_TRUE(t.ok()) << t.status() << ": " << text;
+  return t.ok() ? *t : Tensor();
+}
+
+std::vector<ResultExpectation> RunOk(const Case& c) {
+  auto results = TheOracle().Run(c);
+  EXPECT_TRUE(results.ok()) << c.op << ": " << results.status();
+  return results.ok() ? *results : std::vector<ResultExpectation>{};
+}
+
+bool Passes(const std::vector<ResultExpectation>& e, const std::vector<Tensor>& actual) {
+  std::vector<ResultComparison> comparisons =
+      CompareResults(e, actual, std::vector<int>(e.size(), 0));
+  for (const ResultComparison& c : comparisons) {
+    if (!c.ok()) return false;
+  }
+  return comparisons.size() == e.size();
+}
+
+std::vector<Tensor> References(const std::vector<ResultExpectation>& e) {
+  std::vector<Tensor> out;
+  for (const ResultExpectation& r : e) out.push_back(r.reference);
+  return out;
+}
+
+// ---------------------------------------------------------------- sort
+
+Case SortCase(std::vector<Tensor> inputs, int64_t dimension, bool is_stable, Region comparator) {
+  Case c;
+  c.op = "sort";
+  for (const Tensor& t : inputs) c.result_types.push_back(t.type());
+  c.operand_segments = {static_cast<int64_t>(inputs.size())};
+  c.result_segments = {static_cast<int64_t>(inputs.size())};
+  c.operands = std::move(inputs);
+  c.attributes["dimension"] = dimension;
+  c.attributes["is_stable"] = is_stable;
+  c.regions.push_back(std::move(comparator));
+  return c;
+}
+
+// comparator(lhs0, rhs0, lhs1, rhs1, ...) that compares input `which` only.
+Region CompareInput(const std::vector<std::string>& element_types, size_t which,
+                    const std::string& direction, const std::string& compare_type = "") {
+  std::vector<std::string> arguments;
+  for (const std::string& e : element_types) {
+    arguments.push_back("tensor<" + e + ">");
+    arguments.push_back("tensor<" + e + ">");
+  }
+  const std::string t = "tensor<" + element_types[which] + ">";
+  std::string body = "  %p = stablehlo.compare " + direction + ", %a" + std::to_string(2 * which) +
+                     ", %a" + std::to_string(2 * which + 1) +
+                     (compare_type.empty() ? "" : ", " + compare_type) + " : (" + t + ", " + t +
+                     ") -> tensor<i1>\n  func.return %p : tensor<i1>";
+  return RegionOf(arguments, "tensor<i1>", body);
+}
+
+TEST(SortTest, SpecExample) {
+  Case c = SortCase({Dense("dense<[[1, 2, 3], [3, 2, 1]]> : tensor<2x3xi64>"),
+                     Dense("dense<[[3, 2, 1], [1, 2, 3]]> : tensor<2x3xi64>")},
+                    0, true, CompareInput({"i64", "i64"}, 0, "GT"));
+  auto e = RunOk(c);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].reference, Dense("dense<[[3, 2, 3], [1, 2, 1]]> : tensor<2x3xi64>"));
+  EXPECT_EQ(e[1].reference, Dense("dense<[[1, 2, 1], [3, 2, 3]]> : tensor<2x3xi64>"));
+  EXPECT_EQ(e[0].permutable, nullptr);
+}
+
+TEST(SortTest, NegativeDimensionCountsFromTheEnd) {
+  Tensor keys = Dense("dense<[[3, 1, 2], [0, 5, 4]]> : tensor<2x3xi32>");
+  auto minus_one = RunOk(SortCase({keys}, -1, true, CompareInput({"i32"}, 0, "LT")));
+  auto one = RunOk(SortCase({keys}, 1, true, CompareInput({"i32"}, 0, "LT")));
+  ASSERT_EQ(minus_one.size(), 1u);
+  EXPECT_EQ(minus_one[0].reference, Dense("dense<[[1, 2, 3], [0, 4, 5]]> : tensor<2x3xi32>"));
+  EXPECT_EQ(minus_one[0].reference, one[0].reference);
+  auto minus_two = RunOk(SortCase({keys}, -2, true, CompareInput({"i32"}, 0, "LT")));
+  EXPECT_EQ(minus_two[0].reference, Dense("dense<[[0, 1, 2], [3, 5, 4]]> : tensor<2x3xi32>"));
+}
+
+TEST(SortTest, StableKeepsTiesInOrderUnstableAcceptsAnyConsistentOrder) {
+  Tensor keys = Dense("dense<[2, 1, 2, 1, 3]> : tensor<5xi32>");
+  Tensor values = Dense("dense<[10, 11, 12, 13, 14]> : tensor<5xi32>");
+  Region by_key = CompareInput({"i32", "i32"}, 0, "LT");
+  auto stable = RunOk(SortCase({keys, values}, 0, true, by_key));
+  ASSERT_EQ(stable.size(), 2u);
+  EXPECT_EQ(stable[0].reference, Dense("dense<[1, 1, 2, 2, 3]> : tensor<5xi32>"));
+  EXPECT_EQ(stable[1].reference, Dense("dense<[11, 13, 10, 12, 14]> : tensor<5xi32>"));
+  EXPECT_EQ(stable[0].permutable, nullptr);
+  Tensor swapped = Dense("dense<[13, 11, 12, 10, 14]> : tensor<5xi32>");
+  EXPECT_FALSE(Passes(stable, {stable[0].reference, swapped}));
+
+  auto unstable = RunOk(SortCase({keys, values}, 0, false, by_key));
+  ASSERT_EQ(unstable.size(), 2u);
+  ASSERT_NE(unstable[0].permutable, nullptr);
+  EXPECT_EQ(unstable[0].permutable, unstable[1].permutable);
+  EXPECT_EQ(unstable[0].reference, stable[0].reference);
+  EXPECT_TRUE(Passes(unstable, References(unstable)));
+  EXPECT_TRUE(Passes(unstable, {unstable[0].reference, swapped}));
+  // A dropped or duplicated element, or a tie moved out of its run, fails.
+  EXPECT_FALSE(Passes(
+      unstable, {unstable[0].reference, Dense("dense<[11, 11, 10, 12, 14]> : tensor<5xi32>")}));
+  EXPECT_FALSE(Passes(
+      unstable, {unstable[0].reference, Dense("dense<[11, 10, 13, 12, 14]> : tensor<5xi32>")}));
+  EXPECT_FALSE(
+      Passes(unstable, {Dense("dense<[1, 2, 1, 2, 3]> : tensor<5xi32>"), unstable[1].reference}));
+}
+
+TEST(SortTest, UnstableTiesMustBeReorderedTogether) {
+  // -0 and +0 are equivalent under LT but different elements: the key and
+  // the value must move together.
+  Tensor keys = Dense("dense<[0.0, -0.0, -1.0]> : tensor<3xf32>");
+  Tensor values = Dense("dense<[1, 2, 3]> : tensor<3xi32>");
+  auto e = RunOk(SortCase({keys, values}, 0, false, CompareInput({"f32", "i32"}, 0, "LT")));
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].reference, Dense("dense<[-1.0, 0.0, -0.0]> : tensor<3xf32>"));
+  EXPECT_TRUE(Passes(e, References(e)));
+  Tensor other_keys = Dense("dense<[-1.0, -0.0, 0.0]> : tensor<3xf32>");
+  EXPECT_TRUE(Passes(e, {other_keys, Dense("dense<[3, 2, 1]> : tensor<3xi32>")}));
+  // Each result alone is a valid reordering, but not the same one.
+  EXPECT_TRUE(CompareResult(e[0], other_keys, 0).ok());
+  EXPECT_TRUE(CompareResult(e[1], e[1].reference, 0).ok());
+  EXPECT_FALSE(Passes(e, {other_keys, e[1].reference}));
+}
+
+TEST(SortTest, CustomComparatorOnTheSecondInput) {
+  Tensor a = Dense("dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi8>");
+  Tensor b = Dense("dense<[[0.5, -2.0, 7.0], [3.0, 3.5, -1.0]]> : tensor<2x3xf32>");
+  auto e = RunOk(SortCase({a, b}, 1, true, CompareInput({"i8", "f32"}, 1, "GT")));
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].reference, Dense("dense<[[3, 1, 2], [5, 4, 6]]> : tensor<2x3xi8>"));
+  EXPECT_EQ(e[1].reference, Dense("dense<[[7.0, 0.5, -2.0], [3.5, 3.0, -1.0]]> : tensor<2x3xf32>"));
+}
+
+// IEEE totalOrder position of an f32, computed from its bits.
+int64_t TotalOrder(float x) {
+  int32_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  return bits < 0 ? -static_cast<int64_t>(bits & 0x7fffffff) - 1 : bits;
+}
+
+TEST(SortTest, DescendingTotalOrderWithNaNs) {
+  const float nan = std::nanf("");
+  std::vector<float> in = {1.0f, -nan,  -INFINITY, -0.0f,  0.0f,   nan,
+                           3.0f, -2.5f, INFINITY,  1e-45f, -1e-45f};
+  Tensor keys(Shape{static_cast<int64_t>(in.size())}, ElementType::kF32);
+  std::copy(in.begin(), in.end(), keys.values<ElementType::kF32>().begin());
+  for (bool stable : {true, false}) {
+    auto e = RunOk(SortCase({keys}, 0, stable, CompareInput({"f32"}, 0, "GT", "TOTALORDER")));
+    ASSERT_EQ(e.size(), 1u);
+    // totalOrder is a total order: no ties, so nothing is permutable.
+    EXPECT_EQ(e[0].permutable, nullptr);
+    std::vector<float> expected = in;
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](float x, float y) { return TotalOrder(x) > TotalOrder(y); });
+    auto got = e[0].reference.values<ElementType::kF32>();
+    for (size_t i = 0; i < in.size(); ++i) {
+      EXPECT_EQ(TotalOrder(got[i]), TotalOrder(expected[i])) << i;
+    }
+    EXPECT_TRUE(std::isnan(got[0]) && !std::signbit(got[0]));
+    EXPECT_TRUE(std::isnan(got[in.size() - 1]) && std::signbit(got[in.size() - 1]));
+  }
+}
+
+TEST(SortTest, ComparatorThatIsNotAStrictWeakOrderAcceptsAnyPermutation) {
+  // LT with NaN: NaN is "equivalent" to every number, so the order is
+  // undefined; any permutation of the slice passes, a lost element does not.
+  Tensor keys = Dense("dense<[2.0, 0x7FC00000, 1.0]> : tensor<3xf32>");
+  auto e = RunOk(SortCase({keys}, 0, true, CompareInput({"f32"}, 0, "LT")));
+  ASSERT_EQ(e.size(), 1u);
+  ASSERT_NE(e[0].permutable, nullptr);
+  EXPECT_NE(e[0].permutable->reason.find("strict weak order"), std::string::npos);
+  EXPECT_TRUE(CompareResult(e[0], Dense("dense<[1.0, 2.0, 0x7FC00000]> : tensor<3xf32>"), 0).ok());
+  EXPECT_FALSE(CompareResult(e[0], Dense("dense<[1.0, 1.0, 0x7FC00000]> : tensor<3xf32>"), 0).ok());
+}
+
+TEST(SortTest, EmptyAndUnitSlices) {
+  Region lt = CompareInput({"i32"}, 0, "LT");
+  auto empty = RunOk(SortCase({Tensor(Shape{2, 0}, ElementType::kSI32)}, 1, false, lt));
+  ASSERT_EQ(empty.size(), 1u);
+  EXPECT_EQ(empty[0].reference.num_elements(), 0);
+  auto unit = RunOk(SortCase({Dense("dense<[[5], [4]]> : tensor<2x1xi32>")}, 1, false, lt));
+  EXPECT_EQ(unit[0].reference, Dense("dense<[[5], [4]]> : tensor<2x1xi32>"));
+}
+
+// Random keys with many ties, sorted along a random dimension, against
+// std::stable_sort; the unstable sort accepts the tie-respecting reversal.
+RC_GTEST_PROP(SortProperty, MatchesStableSortAndAcceptsReorderedTies, ()) {
+  const Shape shape = {testing::Uniform<int64_t>(1, 4), testing::Uniform<int64_t>(1, 6)};
+  const int64_t dimension = testing::Uniform<int64_t>(-2, 2);
+  const bool stable = *rc::gen::arbitrary<bool>();
+  Tensor keys(shape, ElementType::kSI32), values = testing::Numbered(shape);
+  for (auto& k : keys.values<ElementType::kSI32>()) k = testing::Uniform<int32_t>(0, 3);
+  auto e = TheOracle().Run(
+      SortCase({keys, values}, dimension, stable, CompareInput({"i32", "i32"}, 0, "LT")));
+  RC_ASSERT(e.ok());
+  const int64_t d = dimension < 0 ? dimension + 2 : dimension;
+  const int64_t n = shape[d], stride = d == 0 ? shape[1] : 1, other = shape[1 - d];
+  Tensor expected_keys = keys, expected_values = values, reversed_values = values;
+  auto k_in = keys.values<ElementType::kSI32>();
+  auto v_in = values.values<ElementType::kSI32>();
+  for (int64_t s = 0; s < other; ++s) {
+    const int64_t base = d == 0 ? s : s * shape[1];
+    std::vector<std::pair<int32_t, int32_t>> slice, reversed;
+    for (int64_t k = 0; k < n; ++k)
+      slice.push_back({k_in[base + k * stride], v_in[base + k * stride]});
+    reversed = slice;
+    std::stable_sort(slice.begin(), slice.end(), [](auto x, auto y) { return x.first < y.first; });
+    // Ties in the opposite order: a valid unstable result.
+    std::reverse(reversed.begin(), reversed.end());
+    std::stable_sort(reversed.begin(), reversed.end(),
+                     [](auto x, auto y) { return x.first < y.first; });
+    for (int64_t k = 0; k < n; ++k) {
+      expected_keys.values<ElementType::kSI32>()[base + k * stride] = slice[k].first;
+      expected_values.values<ElementType::kSI32>()[base + k * stride] = slice[k].second;
+      reversed_values.values<ElementType::kSI32>()[base + k * stride] = reversed[k].second;
+    }
+  }
+  RC_ASSERT((*e)[0].reference == expected_keys);
+  RC_ASSERT((*e)[1].reference == expected_values);
+  const bool ties_reversed_differ = !(reversed_values == expected_values);
+  RC_ASSERT(Passes(*e, {expected_keys, reversed_values}) == (!stable || !ties_reversed_differ));
+}
+
+// ---------------------------------------------------------------- scatter
+
+struct ScatterDims {
+  std::vector<int64_t> update_window_dims, inserted_window_dims, input_batching_dims,
+      scatter_indices_batching_dims, scatter_dims_to_operand_dims;
+  int64_t index_vector_dim = 0;
+};
+
+Case ScatterCase(std::vector<Tensor> inputs, Tensor indices, std::vector<Tensor> updates,
+                 const ScatterDims& dims, Region computation, bool sorted = false,
+                 bool unique = false, std::vector<ElementType> result_types = {}) {
+  Case c;
+  c.op = "scatter";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    TensorType t = inputs[i].type();
+    if (!result_types.empty()) t.element_type = result_types[i];
+    c.result_types.push_back(t);
+  }
+  const int64_t n = static_cast<int64_t>(inputs.size());
+  c.operand_segments = {n, 1, n};
+  c.result_segments = {n};
+  c.operands = std::move(inputs);
+  c.operands.push_back(std::move(indices));
+  for (Tensor& u : updates) c.operands.push_back(std::move(u));
+  c.attributes["update_window_dims"] = dims.update_window_dims;
+  c.attributes["inserted_window_dims"] = dims.inserted_window_dims;
+  c.attributes["input_batching_dims"] = dims.input_batching_dims;
+  c.attributes["scatter_indices_batching_dims"] = dims.scatter_indices_batching_dims;
+  c.attributes["scatter_dims_to_operand_dims"] = dims.scatter_dims_to_operand_dims;
+  c.attributes["index_vector_dim"] = dims.index_vector_dim;
+  c.attributes["indices_are_sorted"] = sorted;
+  c.attributes["unique_indices"] = unique;
+  c.regions.push_back(std::move(computation));
+  return c;
+}
+
+// update_computation: the named op of current and update (or "replace").
+Region Combine(const std::string& op, const std::string& element_type) {
+  const std::string t = "tensor<" + element_type + ">";
+  std::string body =
+      op == "replace" ? "  func.return %a1 : " + t
+                      : "  %r = stablehlo." + op + " %a0, %a1 : " + t + "\n  func.return %r : " + t;
+  return RegionOf({t, t}, t, body);
+}
+
+// The spec's scatter, one update element after another in row-major order,
+// for si64 data and add: written from the formula without the oracle's
+// helpers (result_index assembled dimension by dimension).
+Tensor BruteForceScatterAdd(const Tensor& input, const Tensor& indices, const Tensor& updates,
+                            const ScatterDims& dims) {
+  Tensor result = input;
+  auto out = result.values<ElementType::kSI64>();
+  auto idx = indices.values<ElementType::kSI64>();
+  auto upd = updates.values<ElementType::kSI64>();
+  const Shape& is = indices.shape();
+  const int64_t ivd = dims.index_vector_dim;
+  const int64_t in_rank = input.rank();
+  auto contains = [](const std::vector<int64_t>& v, int64_t x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  for (IndexIterator it(updates.shape()); !it.done(); it.Next()) {
+    const auto& u = it.index();
+    std::vector<int64_t> scatter_index;
+    for (size_t d = 0; d < u.size(); ++d) {
+      if (!contains(dims.update_window_dims, d)) scatter_index.push_back(u[d]);
+    }
+    // start_index
+    std::vector<int64_t> start;
+    const int64_t vector_size = ivd < indices.rank() ? is[ivd] : 1;
+    for (int64_t k = 0; k < vector_size; ++k) {
+      std::vector<int64_t> at = scatter_index;
+      if (ivd < indices.rank()) at.insert(at.begin() + ivd, k);
+      int64_t linear = 0;
+      for (size_t d = 0; d < at.size(); ++d) linear = linear * is[d] + at[d];
+      start.push_back(idx[linear]);
+    }
+    std::vector<int64_t> result_index(in_rank, 0);
+    for (size_t k = 0; k < start.size(); ++k) {
+      result_index[dims.scatter_dims_to_operand_dims[k]] += start[k];
+    }
+    for (size_t b = 0; b < dims.input_batching_dims.size(); ++b) {
+      const int64_t d_start = dims.scatter_indices_batching_dims[b];
+      result_index[dims.input_batching_dims[b]] += scatter_index[d_start - (d_start < ivd ? 0 : 1)];
+    }
+    size_t w = 0;
+    for (int64_t d = 0; d < in_rank; ++d) {
+      if (contains(dims.inserted_window_dims, d) || contains(dims.input_batching_dims, d)) continue;
+      result_index[d] += u[dims.update_window_dims[w++]];
+    }
+    bool in_bounds = true;
+    int64_t linear = 0;
+    for (int64_t d = 0; d < in_rank; ++d) {
+      in_bounds = in_bounds && 0 <= result_index[d] && result_index[d] < input.shape()[d];
+      linear = linear * input.shape()[d] + result_index[d];
+    }
+    if (in_bounds) out[linear] += upd[it.linear()];
+  }
+  return result;
+}
+
+Tensor Iota64(const Shape& shape, int64_t scale) {
+  Tensor t(shape, ElementType::kSI64);
+  auto v = t.values<ElementType::kSI64>();
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int64_t>(i) * scale;
+  return t;
+}
+
+void ExpectBruteForce(const Tensor& input, const Tensor& indices, const Shape& update_shape,
+                      const ScatterDims& dims) {
+  Tensor updates = Iota64(update_shape, 1000);
+  auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("add", "i64")));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].check, Check::kExact);
+  EXPECT_EQ(e[0].FreeCount(), 0);
+  EXPECT_EQ(e[0].reference, BruteForceScatterAdd(input, indices, updates, dims))
+      << PrintDenseAttribute(e[0].reference);
+}
+
+TEST(ScatterTest, SpecExample) {
+  ScatterDims dims{{2, 3}, {0}, {}, {}, {1, 0}, 2};
+  Tensor input = Dense(
+      "dense<[[[1, 2], [3, 4], [5, 6], [7, 8]], [[9, 10], [11, 12], [13, 14], [15, 16]], "
+      "[[17, 18], [19, 20], [21, 22], [23, 24]]]> : tensor<3x4x2xi64>");
+  Tensor indices =
+      Dense("dense<[[[0, 2], [1, 0], [2, 1]], [[0, 1], [1, 0], [0, 9]]]> : tensor<2x3x2xi64>");
+  Tensor updates = Dense("dense<1> : tensor<2x3x2x2xi64>");
+  auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("add", "i64")));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].reference,
+            Dense("dense<[[[1, 2], [5, 6], [7, 8], [7, 8]], [[10, 11], [12, 13], [14, 15], [16, "
+                  "17]], [[18, 19], [20, 21], [21, 22], [23, 24]]]> : tensor<3x4x2xi64>"));
+  EXPECT_EQ(e[0].FreeCount(), 0);
+  EXPECT_EQ(e[0].reference, BruteForceScatterAdd(input, indices, updates, dims));
+}
+
+TEST(ScatterTest, DimensionNumbersAgainstBruteForce) {
+  // index_vector_dim = rank(scatter_indices): scalar indices.
+  ExpectBruteForce(Iota64({5}, 1), Dense("dense<[3, 0, 4, 3]> : tensor<4xi64>"), {4},
+                   {{}, {0}, {}, {}, {0}, 1});
+  // index_vector_dim = 0, windows of 2x2 into a 4x3 input.
+  ExpectBruteForce(Iota64({4, 3}, 1), Dense("dense<[[0, 2, 1], [1, 0, 1]]> : tensor<2x3xi64>"),
+                   {3, 2, 2}, {{1, 2}, {}, {}, {}, {0, 1}, 0});
+  // Window dimensions first in the updates, scatter dims last; a partial
+  // scatter_dims_to_operand_dims (dimension 1 only).
+  ExpectBruteForce(Iota64({3, 4}, 1), Dense("dense<[[2], [0], [3]]> : tensor<3x1xi64>"), {3, 3},
+                   {{0}, {1}, {}, {}, {1}, 1});
+  // Batching dimensions (the public example's shapes) with index_vector_dim
+  // at the end, and with batching dims on both sides of index_vector_dim.
+  Tensor batch_indices = Dense(
+      "dense<[[[[0, 0], [1, 0], [2, 1]], [[0, 1], [1, 1], [0, 9]]], [[[0, 0], [2, 1], [2, 2]], "
+      "[[1, 2], [0, 1], [1, 0]]]]> : tensor<2x2x3x2xi64>");
+  ExpectBruteForce(Iota64({2, 3, 4, 2}, 1), batch_indices, {2, 2, 3, 2, 2},
+                   {{3, 4}, {1}, {0}, {1}, {2, 1}, 3});
+  Tensor middle_vector =
+      Dense("dense<[[[0, 1], [2, 0]], [[1, 1], [0, 3]], [[2, 2], [1, 0]]]> : tensor<3x2x2xi64>");
+  // scatter_indices 3 (batch, = input dim 0) x 2 (index vector) x 2 (batch, = input dim 2).
+  ExpectBruteForce(Iota64({3, 4, 2, 5}, 1), middle_vector, {3, 2, 2, 3},
+                   {{2, 3}, {}, {0, 2}, {0, 2}, {1, 3}, 1});
+}
+
+TEST(ScatterTest, OutOfBoundsIndicesAreSkippedElementByElement) {
+  // The spec's formula tests result_index (start + window offset) for every
+  // update element: a window that sticks out is applied where it lies
+  // inside, and a negative start is applied where start + offset >= 0.
+  Tensor input = Iota64({5}, 0);
+  Tensor indices = Dense("dense<[[4], [-1], [7], [-9]]> : tensor<4x1xi64>");
+  Tensor updates = Dense("dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi64>");
+  ScatterDims dims{{1}, {}, {}, {}, {0}, 1};
+  auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("add", "i64")));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].reference, Dense("dense<[4, 0, 0, 0, 1]> : tensor<5xi64>"));
+  EXPECT_EQ(e[0].reference, BruteForceScatterAdd(input, indices, updates, dims));
+}
+
+TEST(ScatterTest, RepeatedFloatAddAcceptsAnyOrderAndCatchesADroppedUpdate) {
+  // Element 0 gets four tiny updates and 1.0: their sum is lost next to
+  // 1.0 in one order and not in the other. Element 1 gets one update.
+  const std::vector<float> terms = {3e-8f, 3e-8f, 3e-8f, 3e-8f, 1.0f, 0.01f};
+  Tensor input = Dense("dense<[0.0, 5.0]> : tensor<2xf32>");
+  Tensor indices(Shape{6, 1}, ElementType::kSI32);
+  Tensor updates(Shape{6}, ElementType::kF32);
+  for (int i = 0; i < 6; ++i) {
+    indices.values<ElementType::kSI32>()[i] = i == 5 ? 1 : 0;
+    updates.values<ElementType::kF32>()[i] = terms[i];
+  }
+  ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
+  auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("add", "f32")));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].check, Check::kErrorBound);
+  // Two summation orders, each rounding to f32 at every step.
+  float forward = 0.0f, backward = 0.0f;
+  for (int i = 0; i < 5; ++i) forward += terms[i];
+  for (int i = 4; i >= 0; --i) backward += terms[i];
+  ASSERT_NE(forward, backward);  // the orders really differ
+  const float single = 5.0f + 0.01f;
+  Tensor a(Shape{2}, ElementType::kF32), b = a, dropped = a;
+  a.values<ElementType::kF32>()[0] = forward;
+  b.values<ElementType::kF32>()[0] = backward;
+  dropped.values<ElementType::kF32>()[0] = forward - 1.0f;
+  for (Tensor* t : {&a, &b, &dropped}) t->values<ElementType::kF32>()[1] = single;
+  EXPECT_TRUE(CompareResult(e[0], a, 0).ok());
+  EXPECT_TRUE(CompareResult(e[0], b, 0).ok());
+  EXPECT_FALSE(CompareResult(e[0], dropped, 0).ok());
+  // The element with one update is exact.
+  Tensor off = a;
+  off.values<ElementType::kF32>()[1] = std::nextafter(single, 10.0f);
+  EXPECT_FALSE(CompareResult(e[0], off, 0).ok());
+}
+
+TEST(ScatterTest, RepeatedFloatMultiplyIsBounded) {
+  Tensor input = Dense("dense<[1.5]> : tensor<1xf32>");
+  Tensor indices = Dense("dense<[0, 0, 0]> : tensor<3xi64>");
+  Tensor updates = Dense("dense<[1.1, 0.3, 7.7]> : tensor<3xf32>");
+  ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
+  auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("multiply", "f32")));
+  ASSERT_EQ(e[0].check, Check::kErrorBound);
+  float forward = ((1.5f * 1.1f) * 0.3f) * 7.7f, backward = ((1.5f * 7.7f) * 0.3f) * 1.1f;
+  for (float v : {forward, backward}) {
+    Tensor t(Shape{1}, ElementType::kF32);
+    t.values<ElementType::kF32>()[0] = v;
+    EXPECT_TRUE(CompareResult(e[0], t, 0).ok()) << v;
+  }
+  Tensor dropped(Shape{1}, ElementType::kF32);
+  dropped.values<ElementType::kF32>()[0] = 1.5f * 1.1f * 7.7f;
+  EXPECT_FALSE(CompareResult(e[0], dropped, 0).ok());
+}
+
+TEST(ScatterTest, OrderIndependentComputationsAreExact) {
+  Tensor indices = Dense("dense<[1, 1, 0, 1]> : tensor<4xi64>");
+  ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
+  auto max = RunOk(ScatterCase({Dense("dense<[0, 0]> : tensor<2xi16>")}, indices,
+                               {Dense("dense<[3, -7, 2, 9]> : tensor<4xi16>")}, dims,
+                               Combine("maximum", "i16")));
+  EXPECT_EQ(max[0].check, Check::kExact);
+  EXPECT_EQ(max[0].reference, Dense("dense<[2, 9]> : tensor<2xi16>"));
+  auto wrap = RunOk(ScatterCase({Dense("dense<[1, 100]> : tensor<2xui8>")}, indices,
+                                {Dense("dense<[100, 3, 2, 1]> : tensor<4xui8>")}, dims,
+                                Combine("multiply", "ui8")));
+  EXPECT_EQ(wrap[0].reference, Dense("dense<[2, 48]> : tensor<2xui8>"));  // 30000 mod 256
+  EXPECT_EQ(wrap[0].FreeCount(), 0);
+}
+
+TEST(ScatterTest, ReplaceWithRepeatedIndices) {
+  ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
+  Tensor indices = Dense("dense<[0, 0, 1]> : tensor<3xi64>");
+  auto differ = RunOk(ScatterCase({Dense("dense<[0, 0]> : tensor<2xi32>")}, indices,
+                                  {Dense("dense<[5, 6, 7]> : tensor<3xi32>")}, dims,
+                                  Combine("replace", "i32")));
+  EXPECT_EQ(differ[0].free, (std::vector<uint8_t>{1, 0}));
+  EXPECT_NE(differ[0].free_reason.find("order"), std::string::npos);
+  EXPECT_EQ(differ[0].reference.values<ElementType::kSI32>()[1], 7);
+  auto same = RunOk(ScatterCase({Dense("dense<[0, 0]> : tensor<2xi32>")}, indices,
+                                {Dense("dense<[5, 5, 7]> : tensor<3xi32>")}, dims,
+                                Combine("replace", "i32")));
+  EXPECT_EQ(same[0].FreeCount(), 0);
+  EXPECT_EQ(same[0].reference, Dense("dense<[5, 7]> : tensor<2xi32>"));
+}
+
+TEST(ScatterTest, BrokenPromisesAreUndefinedBehaviour) {
+  ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
+  Tensor input = Dense("dense<[0, 0, 0]> : tensor<3xi32>");
+  Tensor updates = Dense("dense<[1, 2, 3]> : tensor<3xi32>");
+  auto unsorted = RunOk(ScatterCase({input}, Dense("dense<[2, 0, 1]> : tensor<3xi64>"), {updates},
+                                    dims, Combine("add", "i32"), /*sorted=*/true));
+  EXPECT_EQ(unsorted[0].FreeCount(), 3);
+  EXPECT_NE(unsorted[0].free_reason.find("indices_are_sorted"), std::string::npos);
+  auto sorted = RunOk(ScatterCase({input}, Dense("dense<[0, 1, 2]> : tensor<3xi64>"), {updates},
+                                  dims, Combine("add", "i32"), /*sorted=*/true, /*unique=*/true));
+  EXPECT_EQ(sorted[0].FreeCount(), 0);
+  auto repeated = RunOk(ScatterCase({input}, Dense("dense<[0, 1, 1]> : tensor<3xi64>"), {updates},
+                                    dims, Combine("add", "i32"), false, /*unique=*/true));
+  EXPECT_EQ(repeated[0].FreeCount(), 3);
+  EXPECT_NE(repeated[0].free_reason.find("unique_indices"), std::string::npos);
+}
+
+TEST(ScatterTest, VariadicWithTwoComputations) {
+  // results[0] = add, results[1] = max, over one update_computation.
+  Region both = RegionOf({"tensor<i32>", "tensor<f32>", "tensor<i32>", "tensor<f32>"},
+                         "(tensor<i32>, tensor<f32>)",
+                         "  %s = stablehlo.add %a0, %a2 : tensor<i32>\n"
+                         "  %m = stablehlo.maximum %a1, %a3 : tensor<f32>\n"
+                         "  func.return %s, %m : tensor<i32>, tensor<f32>");
+  ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
+  auto e = RunOk(ScatterCase(
+      {Dense("dense<[1, 2, 3]> : tensor<3xi32>"), Dense("dense<[0.5, 0.5, 0.5]> : tensor<3xf32>")},
+      Dense("dense<[2, 0, 2, 2]> : tensor<4xi64>"),
+      {Dense("dense<[10, 20, 30, 40]> : tensor<4xi32>"),
+       Dense("dense<[-1.0, 4.0, 8.0, 2.0]> : tensor<4xf32>")},
+      dims, both));
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].reference, Dense("dense<[21, 2, 83]> : tensor<3xi32>"));
+  EXPECT_EQ(e[1].reference, Dense("dense<[4.0, 0.5, 8.0]> : tensor<3xf32>"));
+  EXPECT_EQ(e[0].check, Check::kExact);
+  EXPECT_EQ(e[1].check, Check::kExact);
+  EXPECT_EQ(e[0].FreeCount() + e[1].FreeCount(), 0);
+}
+
+TEST(ScatterTest, PromotedComputationType) {
+  // f16 inputs and updates, an f32 computation: results are f32.
+  ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
+  auto e = RunOk(ScatterCase({Dense("dense<[1.0, 2.0]> : tensor<2xf16>")},
+                             Dense("dense<[1]> : tensor<1xi64>"),
+                             {Dense("dense<[0.5]> : tensor<1xf16>")}, dims, Combine("add", "f32"),
+                             false, false, {ElementType::kF32}));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].reference, Dense("dense<[1.0, 2.5]> : tensor<2xf32>"));
+}
+
+// ---------------------------------------------------------------- interpret
+
+// The interpreter's checks accept another order of an unstable sort's ties.
+TEST(SortInterpretTest, ChecksAcceptReorderedTiesOfAnUnstableSort) {
+  auto run = [](bool stable) {
+    std::string text = R"(
+func.func @main() {
+  %keys = stablehlo.constant dense<[2, 1, 1]> : tensor<3xi32>
+  %values = stablehlo.constant dense<[10, 11, 12]> : tensor<3xi32>
+  %k, %v = "stablehlo.sort"(%keys, %values) ({
+    ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<i32>, %d: tensor<i32>):
+      %p = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = STABLE} : (tensor<3xi32>, tensor<3xi32>) -> (tensor<3xi32>, tensor<3xi32>)
+  check.expect_eq_const %k, dense<[1, 1, 2]> : tensor<3xi32>
+  check.expect_eq_const %v, dense<[12, 11, 10]> : tensor<3xi32>
+  func.return
+}
+)";
+    text.replace(text.find("STABLE"), 6, stable ? "true" : "false");
+    auto outcome = InterpretText(text, "test.mlir", **spec::DefaultRegistry());
+    EXPECT_TRUE(outcome.ok()) << outcome.status();
+    return outcome.ok() && outcome->functions.size() == 1 ? outcome->functions[0].kind
+                                                          : FunctionOutcome::Kind::kError;
+  };
+  EXPECT_EQ(run(false), FunctionOutcome::Kind::kPassed);
+  EXPECT_EQ(run(true), FunctionOutcome::Kind::kFailed);
+}
+
+// ---------------------------------------------------------------- corpus
+
+TEST(SortScatterCorpusTest, PublicInterpreterTestsPass) {
+  namespace fs = std::filesystem;
+  fs::path directory =
+      fs::path(HLOCHECK_SOURCE_DIR).parent_path() / "shared" / "corpus" / "stablehlo-interpret";
+  if (!fs::is_directory(directory)) GTEST_SKIP() << "no corpus at " << directory;
+  for (const char* file : {"sort.mlir", "scatter.mlir"}) {
+    auto outcome = InterpretFile((directory / file).string(), **spec::DefaultRegistry());
+    ASSERT_TRUE(outcome.ok()) << outcome.status();
+    EXPECT_GT(outcome->functions.size(), 0u);
+    for (const FunctionOutcome& f : outcome->functions) {
+      EXPECT_EQ(f.kind, FunctionOutcome::Kind::kPassed)
+          << file << ": @" << f.function << ": " << KindName(f.kind) << ": " << f.message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hlocheck
