@@ -96,9 +96,13 @@ void ArithKernel(const Tensor& lhs, const Tensor& rhs, Tensor& out, const Device
     if constexpr (kOp == Arith::kSubtract) {
       MapBinary(x, y, z, n, device, [](C a, C b) { return a - b; });
     } else if constexpr (kOp == Arith::kMultiply) {
-      MapBinary(x, y, z, n, device, [](C a, C b) { return a * b; });
+      // Widened: the textbook formula's products neither overflow nor
+      // cancel away before the one rounding of each part.
+      MapBinary(x, y, z, n, device,
+                [](C a, C b) { return Widened2(a, b, [](auto p, auto q) { return p * q; }); });
     } else if constexpr (kOp == Arith::kDivide) {
-      MapBinary(x, y, z, n, device, [](C a, C b) { return a / b; });
+      MapBinary(x, y, z, n, device,
+                [](C a, C b) { return Widened2(a, b, [](auto p, auto q) { return p / q; }); });
     } else {
       MapBinary(x, y, z, n, device, [](C a, C b) { return ComplexRemainder(a, b); });
     }
@@ -242,8 +246,8 @@ absl::StatusOr<Results> RunComplex(const Case& c, const Device& device) {
   }
   const int64_t n = result.num_elements();
   auto make = [&]<typename P>() {
-    MapBinary(lhs.values<P>().data(), rhs.values<P>().data(),
-              result.values<std::complex<P>>().data(), n, device,
+    MapBinary(lhs.data<P>().data(), rhs.data<P>().data(),
+              result.data<std::complex<P>>().data(), n, device,
               [](P re, P im) { return std::complex<P>(re, im); });
   };
   if (part == ElementType::kF32) {

@@ -146,7 +146,7 @@ void StoreBits(const uint64_t words[2], ContainerT<T>* values, int64_t i) {
   } else if constexpr (IsInteger(T)) {
     values[i] = WrapInteger<T>(words[0]);
   } else {
-    std::memcpy(&values[i], words, sizeof(ContainerT<T>));
+    std::memcpy(static_cast<void*>(&values[i]), words, sizeof(ContainerT<T>));
   }
 }
 

@@ -126,10 +126,39 @@ inline ComputeT<T> FloatValue(ContainerT<T> x) {
   }
 }
 
-// complex<float> parts computed in double where a formula would otherwise
-// cancel or round several times (the result is rounded once per part).
+// The wider type a formula on float (double) parts is computed in where it
+// would otherwise cancel, overflow in an intermediate or round several times:
+// double for float, x87 long double (64 significand bits, 15 exponent bits)
+// for double; the result is rounded once per part.
 template <typename P>
-using WideT = std::conditional_t<std::is_same_v<P, float>, double, P>;
+using WideT = std::conditional_t<std::is_same_v<P, float>, double, long double>;
+
+// A complex operation computed on widened parts, each part rounded once.
+template <typename P, typename F>
+std::complex<P> Widened2(std::complex<P> a, std::complex<P> b, F f) {
+  using W = WideT<P>;
+  const std::complex<W> r =
+      f(std::complex<W>(a.real(), a.imag()), std::complex<W>(b.real(), b.imag()));
+  return {static_cast<P>(r.real()), static_cast<P>(r.imag())};
+}
+
+// Like LiftFloat2, but narrow floats are computed in double and rounded
+// once, directly from the double, to T: for functions such as atan2 whose
+// exact result can lie within float's precision of (or on) a midpoint of T
+// without being one, where rounding through float would round twice.
+template <ElementType T, typename F>
+auto LiftFloat2Wide(F f) {
+  using C = ContainerT<T>;
+  if constexpr (kIsBitPatternFloat<T>) {
+    const FloatFormat* format = &Format(T);
+    return [f, format](C x, C y) -> C {
+      const double r = f(static_cast<double>(ToFloat<T>(x)), static_cast<double>(ToFloat<T>(y)));
+      return static_cast<C>(EncodeFloat(*format, ExactValue::FromDouble(r)));
+    };
+  } else {
+    return [f](C x, C y) -> C { return f(x, y); };
+  }
+}
 
 // Runs a same-type elementwise op: checks the case, makes the result and
 // calls kernel.template operator()<T>(result) once for its element type,

@@ -106,6 +106,17 @@ P WideRsqrt(P a) {
   return static_cast<P>(WideT<P>{1} / std::sqrt(static_cast<WideT<P>>(a)));
 }
 
+// glibc's cbrt is up to 4 ULP off in double; cbrtl rounded to double is
+// within about half an ULP. float's cbrtf is within 1 ULP.
+template <typename P>
+P WideCbrt(P a) {
+  if constexpr (std::is_same_v<P, double>) {
+    return static_cast<double>(std::cbrt(static_cast<long double>(a)));
+  } else {
+    return std::cbrt(a);
+  }
+}
+
 template <typename P>
 P WideLogistic(P a) {
   using W = WideT<P>;
@@ -139,7 +150,7 @@ HLOCHECK_FORMULA_OP(ExponentialMinusOne, std::expm1, ComplexExpm1)
 HLOCHECK_FORMULA_OP(LogPlusOne, std::log1p, ComplexLog1p)
 HLOCHECK_FORMULA_OP(Logistic, WideLogistic, ComplexLogistic)
 HLOCHECK_FORMULA_OP(Rsqrt, WideRsqrt, ComplexRsqrt)
-HLOCHECK_FORMULA_OP(Cbrt, std::cbrt, ComplexCbrt)
+HLOCHECK_FORMULA_OP(Cbrt, WideCbrt, ComplexCbrt)
 #undef HLOCHECK_FORMULA_OP
 
 #define HLOCHECK_ROUNDING_OP(Name, Function)                                       \
@@ -180,7 +191,7 @@ absl::StatusOr<Results> RunIsFinite(const Case& c, const Device& device) {
 // `exponent_bits` and `mantissa_bits` (a standard bias and infinity): round
 // the mantissa to nearest even at `mantissa`, then overflow beyond the
 // reduced exponent range to infinity and flush below its smallest normal to
-// zero. NaN stays as it was.
+// zero.
 template <typename U>
 U ReducePrecisionBits(U x, int exponent_bits, int mantissa_bits, int64_t exponent,
                       int64_t mantissa) {
@@ -209,7 +220,9 @@ U ReducePrecisionBits(U x, int exponent_bits, int mantissa_bits, int64_t exponen
       r = sign;
     }
   }
-  return nan ? x : r;
+  // As in XLA, a NaN is kept only where a mantissa bit is left to hold it;
+  // with none it went the way of any other value (to infinity).
+  return nan && mantissa > 0 ? x : r;
 }
 
 absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name) {
@@ -279,7 +292,7 @@ absl::StatusOr<Results> RunAtan2(const Case& c, const Device& device) {
       });
     } else if constexpr (IsFloat(T)) {
       MapBinary(x, y, z, n, device,
-                LiftFloat2<T>([](ComputeT<T> a, ComputeT<T> b) { return std::atan2(a, b); }));
+                LiftFloat2Wide<T>([](auto a, auto b) { return std::atan2(a, b); }));
     }
   });
 }
