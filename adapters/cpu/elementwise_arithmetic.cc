@@ -202,9 +202,8 @@ absl::StatusOr<Results> RunAbs(const Case& c, const Device& device) {
   Tensor result(c.result_types[0]);
   const ElementType type = operand.element_type();
   if (!SignedFloatOrComplex(type) || ComponentType(type) != result.element_type()) {
-    return absl::InvalidArgumentError(absl::StrCat("abs: ", TypeName(type), " -> ",
-                                                   TypeName(result.element_type()),
-                                                   " is not supported"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "abs: ", TypeName(type), " -> ", TypeName(result.element_type()), " is not supported"));
   }
   const int64_t n = result.num_elements();
   DispatchElementType(type, [&]<ElementType T>() {
@@ -246,9 +245,8 @@ absl::StatusOr<Results> RunComplex(const Case& c, const Device& device) {
   }
   const int64_t n = result.num_elements();
   auto make = [&]<typename P>() {
-    MapBinary(lhs.data<P>().data(), rhs.data<P>().data(),
-              result.data<std::complex<P>>().data(), n, device,
-              [](P re, P im) { return std::complex<P>(re, im); });
+    MapBinary(lhs.data<P>().data(), rhs.data<P>().data(), result.data<std::complex<P>>().data(), n,
+              device, [](P re, P im) { return std::complex<P>(re, im); });
   };
   if (part == ElementType::kF32) {
     make.template operator()<float>();
@@ -265,8 +263,8 @@ absl::StatusOr<Results> RunPart(const Case& c, const Device& device) {
   Tensor result(c.result_types[0]);
   const ElementType type = operand.element_type();
   if (!FloatOrComplex(type) || ComponentType(type) != result.element_type()) {
-    return absl::InvalidArgumentError(absl::StrCat(c.op, ": ", TypeName(type), " -> ",
-                                                   TypeName(result.element_type())));
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, ": ", TypeName(type), " -> ", TypeName(result.element_type())));
   }
   const int64_t n = result.num_elements();
   DispatchElementType(type, [&]<ElementType T>() {

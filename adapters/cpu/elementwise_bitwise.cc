@@ -33,9 +33,8 @@ absl::StatusOr<Results> RunLogic(const Case& c, const Device& device) {
       return a ^ b;
     };
     if constexpr (IsBool(T)) {
-      MapBinary(x, y, z, n, device, [op](C a, C b) -> C {
-        return static_cast<C>(op(a != 0 ? 1 : 0, b != 0 ? 1 : 0));
-      });
+      MapBinary(x, y, z, n, device,
+                [op](C a, C b) -> C { return static_cast<C>(op(a != 0 ? 1 : 0, b != 0 ? 1 : 0)); });
     } else if constexpr (IsInteger(T)) {
       MapBinary(x, y, z, n, device, LiftInt2<T>(op));
     }
@@ -58,68 +57,66 @@ absl::StatusOr<Results> RunNot(const Case& c, const Device& device) {
 
 template <bool kLeadingZeros>
 absl::StatusOr<Results> RunCount(const Case& c, const Device& device) {
-  return RunSameType(c, 1, [](ElementType t) { return IsInteger(t); },
-                     [&]<ElementType T>(Tensor& result) {
-                       using C = ContainerT<T>;
-                       const C* x = c.operands[0].values<T>().data();
-                       C* z = result.values<T>().data();
-                       const int64_t n = result.num_elements();
-                       if constexpr (IsInteger(T)) {
-                         MapUnary(x, z, n, device, LiftInt<T>([](uint64_t a) -> uint64_t {
-                                    const uint64_t bits = a & kMask<T>;
-                                    if constexpr (kLeadingZeros) {
-                                      return std::countl_zero(bits) - (64 - BitWidth(T));
-                                    } else {
-                                      return std::popcount(bits);
-                                    }
-                                  }));
-                       }
-                     });
+  return RunSameType(
+      c, 1, [](ElementType t) { return IsInteger(t); },
+      [&]<ElementType T>(Tensor& result) {
+        using C = ContainerT<T>;
+        const C* x = c.operands[0].values<T>().data();
+        C* z = result.values<T>().data();
+        const int64_t n = result.num_elements();
+        if constexpr (IsInteger(T)) {
+          MapUnary(x, z, n, device, LiftInt<T>([](uint64_t a) -> uint64_t {
+                     const uint64_t bits = a & kMask<T>;
+                     if constexpr (kLeadingZeros) {
+                       return std::countl_zero(bits) - (64 - BitWidth(T));
+                     } else {
+                       return std::popcount(bits);
+                     }
+                   }));
+        }
+      });
 }
 
 enum class Shift { kLeft, kRightArithmetic, kRightLogical };
 
 template <Shift kOp>
 absl::StatusOr<Results> RunShift(const Case& c, const Device& device) {
-  return RunSameType(c, 2, [](ElementType t) { return IsInteger(t); },
-                     [&]<ElementType T>(Tensor& result) {
-                       using C = ContainerT<T>;
-                       const C* x = c.operands[0].values<T>().data();
-                       const C* y = c.operands[1].values<T>().data();
-                       C* z = result.values<T>().data();
-                       const int64_t n = result.num_elements();
-                       if constexpr (IsInteger(T)) {
-                         MapBinary(x, y, z, n, device,
-                                   LiftInt2<T>([](uint64_t a, uint64_t b) -> uint64_t {
-                                     // The amount read as unsigned in the type's width.
-                                     const uint64_t amount = b & kMask<T>;
-                                     const bool in_range = amount < uint64_t{BitWidth(T)};
-                                     if constexpr (kOp == Shift::kLeft) {
-                                       return in_range ? a << amount : 0;
-                                     } else if constexpr (kOp == Shift::kRightLogical) {
-                                       return in_range ? (a & kMask<T>) >> amount : 0;
-                                     } else {
-                                       // `a` is sign-extended for signed types: shift the
-                                       // value as signed (unsigned types are never negative).
-                                       const int64_t s = IsSignedInt(T)
-                                                             ? static_cast<int64_t>(a)
-                                                             : static_cast<int64_t>(a & kMask<T>);
-                                       const int64_t sign_bit = static_cast<int64_t>(
-                                           (a >> (BitWidth(T) - 1)) & 1);
-                                       if (!in_range) return sign_bit != 0 ? ~uint64_t{0} : 0;
-                                       if constexpr (IsSignedInt(T)) {
-                                         return static_cast<uint64_t>(s >> amount);
-                                       } else {
-                                         // An unsigned pattern with its top bit set shifts
-                                         // that bit in, as on the same bits as signed.
-                                         const uint64_t fill =
-                                             sign_bit != 0 ? ~(kMask<T> >> amount) : 0;
-                                         return ((a & kMask<T>) >> amount) | fill;
-                                       }
-                                     }
-                                   }));
-                       }
-                     });
+  return RunSameType(
+      c, 2, [](ElementType t) { return IsInteger(t); },
+      [&]<ElementType T>(Tensor& result) {
+        using C = ContainerT<T>;
+        const C* x = c.operands[0].values<T>().data();
+        const C* y = c.operands[1].values<T>().data();
+        C* z = result.values<T>().data();
+        const int64_t n = result.num_elements();
+        if constexpr (IsInteger(T)) {
+          MapBinary(x, y, z, n, device, LiftInt2<T>([](uint64_t a, uint64_t b) -> uint64_t {
+                      // The amount read as unsigned in the type's width.
+                      const uint64_t amount = b & kMask<T>;
+                      const bool in_range = amount < uint64_t{BitWidth(T)};
+                      if constexpr (kOp == Shift::kLeft) {
+                        return in_range ? a << amount : 0;
+                      } else if constexpr (kOp == Shift::kRightLogical) {
+                        return in_range ? (a & kMask<T>) >> amount : 0;
+                      } else {
+                        // `a` is sign-extended for signed types: shift the
+                        // value as signed (unsigned types are never negative).
+                        const int64_t s = IsSignedInt(T) ? static_cast<int64_t>(a)
+                                                         : static_cast<int64_t>(a & kMask<T>);
+                        const int64_t sign_bit = static_cast<int64_t>((a >> (BitWidth(T) - 1)) & 1);
+                        if (!in_range) return sign_bit != 0 ? ~uint64_t{0} : 0;
+                        if constexpr (IsSignedInt(T)) {
+                          return static_cast<uint64_t>(s >> amount);
+                        } else {
+                          // An unsigned pattern with its top bit set shifts
+                          // that bit in, as on the same bits as signed.
+                          const uint64_t fill = sign_bit != 0 ? ~(kMask<T> >> amount) : 0;
+                          return ((a & kMask<T>) >> amount) | fill;
+                        }
+                      }
+                    }));
+        }
+      });
 }
 
 // -------------------------------------------------------- bitcast_convert
@@ -221,7 +218,8 @@ AdapterSupport SupportsBoolOrInt(const Case& c) {
   return SupportsTypes(c, BoolOrInt, "boolean and integer types");
 }
 AdapterSupport SupportsInt(const Case& c) {
-  return SupportsTypes(c, [](ElementType t) { return IsInteger(t); }, "integer types");
+  return SupportsTypes(
+      c, [](ElementType t) { return IsInteger(t); }, "integer types");
 }
 AdapterSupport SupportsAny(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
 

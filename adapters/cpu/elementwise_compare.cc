@@ -81,8 +81,7 @@ absl::StatusOr<Results> RunClamp(const Case& c, const Device& device) {
     if (bound->element_type() != type ||
         (bound->shape().size() != 0 && bound->shape() != operand.shape())) {
       return absl::InvalidArgumentError(absl::StrCat("clamp: bound ", bound->type().ToString(),
-                                                     " does not fit ",
-                                                     operand.type().ToString()));
+                                                     " does not fit ", operand.type().ToString()));
     }
   }
   if (operand.type() != result.type()) {
@@ -272,12 +271,8 @@ absl::StatusOr<Results> RunCompare(const Case& c, const Device& device) {
 }
 
 AdapterSupport SupportsAny(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
-AdapterSupport SupportsClamp(const Case& c) {
-  return SupportsTypes(c, AnyType, "every type", 1);
-}
-AdapterSupport SupportsSelect(const Case& c) {
-  return SupportsTypes(c, AnyType, "every type", 1);
-}
+AdapterSupport SupportsClamp(const Case& c) { return SupportsTypes(c, AnyType, "every type", 1); }
+AdapterSupport SupportsSelect(const Case& c) { return SupportsTypes(c, AnyType, "every type", 1); }
 
 }  // namespace
 

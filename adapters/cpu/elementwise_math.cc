@@ -123,11 +123,11 @@ P WideLogistic(P a) {
   return static_cast<P>(W{1} / (W{1} + std::exp(-static_cast<W>(a))));
 }
 
-#define HLOCHECK_LIBM_OP(Name, Function)                                                   \
-  absl::StatusOr<Results> Run##Name(const Case& c, const Device& device) {                 \
-    return RunFloatUnary(                                                                  \
-        c, device, FloatOrComplex, [](auto a) { return std::Function(a); },                \
-        [](auto z) { return Widened(z, [](auto w) { return std::Function(w); }); });       \
+#define HLOCHECK_LIBM_OP(Name, Function)                                             \
+  absl::StatusOr<Results> Run##Name(const Case& c, const Device& device) {           \
+    return RunFloatUnary(                                                            \
+        c, device, FloatOrComplex, [](auto a) { return std::Function(a); },          \
+        [](auto z) { return Widened(z, [](auto w) { return std::Function(w); }); }); \
   }
 
 // The complex functions of the standard library, widened for complex<f32>.
@@ -139,11 +139,11 @@ HLOCHECK_LIBM_OP(Log, log)
 HLOCHECK_LIBM_OP(Sqrt, sqrt)
 #undef HLOCHECK_LIBM_OP
 
-#define HLOCHECK_FORMULA_OP(Name, RealFunction, ComplexFunction)                              \
-  absl::StatusOr<Results> Run##Name(const Case& c, const Device& device) {                    \
-    return RunFloatUnary(                                                                     \
-        c, device, FloatOrComplex, [](auto a) { return RealFunction(a); },                    \
-        [](auto z) { return Widened(z, [](auto w) { return ComplexFunction(w); }); });        \
+#define HLOCHECK_FORMULA_OP(Name, RealFunction, ComplexFunction)                       \
+  absl::StatusOr<Results> Run##Name(const Case& c, const Device& device) {             \
+    return RunFloatUnary(                                                              \
+        c, device, FloatOrComplex, [](auto a) { return RealFunction(a); },             \
+        [](auto z) { return Widened(z, [](auto w) { return ComplexFunction(w); }); }); \
   }
 
 HLOCHECK_FORMULA_OP(ExponentialMinusOne, std::expm1, ComplexExpm1)
@@ -153,9 +153,9 @@ HLOCHECK_FORMULA_OP(Rsqrt, WideRsqrt, ComplexRsqrt)
 HLOCHECK_FORMULA_OP(Cbrt, WideCbrt, ComplexCbrt)
 #undef HLOCHECK_FORMULA_OP
 
-#define HLOCHECK_ROUNDING_OP(Name, Function)                                       \
-  absl::StatusOr<Results> Run##Name(const Case& c, const Device& device) {         \
-    return RunFloatUnary(                                                          \
+#define HLOCHECK_ROUNDING_OP(Name, Function)                                           \
+  absl::StatusOr<Results> Run##Name(const Case& c, const Device& device) {             \
+    return RunFloatUnary(                                                              \
         c, device, IsFloatType, [](auto a) { return std::Function(a); }, NoComplex{}); \
   }
 
@@ -229,8 +229,8 @@ absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name) {
   const Attribute* attribute = c.FindAttribute(name);
   const auto* value = attribute == nullptr ? nullptr : std::get_if<int64_t>(attribute);
   if (value == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(c.op, ": integer attribute ", name,
-                                                   " is missing"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, ": integer attribute ", name, " is missing"));
   }
   return *value;
 }
@@ -346,9 +346,7 @@ absl::StatusOr<Results> RunPower(const Case& c, const Device& device) {
 AdapterSupport SupportsFloatOrComplex(const Case& c) {
   return SupportsTypes(c, FloatOrComplex, "float and complex types");
 }
-AdapterSupport SupportsFloat(const Case& c) {
-  return SupportsTypes(c, IsFloatType, "float types");
-}
+AdapterSupport SupportsFloat(const Case& c) { return SupportsTypes(c, IsFloatType, "float types"); }
 AdapterSupport SupportsIntFloatOrComplex(const Case& c) {
   return SupportsTypes(c, IntFloatOrComplex, "integer, float and complex types");
 }
