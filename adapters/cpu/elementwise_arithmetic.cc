@@ -142,10 +142,13 @@ std::complex<P> ComplexSign(std::complex<P> z) {
     return {std::numeric_limits<P>::quiet_NaN(), std::numeric_limits<P>::quiet_NaN()};
   }
   if (re == 0 && im == 0) return z;
-  // x / |x| part by part, the modulus and each quotient rounded once.
+  // The seed's divide(x, convert(abs(x))): the modulus rounded to the part
+  // type first (so a modulus beyond its range is infinity and the sign 0),
+  // then each part divided and rounded once.
   using W = WideT<P>;
-  const W modulus = std::hypot(static_cast<W>(re), static_cast<W>(im));
-  return {static_cast<P>(re / modulus), static_cast<P>(im / modulus)};
+  const P modulus = static_cast<P>(std::hypot(static_cast<W>(re), static_cast<W>(im)));
+  return {static_cast<P>(static_cast<W>(re) / modulus),
+          static_cast<P>(static_cast<W>(im) / modulus)};
 }
 
 enum class Unary { kNegate, kSign };

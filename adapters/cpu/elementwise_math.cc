@@ -2,6 +2,7 @@
 // functions (libm in f32 and f64, narrow floats computed in float and
 // rounded once), square roots, the roundings to integral values, is_finite,
 // reduce_precision, atan2 and power (which also takes integers).
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <complex>
@@ -187,18 +188,20 @@ absl::StatusOr<Results> RunIsFinite(const Case& c, const Device& device) {
 
 // ---------------------------------------------------- reduce_precision
 
-// XLA's reduce_precision on the encoding of an IEEE-like format with
-// `exponent_bits` and `mantissa_bits` (a standard bias and infinity): round
-// the mantissa to nearest even at `mantissa`, then overflow beyond the
-// reduced exponent range to infinity and flush below its smallest normal to
-// zero.
+// XLA's reduce_precision on the encoding of a float format with
+// `exponent_bits`, `mantissa_bits`, exponent `bias` and `sign_mask` (0 for
+// an unsigned format): round the mantissa to nearest even at `mantissa`
+// (a tie with no fraction bit left goes to the even exponent field), then
+// overflow beyond the reduced exponent range to the encoding of infinity and
+// flush below its smallest normal to zero. A NaN is kept where a mantissa
+// bit is left to hold it; with none it becomes an infinity of its sign, as
+// in XLA. (Where the format has no infinity or zero, the spec leaves those
+// elements free.)
 template <typename U>
-U ReducePrecisionBits(U x, int exponent_bits, int mantissa_bits, int64_t exponent,
-                      int64_t mantissa) {
-  const U sign_mask = U{1} << (exponent_bits + mantissa_bits);
-  const U abs_mask = sign_mask - 1;
-  const U exponent_mask = abs_mask & ~((U{1} << mantissa_bits) - 1);
-  const bool nan = (x & abs_mask) > exponent_mask;
+U ReducePrecisionBits(U x, bool nan, int exponent_bits, int mantissa_bits, int64_t bias,
+                      U sign_mask, int64_t exponent, int64_t mantissa) {
+  const U exponent_mask = static_cast<U>(((U{1} << exponent_bits) - 1) << mantissa_bits);
+  if (nan) return mantissa > 0 ? x : static_cast<U>((x & sign_mask) | exponent_mask);
   U r = x;
   if (mantissa < mantissa_bits) {
     const int dropped = mantissa_bits - static_cast<int>(mantissa);
@@ -208,21 +211,19 @@ U ReducePrecisionBits(U x, int exponent_bits, int mantissa_bits, int64_t exponen
     r = static_cast<U>((r + last_bit + base_bias) & ~(last - 1));
   }
   if (exponent < exponent_bits) {
-    const U sign = r & sign_mask;
+    const U sign = x & sign_mask;
     const U x_exponent = r & exponent_mask;
-    const int64_t bias = (int64_t{1} << (exponent_bits - 1)) - 1;
     const int64_t reduced_bias = (int64_t{1} << (exponent - 1)) - 1;
     const U max_exponent = static_cast<U>(bias + reduced_bias) << mantissa_bits;
-    const U min_exponent = static_cast<U>(bias - reduced_bias) << mantissa_bits;
-    if (x_exponent > max_exponent) {
+    const U min_exponent = static_cast<U>(std::max<int64_t>(bias - reduced_bias, 0))
+                           << mantissa_bits;
+    if (x_exponent > max_exponent || (r & sign_mask) != sign) {
       r = sign | exponent_mask;
     } else if (x_exponent <= min_exponent) {
       r = sign;
     }
   }
-  // As in XLA, a NaN is kept only where a mantissa bit is left to hold it;
-  // with none it went the way of any other value (to infinity).
-  return nan && mantissa > 0 ? x : r;
+  return r;
 }
 
 absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name) {
@@ -252,23 +253,34 @@ absl::StatusOr<Results> RunReducePrecision(const Case& c, const Device& device) 
     const int64_t n = result.num_elements();
     if constexpr (T == ElementType::kF32) {
       MapUnary(x, z, n, device, [e, m](float a) {
-        return std::bit_cast<float>(ReducePrecisionBits(std::bit_cast<uint32_t>(a), 8, 23, e, m));
+        return std::bit_cast<float>(ReducePrecisionBits<uint32_t>(
+            std::bit_cast<uint32_t>(a), std::isnan(a), 8, 23, 127, uint32_t{1} << 31, e, m));
       });
     } else if constexpr (T == ElementType::kF64) {
       MapUnary(x, z, n, device, [e, m](double a) {
-        return std::bit_cast<double>(ReducePrecisionBits(std::bit_cast<uint64_t>(a), 11, 52, e, m));
+        return std::bit_cast<double>(ReducePrecisionBits<uint64_t>(
+            std::bit_cast<uint64_t>(a), std::isnan(a), 11, 52, 1023, uint64_t{1} << 63, e, m));
       });
-    } else if constexpr (T == ElementType::kF16) {
-      MapUnary(x, z, n, device, [e, m](C a) { return ReducePrecisionBits<C>(a, 5, 10, e, m); });
-    } else if constexpr (T == ElementType::kBF16) {
-      MapUnary(x, z, n, device, [e, m](C a) { return ReducePrecisionBits<C>(a, 8, 7, e, m); });
     } else if constexpr (IsFloat(T)) {
-      // The other narrow formats have no standard bias (or no infinity):
-      // reduce the value in float and round it back.
-      MapUnary(x, z, n, device, LiftFloat<T>([e, m](float a) {
-                 return std::bit_cast<float>(
-                     ReducePrecisionBits(std::bit_cast<uint32_t>(a), 8, 23, e, m));
-               }));
+      // Narrow floats on their own encoding, with their own bias.
+      const FloatFormat& f = Format(T);
+      const int eb = f.exponent_bits;
+      const int mb = f.mantissa_bits;
+      const int64_t bias = f.bias;
+      const C sign_mask = static_cast<C>(f.sign_mask());
+      const C total_mask = static_cast<C>((uint64_t{1} << f.total_bits()) - 1);
+      const bool has_infinity = f.has_infinity;
+      const bool has_negative_zero = f.has_negative_zero();
+      MapUnary(x, z, n, device, [=](C a) -> C {
+        const bool nan = std::isnan(ToFloat<T>(a));
+        // Without an infinity a NaN has nowhere else to go; without -0 a
+        // flushed negative value is +0 (the FNUZ NaN has -0's pattern).
+        if (nan && !has_infinity) return a;
+        C r = static_cast<C>(ReducePrecisionBits<C>(a, nan, eb, mb, bias, sign_mask, e, m) &
+                             total_mask);
+        if (!has_negative_zero && sign_mask != 0 && r == sign_mask) r = 0;
+        return r;
+      });
     }
   });
 }
