@@ -38,26 +38,31 @@ absl::Status CheckCounts(const Case& c, size_t operands) {
 
 namespace {
 
-struct OpEntry {
-  std::string_view name;
-  size_t operands;
-  AdapterSupport (*supports)(const Case&);
-  absl::StatusOr<std::vector<Tensor>> (*run)(const Case&, const cpu::Device&);
-};
+using cpu::OpEntry;
 
-constexpr std::array<OpEntry, 6> kOps = {{
-    {"add", 2, &cpu::SupportsAdd, &cpu::RunAdd},
-    {"exponential", 1, &cpu::SupportsExponential, &cpu::RunExponential},
-    {"convert", 1, &cpu::SupportsConvert, &cpu::RunConvert},
-    {"transpose", 1, &cpu::SupportsTranspose, &cpu::RunTranspose},
-    {"slice", 1, &cpu::SupportsSlice, &cpu::RunSlice},
-    {"dot_general", 2, &cpu::SupportsDotGeneral, &cpu::RunDotGeneral},
-}};
+const std::vector<OpEntry>& OpTable() {
+  static const std::vector<OpEntry> table = [] {
+    std::vector<OpEntry> ops = {
+        {"add", 2, &cpu::SupportsAdd, &cpu::RunAdd},
+        {"exponential", 1, &cpu::SupportsExponential, &cpu::RunExponential},
+        {"convert", 1, &cpu::SupportsConvert, &cpu::RunConvert},
+        {"transpose", 1, &cpu::SupportsTranspose, &cpu::RunTranspose},
+        {"slice", 1, &cpu::SupportsSlice, &cpu::RunSlice},
+        {"dot_general", 2, &cpu::SupportsDotGeneral, &cpu::RunDotGeneral},
+    };
+    for (const auto& family :
+         {cpu::ArithmeticOps(), cpu::MathOps(), cpu::BitwiseOps(), cpu::CompareOps()}) {
+      ops.insert(ops.end(), family.begin(), family.end());
+    }
+    return ops;
+  }();
+  return table;
+}
 
 const OpEntry* FindOp(std::string_view name) {
   // Case ops may carry the dialect prefix ("stablehlo.add").
   if (name.starts_with("stablehlo.")) name.remove_prefix(10);
-  for (const OpEntry& entry : kOps) {
+  for (const OpEntry& entry : OpTable()) {
     if (entry.name == name) return &entry;
   }
   return nullptr;
@@ -83,7 +88,7 @@ int CpuAdapter::threads() const { return pool_->device.numThreads(); }
 
 std::vector<std::string> CpuAdapter::Ops() {
   std::vector<std::string> names;
-  for (const OpEntry& entry : kOps) names.emplace_back(entry.name);
+  for (const OpEntry& entry : OpTable()) names.emplace_back(entry.name);
   return names;
 }
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -48,6 +49,22 @@ AdapterSupport SupportsSlice(const Case& c);
 absl::StatusOr<Results> RunSlice(const Case& c, const Device& device);
 AdapterSupport SupportsDotGeneral(const Case& c);
 absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device);
+
+// One op of the adapter's table.
+struct OpEntry {
+  std::string_view name;
+  size_t operands;
+  AdapterSupport (*supports)(const Case&);
+  absl::StatusOr<Results> (*run)(const Case&, const Device&);
+};
+
+// The elementwise ops beyond add, exponential and convert, by family
+// (elementwise_arithmetic.cc, elementwise_math.cc, elementwise_bitwise.cc,
+// elementwise_compare.cc).
+std::vector<OpEntry> ArithmeticOps();
+std::vector<OpEntry> MathOps();
+std::vector<OpEntry> BitwiseOps();
+std::vector<OpEntry> CompareOps();
 
 // The Eigen kernels of data movement are instantiated for ranks up to this.
 inline constexpr int kMaxRank = 8;

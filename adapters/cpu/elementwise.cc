@@ -1,4 +1,5 @@
-// Elementwise ops of the spec: add, exponential, convert. Each dispatches on
+// Elementwise ops of the spec: add, exponential, convert (the other
+// families are in elementwise_*.cc). Each dispatches on
 // the element type once and then runs a typed kernel over the whole tensor,
 // split into blocks over the thread pool.
 #include <algorithm>
@@ -8,30 +9,10 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
-#include "adapters/cpu/cpu_internal.h"
+#include "adapters/cpu/elementwise_internal.h"
 
 namespace hlocheck::cpu {
 namespace {
-
-// Checks a unary or binary elementwise case: operands of the result's shape
-// (and, unless `same_type` is false, of its element type).
-absl::Status CheckElementwise(const Case& c, size_t operands, bool same_type) {
-  if (absl::Status status = CheckCounts(c, operands); !status.ok()) return status;
-  const TensorType& result = c.result_types[0];
-  for (const Tensor& operand : c.operands) {
-    if (operand.shape() != result.shape) {
-      return absl::InvalidArgumentError(absl::StrCat(c.op, ": operand shape ",
-                                                     operand.type().ToString(),
-                                                     " differs from result ", result.ToString()));
-    }
-    if (same_type && operand.element_type() != result.element_type) {
-      return absl::InvalidArgumentError(absl::StrCat(c.op, ": operand type ",
-                                                     operand.type().ToString(),
-                                                     " differs from result ", result.ToString()));
-    }
-  }
-  return absl::OkStatus();
-}
 
 // ---------------------------------------------------------------- add
 
@@ -143,7 +124,25 @@ void ExponentialKernel(const Tensor& operand, Tensor& out, const Device& device)
 
 }  // namespace
 
-AdapterSupport SupportsAdd(const Case&) { return AdapterSupport::Yes(); }
+absl::Status CheckElementwise(const Case& c, size_t operands, bool same_type) {
+  if (absl::Status status = CheckCounts(c, operands); !status.ok()) return status;
+  const TensorType& result = c.result_types[0];
+  for (const Tensor& operand : c.operands) {
+    if (operand.shape() != result.shape) {
+      return absl::InvalidArgumentError(absl::StrCat(c.op, ": operand shape ",
+                                                     operand.type().ToString(),
+                                                     " differs from result ", result.ToString()));
+    }
+    if (same_type && operand.element_type() != result.element_type) {
+      return absl::InvalidArgumentError(absl::StrCat(c.op, ": operand type ",
+                                                     operand.type().ToString(),
+                                                     " differs from result ", result.ToString()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+AdapterSupport SupportsAdd(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
 
 absl::StatusOr<Results> RunAdd(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 2, true); !status.ok()) return status;
@@ -157,12 +156,7 @@ absl::StatusOr<Results> RunAdd(const Case& c, const Device& device) {
 }
 
 AdapterSupport SupportsExponential(const Case& c) {
-  const ElementType type = c.operands[0].element_type();
-  if (!IsFloat(type) && !IsComplex(type)) {
-    return AdapterSupport::No(
-        absl::StrCat("exponential is defined for float and complex types, not ", TypeName(type)));
-  }
-  return AdapterSupport::Yes();
+  return SupportsTypes(c, FloatOrComplex, "float and complex types");
 }
 
 absl::StatusOr<Results> RunExponential(const Case& c, const Device& device) {
@@ -181,7 +175,7 @@ absl::StatusOr<Results> RunExponential(const Case& c, const Device& device) {
   return results;
 }
 
-AdapterSupport SupportsConvert(const Case&) { return AdapterSupport::Yes(); }
+AdapterSupport SupportsConvert(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
 
 absl::StatusOr<Results> RunConvert(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;

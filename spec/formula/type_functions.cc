@@ -126,6 +126,15 @@ void RegisterTypeFunctions(FunctionTable& t) {
     if (!type.ok()) return type.status();
     return Value(*type);
   });
+  // The complex type with parts of a float type (f32, f64); None otherwise.
+  // Recipes build a complex result from its parts' type with it.
+  Define<1>(t, "complex_type", [](Args a) -> absl::StatusOr<Value> {
+    auto type = ElementTypeOf("complex_type", a[0]);
+    if (!type.ok()) return type.status();
+    if (type->type == ElementType::kF32) return Value(ElementType::kComplexF32);
+    if (type->type == ElementType::kF64) return Value(ElementType::kComplexF64);
+    return Value(NoneValue{});
+  });
   Define<1>(t, "complex_element_type", [](Args a) -> absl::StatusOr<Value> {
     auto type = ElementTypeOf("complex_element_type", a[0]);
     if (!type.ok()) return type.status();

@@ -1,0 +1,332 @@
+// Elementwise arithmetic: subtract, multiply, divide, remainder, negate,
+// abs, sign, and the complex part ops complex, real and imag. Each op
+// dispatches on the element type once and maps a scalar function over the
+// tensor as an Eigen expression on the pool. Integers wrap around; where the
+// spec leaves a result to the implementation (division by zero, min / -1)
+// the results are XLA's, computed without undefined behaviour.
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "adapters/cpu/elementwise_internal.h"
+
+namespace hlocheck::cpu {
+namespace {
+
+bool SignedFloatOrComplex(ElementType t) { return IsSignedInt(t) || IsFloat(t) || IsComplex(t); }
+
+// Integer quotient truncated toward zero; x / 0 is -1 (all bits set) and
+// min / -1 is min, as XLA defines them.
+template <ElementType T>
+uint64_t IntDivide(uint64_t x, uint64_t y) {
+  if (y == 0) return ~uint64_t{0};
+  if constexpr (IsSignedInt(T)) {
+    const auto a = static_cast<int64_t>(x);
+    const auto b = static_cast<int64_t>(y);
+    if (b == -1) return uint64_t{0} - x;  // wraps min to itself
+    return static_cast<uint64_t>(a / b);
+  } else {
+    return x / y;
+  }
+}
+
+// Remainder with the dividend's sign; x % 0 is x and min % -1 is 0 (XLA).
+template <ElementType T>
+uint64_t IntRemainder(uint64_t x, uint64_t y) {
+  if (y == 0) return x;
+  if constexpr (IsSignedInt(T)) {
+    const auto a = static_cast<int64_t>(x);
+    const auto b = static_cast<int64_t>(y);
+    if (b == -1) return 0;
+    return static_cast<uint64_t>(a % b);
+  } else {
+    return x % y;
+  }
+}
+
+// Complex remainder is left open by the spec (#997): this is the part-wise
+// C fmod, which is what the textbook lhs - trunc(lhs / rhs) * rhs gives for
+// real operands.
+template <typename P>
+std::complex<P> ComplexRemainder(std::complex<P> x, std::complex<P> y) {
+  return {std::fmod(x.real(), y.real()), std::fmod(x.imag(), y.imag())};
+}
+
+// ------------------------------------------------------ binary arithmetic
+
+enum class Arith { kSubtract, kMultiply, kDivide, kRemainder };
+
+template <Arith kOp, ElementType T>
+void ArithKernel(const Tensor& lhs, const Tensor& rhs, Tensor& out, const Device& device) {
+  using C = ContainerT<T>;
+  const C* x = lhs.values<T>().data();
+  const C* y = rhs.values<T>().data();
+  C* z = out.values<T>().data();
+  const int64_t n = out.num_elements();
+  if constexpr (IsBool(T)) {
+    // Only multiply takes booleans: logical and.
+    MapBinary(x, y, z, n, device, [](C a, C b) -> C { return (a != 0 && b != 0) ? 1 : 0; });
+  } else if constexpr (IsInteger(T)) {
+    if constexpr (kOp == Arith::kSubtract) {
+      MapBinary(x, y, z, n, device, LiftInt2<T>([](uint64_t a, uint64_t b) { return a - b; }));
+    } else if constexpr (kOp == Arith::kMultiply) {
+      MapBinary(x, y, z, n, device, LiftInt2<T>([](uint64_t a, uint64_t b) { return a * b; }));
+    } else if constexpr (kOp == Arith::kDivide) {
+      MapBinary(x, y, z, n, device, LiftInt2<T>(IntDivide<T>));
+    } else {
+      MapBinary(x, y, z, n, device, LiftInt2<T>(IntRemainder<T>));
+    }
+  } else if constexpr (T == ElementType::kF32 || T == ElementType::kF64) {
+    // Native types: Eigen's vectorized operators (IEEE, correctly rounded).
+    auto a = ConstMap<C>(x, n);
+    auto b = ConstMap<C>(y, n);
+    if (n == 0) return;
+    if constexpr (kOp == Arith::kSubtract) {
+      Map<C>(z, n).device(device) = a - b;
+    } else if constexpr (kOp == Arith::kMultiply) {
+      Map<C>(z, n).device(device) = a * b;
+    } else if constexpr (kOp == Arith::kDivide) {
+      Map<C>(z, n).device(device) = a / b;
+    } else {
+      MapBinary(x, y, z, n, device, [](C p, C q) { return std::fmod(p, q); });
+    }
+  } else if constexpr (IsComplex(T)) {
+    if constexpr (kOp == Arith::kSubtract) {
+      MapBinary(x, y, z, n, device, [](C a, C b) { return a - b; });
+    } else if constexpr (kOp == Arith::kMultiply) {
+      // Widened: the textbook formula's products neither overflow nor
+      // cancel away before the one rounding of each part.
+      MapBinary(x, y, z, n, device,
+                [](C a, C b) { return Widened2(a, b, [](auto p, auto q) { return p * q; }); });
+    } else if constexpr (kOp == Arith::kDivide) {
+      MapBinary(x, y, z, n, device,
+                [](C a, C b) { return Widened2(a, b, [](auto p, auto q) { return p / q; }); });
+    } else {
+      MapBinary(x, y, z, n, device, [](C a, C b) { return ComplexRemainder(a, b); });
+    }
+  } else {
+    // Narrow floats: one basic operation in float, rounded once (exact by
+    // the double rounding theorem, see cpu_internal.h); fmod is exact.
+    if constexpr (kOp == Arith::kSubtract) {
+      MapBinary(x, y, z, n, device, LiftFloat2<T>([](float a, float b) { return a - b; }));
+    } else if constexpr (kOp == Arith::kMultiply) {
+      MapBinary(x, y, z, n, device, LiftFloat2<T>([](float a, float b) { return a * b; }));
+    } else if constexpr (kOp == Arith::kDivide) {
+      MapBinary(x, y, z, n, device, LiftFloat2<T>([](float a, float b) { return a / b; }));
+    } else {
+      MapBinary(x, y, z, n, device,
+                LiftFloat2<T>([](float a, float b) { return std::fmod(a, b); }));
+    }
+  }
+}
+
+template <Arith kOp>
+absl::StatusOr<Results> RunArith(const Case& c, const Device& device) {
+  auto allowed = kOp == Arith::kMultiply ? AnyType : IntFloatOrComplex;
+  return RunSameType(c, 2, allowed, [&]<ElementType T>(Tensor& result) {
+    if constexpr (kOp == Arith::kMultiply || !IsBool(T)) {
+      ArithKernel<kOp, T>(c.operands[0], c.operands[1], result, device);
+    }
+  });
+}
+
+// ------------------------------------------------------------ unary ops
+
+template <typename P>
+std::complex<P> ComplexSign(std::complex<P> z) {
+  const P re = z.real();
+  const P im = z.imag();
+  if (std::isnan(re) || std::isnan(im)) {
+    return {std::numeric_limits<P>::quiet_NaN(), std::numeric_limits<P>::quiet_NaN()};
+  }
+  if (re == 0 && im == 0) return z;
+  // The seed's divide(x, convert(abs(x))): the modulus rounded to the part
+  // type first (so a modulus beyond its range is infinity and the sign 0),
+  // then each part divided and rounded once.
+  using W = WideT<P>;
+  const P modulus = static_cast<P>(std::hypot(static_cast<W>(re), static_cast<W>(im)));
+  return {static_cast<P>(static_cast<W>(re) / modulus),
+          static_cast<P>(static_cast<W>(im) / modulus)};
+}
+
+enum class Unary { kNegate, kSign };
+
+template <Unary kOp, ElementType T>
+void UnaryKernel(const Tensor& operand, Tensor& out, const Device& device) {
+  using C = ContainerT<T>;
+  const C* x = operand.values<T>().data();
+  C* z = out.values<T>().data();
+  const int64_t n = out.num_elements();
+  if constexpr (IsInteger(T)) {
+    if constexpr (kOp == Unary::kNegate) {
+      MapUnary(x, z, n, device, LiftInt<T>([](uint64_t a) { return uint64_t{0} - a; }));
+    } else {
+      MapUnary(x, z, n, device, LiftInt<T>([](uint64_t a) -> uint64_t {
+                 const auto s = static_cast<int64_t>(a);
+                 return static_cast<uint64_t>(s > 0 ? 1 : (s < 0 ? -1 : 0));
+               }));
+    }
+  } else if constexpr (IsComplex(T)) {
+    if constexpr (kOp == Unary::kNegate) {
+      MapUnary(x, z, n, device, [](C a) { return -a; });
+    } else {
+      MapUnary(x, z, n, device, [](C a) { return ComplexSign(a); });
+    }
+  } else if constexpr (IsFloat(T)) {
+    using P = ComputeT<T>;
+    if constexpr (kOp == Unary::kNegate) {
+      MapUnary(x, z, n, device, LiftFloat<T>([](P a) { return -a; }));
+    } else {
+      // NaN and signed zeros are their own sign.
+      MapUnary(x, z, n, device, LiftFloat<T>([](P a) -> P {
+                 if (std::isnan(a) || a == 0) return a;
+                 return a > 0 ? P{1} : P{-1};
+               }));
+    }
+  }
+}
+
+template <Unary kOp>
+absl::StatusOr<Results> RunUnary(const Case& c, const Device& device) {
+  auto allowed = kOp == Unary::kNegate ? IntFloatOrComplex : SignedFloatOrComplex;
+  return RunSameType(c, 1, allowed, [&]<ElementType T>(Tensor& result) {
+    if constexpr (!IsBool(T) && !(kOp == Unary::kSign && IsUnsignedInt(T))) {
+      UnaryKernel<kOp, T>(c.operands[0], result, device);
+    }
+  });
+}
+
+// abs: complex operands give their float modulus.
+absl::StatusOr<Results> RunAbs(const Case& c, const Device& device) {
+  if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
+  const Tensor& operand = c.operands[0];
+  Tensor result(c.result_types[0]);
+  const ElementType type = operand.element_type();
+  if (!SignedFloatOrComplex(type) || ComponentType(type) != result.element_type()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "abs: ", TypeName(type), " -> ", TypeName(result.element_type()), " is not supported"));
+  }
+  const int64_t n = result.num_elements();
+  DispatchElementType(type, [&]<ElementType T>() {
+    using C = ContainerT<T>;
+    const C* x = operand.values<T>().data();
+    if constexpr (IsSignedInt(T)) {
+      MapUnary(x, result.values<T>().data(), n, device, LiftInt<T>([](uint64_t a) {
+                 return static_cast<int64_t>(a) < 0 ? uint64_t{0} - a : a;
+               }));
+    } else if constexpr (IsComplex(T)) {
+      constexpr ElementType R = ComponentType(T);
+      using P = ContainerT<R>;
+      // hypot avoids the overflow and underflow of re^2 + im^2.
+      MapUnary(x, result.values<R>().data(), n, device,
+               [](C a) -> P { return std::hypot(a.real(), a.imag()); });
+    } else if constexpr (T == ElementType::kF32 || T == ElementType::kF64) {
+      if (n > 0) Map<C>(result.values<T>().data(), n).device(device) = ConstMap<C>(x, n).abs();
+    } else if constexpr (IsFloat(T)) {
+      MapUnary(x, result.values<T>().data(), n, device,
+               LiftFloat<T>([](float a) { return std::fabs(a); }));
+    }
+  });
+  return OneResult(std::move(result));
+}
+
+// ------------------------------------------------- complex, real, imag
+
+absl::StatusOr<Results> RunComplex(const Case& c, const Device& device) {
+  if (absl::Status status = CheckElementwise(c, 2, false); !status.ok()) return status;
+  const Tensor& lhs = c.operands[0];
+  const Tensor& rhs = c.operands[1];
+  Tensor result(c.result_types[0]);
+  const ElementType part = lhs.element_type();
+  if (!IsComplex(result.element_type()) || rhs.element_type() != part ||
+      ComponentType(result.element_type()) != part) {
+    return absl::InvalidArgumentError(absl::StrCat("complex: ", TypeName(part), " and ",
+                                                   TypeName(rhs.element_type()), " -> ",
+                                                   TypeName(result.element_type())));
+  }
+  const int64_t n = result.num_elements();
+  auto make = [&]<typename P>() {
+    MapBinary(lhs.data<P>().data(), rhs.data<P>().data(), result.data<std::complex<P>>().data(), n,
+              device, [](P re, P im) { return std::complex<P>(re, im); });
+  };
+  if (part == ElementType::kF32) {
+    make.template operator()<float>();
+  } else {
+    make.template operator()<double>();
+  }
+  return OneResult(std::move(result));
+}
+
+template <bool kImag>
+absl::StatusOr<Results> RunPart(const Case& c, const Device& device) {
+  if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
+  const Tensor& operand = c.operands[0];
+  Tensor result(c.result_types[0]);
+  const ElementType type = operand.element_type();
+  if (!FloatOrComplex(type) || ComponentType(type) != result.element_type()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, ": ", TypeName(type), " -> ", TypeName(result.element_type())));
+  }
+  const int64_t n = result.num_elements();
+  DispatchElementType(type, [&]<ElementType T>() {
+    using C = ContainerT<T>;
+    const C* x = operand.values<T>().data();
+    if constexpr (IsComplex(T)) {
+      using P = typename C::value_type;
+      P* z = result.values<ComponentType(T)>().data();
+      if constexpr (kImag) {
+        MapUnary(x, z, n, device, [](C a) { return a.imag(); });
+      } else {
+        MapUnary(x, z, n, device, [](C a) { return a.real(); });
+      }
+    } else if constexpr (IsFloat(T)) {
+      C* z = result.values<T>().data();
+      if constexpr (kImag) {
+        // The imaginary part of a real number: +0 in the type (a zero bit
+        // pattern for every float format that has a zero).
+        const C zero = FromFloat<T>(0.0f, Format(T));
+        MapUnary(x, z, n, device, [zero](C) { return zero; });
+      } else {
+        MapUnary(x, z, n, device, [](C a) { return a; });
+      }
+    }
+  });
+  return OneResult(std::move(result));
+}
+
+AdapterSupport SupportsIntFloatOrComplex(const Case& c) {
+  return SupportsTypes(c, IntFloatOrComplex, "integer, float and complex types");
+}
+AdapterSupport SupportsAny(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
+AdapterSupport SupportsSignedFloatOrComplex(const Case& c) {
+  return SupportsTypes(c, SignedFloatOrComplex, "signed integer, float and complex types");
+}
+AdapterSupport SupportsFloatOrComplex(const Case& c) {
+  return SupportsTypes(c, FloatOrComplex, "float and complex types");
+}
+AdapterSupport SupportsComplex(const Case& c) {
+  return SupportsTypes(
+      c, [](ElementType t) { return t == ElementType::kF32 || t == ElementType::kF64; },
+      "f32 and f64 parts");
+}
+
+}  // namespace
+
+std::vector<OpEntry> ArithmeticOps() {
+  return {
+      {"subtract", 2, &SupportsIntFloatOrComplex, &RunArith<Arith::kSubtract>},
+      {"multiply", 2, &SupportsAny, &RunArith<Arith::kMultiply>},
+      {"divide", 2, &SupportsIntFloatOrComplex, &RunArith<Arith::kDivide>},
+      {"remainder", 2, &SupportsIntFloatOrComplex, &RunArith<Arith::kRemainder>},
+      {"negate", 1, &SupportsIntFloatOrComplex, &RunUnary<Unary::kNegate>},
+      {"sign", 1, &SupportsSignedFloatOrComplex, &RunUnary<Unary::kSign>},
+      {"abs", 1, &SupportsSignedFloatOrComplex, &RunAbs},
+      {"complex", 2, &SupportsComplex, &RunComplex},
+      {"real", 1, &SupportsFloatOrComplex, &RunPart<false>},
+      {"imag", 1, &SupportsFloatOrComplex, &RunPart<true>},
+  };
+}
+
+}  // namespace hlocheck::cpu

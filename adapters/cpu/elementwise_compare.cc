@@ -1,0 +1,289 @@
+// Comparing and choosing elementwise ops: compare, maximum, minimum, clamp
+// and select. Floats follow IEEE-754: maximum and minimum propagate NaN and
+// order -0 below +0; compare is either IEEE (FLOAT) or totalOrder.
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "adapters/cpu/elementwise_internal.h"
+
+namespace hlocheck::cpu {
+namespace {
+
+// ------------------------------------------------------ maximum, minimum
+
+// IEEE-754 maximum (kMax) or minimum of two real values.
+template <bool kMax, typename P>
+P FloatExtremum(P a, P b) {
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  if (a == b) return (std::signbit(a) == kMax) ? b : a;  // -0 < +0
+  return (a > b) == kMax ? a : b;
+}
+
+// Complex numbers are ordered lexicographically by (real, imag); a NaN part
+// makes the result NaN.
+template <bool kMax, typename P>
+std::complex<P> ComplexExtremum(std::complex<P> a, std::complex<P> b) {
+  if (std::isnan(a.real()) || std::isnan(a.imag()) || std::isnan(b.real()) ||
+      std::isnan(b.imag())) {
+    const P nan = std::numeric_limits<P>::quiet_NaN();
+    return {nan, nan};
+  }
+  const bool greater = a.real() > b.real() || (a.real() == b.real() && a.imag() > b.imag());
+  const bool equal = a.real() == b.real() && a.imag() == b.imag();
+  if (equal) return a;
+  return greater == kMax ? a : b;
+}
+
+// max or min as a function of T's containers.
+template <bool kMax, ElementType T>
+auto Extremum() {
+  using C = ContainerT<T>;
+  if constexpr (IsBool(T)) {
+    return [](C a, C b) -> C {
+      const bool x = a != 0;
+      const bool y = b != 0;
+      return (kMax ? (x || y) : (x && y)) ? 1 : 0;
+    };
+  } else if constexpr (IsInteger(T)) {
+    // Containers hold the value sign- or zero-extended: compare them as is.
+    return [](C a, C b) -> C { return (a > b) == kMax ? a : b; };
+  } else if constexpr (IsComplex(T)) {
+    return [](C a, C b) -> C { return ComplexExtremum<kMax>(a, b); };
+  } else {
+    return LiftFloat2<T>([](ComputeT<T> a, ComputeT<T> b) { return FloatExtremum<kMax>(a, b); });
+  }
+}
+
+template <bool kMax>
+absl::StatusOr<Results> RunExtremum(const Case& c, const Device& device) {
+  return RunSameType(c, 2, AnyType, [&]<ElementType T>(Tensor& result) {
+    MapBinary(c.operands[0].values<T>().data(), c.operands[1].values<T>().data(),
+              result.values<T>().data(), result.num_elements(), device, Extremum<kMax, T>());
+  });
+}
+
+// ---------------------------------------------------------------- clamp
+
+// clamp(min, operand, max) = minimum(maximum(operand, min), max), where min
+// and max are rank 0 (broadcast) or of the operand's shape.
+absl::StatusOr<Results> RunClamp(const Case& c, const Device& device) {
+  if (absl::Status status = CheckCounts(c, 3); !status.ok()) return status;
+  const Tensor& min = c.operands[0];
+  const Tensor& operand = c.operands[1];
+  const Tensor& max = c.operands[2];
+  Tensor result(c.result_types[0]);
+  const ElementType type = operand.element_type();
+  for (const Tensor* bound : {&min, &max}) {
+    if (bound->element_type() != type ||
+        (bound->shape().size() != 0 && bound->shape() != operand.shape())) {
+      return absl::InvalidArgumentError(absl::StrCat("clamp: bound ", bound->type().ToString(),
+                                                     " does not fit ", operand.type().ToString()));
+    }
+  }
+  if (operand.type() != result.type()) {
+    return absl::InvalidArgumentError("clamp: result type differs from the operand's");
+  }
+  const int64_t min_stride = min.shape().size() == 0 ? 0 : 1;
+  const int64_t max_stride = max.shape().size() == 0 ? 0 : 1;
+  DispatchElementType(type, [&]<ElementType T>() {
+    using C = ContainerT<T>;
+    const C* lo = min.values<T>().data();
+    const C* x = operand.values<T>().data();
+    const C* hi = max.values<T>().data();
+    C* z = result.values<T>().data();
+    const auto maximum = Extremum<true, T>();
+    const auto minimum = Extremum<false, T>();
+    ParallelFor(device, result.num_elements(), 4 * sizeof(C), 8, [&](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) {
+        z[i] = minimum(maximum(x[i], lo[i * min_stride]), hi[i * max_stride]);
+      }
+    });
+  });
+  return OneResult(std::move(result));
+}
+
+// --------------------------------------------------------------- select
+
+absl::StatusOr<Results> RunSelect(const Case& c, const Device& device) {
+  if (absl::Status status = CheckCounts(c, 3); !status.ok()) return status;
+  const Tensor& pred = c.operands[0];
+  const Tensor& on_true = c.operands[1];
+  const Tensor& on_false = c.operands[2];
+  Tensor result(c.result_types[0]);
+  if (!IsBool(pred.element_type()) || on_true.type() != result.type() ||
+      on_false.type() != result.type() ||
+      (pred.shape().size() != 0 && pred.shape() != result.shape())) {
+    return absl::InvalidArgumentError("select: operand types do not fit");
+  }
+  const uint8_t* p = pred.values<ElementType::kI1>().data();
+  const int64_t n = result.num_elements();
+  DispatchElementType(result.element_type(), [&]<ElementType T>() {
+    using C = ContainerT<T>;
+    const C* x = on_true.values<T>().data();
+    const C* y = on_false.values<T>().data();
+    C* z = result.values<T>().data();
+    if (n == 0) return;
+    if (pred.shape().size() == 0) {
+      // One choice for the whole tensor: a copy.
+      Map<C>(z, n).device(device) = ConstMap<C>(p[0] != 0 ? x : y, n);
+    } else {
+      Map<C>(z, n).device(device) =
+          (ConstMap<uint8_t>(p, n) != uint8_t{0}).select(ConstMap<C>(x, n), ConstMap<C>(y, n));
+    }
+  });
+  return OneResult(std::move(result));
+}
+
+// -------------------------------------------------------------- compare
+
+enum class Direction { kEq, kNe, kGe, kGt, kLe, kLt };
+
+absl::StatusOr<std::string> EnumAttribute(const Case& c, const std::string& name) {
+  const Attribute* attribute = c.FindAttribute(name);
+  if (attribute == nullptr) return std::string();
+  if (const auto* value = std::get_if<EnumValue>(attribute)) return value->name;
+  if (const auto* value = std::get_if<std::string>(attribute)) return *value;
+  return absl::InvalidArgumentError(absl::StrCat(c.op, ": attribute ", name, " is not an enum"));
+}
+
+// The result of comparing two ordered keys.
+template <typename K>
+bool Compare(Direction direction, K a, K b) {
+  switch (direction) {
+    case Direction::kEq:
+      return a == b;
+    case Direction::kNe:
+      return a != b;
+    case Direction::kGe:
+      return a >= b;
+    case Direction::kGt:
+      return a > b;
+    case Direction::kLe:
+      return a <= b;
+    case Direction::kLt:
+      return a < b;
+  }
+  return false;
+}
+
+// IEEE-754 totalOrder as a signed key of the encoding: negative values
+// (sign bit set) count down from -1, so -NaN < -Inf < ... < -0 < +0 < ...
+template <ElementType T>
+int64_t TotalOrderKey(ContainerT<T> value) {
+  const uint64_t bits = FloatBits<T>(value);
+  const uint64_t sign_mask = [] {
+    if constexpr (T == ElementType::kF32) return uint64_t{1} << 31;
+    if constexpr (T == ElementType::kF64) return uint64_t{1} << 63;
+    return Format(T).sign_mask();
+  }();
+  if (sign_mask != 0 && (bits & sign_mask) != 0) {
+    return -static_cast<int64_t>(bits & ~sign_mask) - 1;
+  }
+  return static_cast<int64_t>(bits);
+}
+
+template <typename P>
+bool CompareComplex(Direction direction, std::complex<P> a, std::complex<P> b) {
+  // Lexicographic on (real, imag) with IEEE comparisons of the parts.
+  const bool eq = a.real() == b.real() && a.imag() == b.imag();
+  const bool lt = a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+  const bool gt = a.real() > b.real() || (a.real() == b.real() && a.imag() > b.imag());
+  switch (direction) {
+    case Direction::kEq:
+      return eq;
+    case Direction::kNe:
+      return !eq;
+    case Direction::kGe:
+      return gt || eq;
+    case Direction::kGt:
+      return gt;
+    case Direction::kLe:
+      return lt || eq;
+    case Direction::kLt:
+      return lt;
+  }
+  return false;
+}
+
+absl::StatusOr<Results> RunCompare(const Case& c, const Device& device) {
+  if (absl::Status status = CheckElementwise(c, 2, false); !status.ok()) return status;
+  const Tensor& lhs = c.operands[0];
+  const Tensor& rhs = c.operands[1];
+  Tensor result(c.result_types[0]);
+  if (lhs.element_type() != rhs.element_type() || !IsBool(result.element_type())) {
+    return absl::InvalidArgumentError("compare: operand or result types do not fit");
+  }
+  absl::StatusOr<std::string> direction_name = EnumAttribute(c, "comparison_direction");
+  if (!direction_name.ok()) return direction_name.status();
+  absl::StatusOr<std::string> compare_type = EnumAttribute(c, "compare_type");
+  if (!compare_type.ok()) return compare_type.status();
+  Direction direction;
+  if (*direction_name == "EQ") {
+    direction = Direction::kEq;
+  } else if (*direction_name == "NE") {
+    direction = Direction::kNe;
+  } else if (*direction_name == "GE") {
+    direction = Direction::kGe;
+  } else if (*direction_name == "GT") {
+    direction = Direction::kGt;
+  } else if (*direction_name == "LE") {
+    direction = Direction::kLe;
+  } else if (*direction_name == "LT") {
+    direction = Direction::kLt;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("compare: comparison_direction '", *direction_name, "'"));
+  }
+  const bool total_order = *compare_type == "TOTALORDER";
+  uint8_t* z = result.values<ElementType::kI1>().data();
+  const int64_t n = result.num_elements();
+  DispatchElementType(lhs.element_type(), [&]<ElementType T>() {
+    using C = ContainerT<T>;
+    const C* x = lhs.values<T>().data();
+    const C* y = rhs.values<T>().data();
+    if constexpr (IsBool(T)) {
+      MapBinary(x, y, z, n, device, [direction](C a, C b) -> uint8_t {
+        return Compare(direction, a != 0, b != 0) ? 1 : 0;
+      });
+    } else if constexpr (IsInteger(T)) {
+      // Signed containers compare as signed, unsigned as unsigned.
+      MapBinary(x, y, z, n, device,
+                [direction](C a, C b) -> uint8_t { return Compare(direction, a, b) ? 1 : 0; });
+    } else if constexpr (IsComplex(T)) {
+      MapBinary(x, y, z, n, device, [direction](C a, C b) -> uint8_t {
+        return CompareComplex(direction, a, b) ? 1 : 0;
+      });
+    } else if (total_order) {
+      MapBinary(x, y, z, n, device, [direction](C a, C b) -> uint8_t {
+        return Compare(direction, TotalOrderKey<T>(a), TotalOrderKey<T>(b)) ? 1 : 0;
+      });
+    } else {
+      MapBinary(x, y, z, n, device, [direction](C a, C b) -> uint8_t {
+        return Compare(direction, FloatValue<T>(a), FloatValue<T>(b)) ? 1 : 0;
+      });
+    }
+  });
+  return OneResult(std::move(result));
+}
+
+AdapterSupport SupportsAny(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
+AdapterSupport SupportsClamp(const Case& c) { return SupportsTypes(c, AnyType, "every type", 1); }
+AdapterSupport SupportsSelect(const Case& c) { return SupportsTypes(c, AnyType, "every type", 1); }
+
+}  // namespace
+
+std::vector<OpEntry> CompareOps() {
+  return {
+      {"compare", 2, &SupportsAny, &RunCompare},
+      {"maximum", 2, &SupportsAny, &RunExtremum<true>},
+      {"minimum", 2, &SupportsAny, &RunExtremum<false>},
+      {"clamp", 3, &SupportsClamp, &RunClamp},
+      {"select", 3, &SupportsSelect, &RunSelect},
+  };
+}
+
+}  // namespace hlocheck::cpu

@@ -1,0 +1,182 @@
+// Internal to the CPU adapter's elementwise files: the Eigen drivers that
+// map a scalar function over whole tensors on the pool, and the liftings
+// that let one scalar function serve every element type of a family (narrow
+// floats computed in float and rounded once, integers computed on their
+// 64-bit two's complement pattern and wrapped back to their width).
+#ifndef HLOCHECK_ADAPTERS_CPU_ELEMENTWISE_INTERNAL_H_
+#define HLOCHECK_ADAPTERS_CPU_ELEMENTWISE_INTERNAL_H_
+
+#include <cmath>
+#include <complex>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "adapters/cpu/cpu_internal.h"
+
+namespace hlocheck::cpu {
+
+// Checks a unary or binary elementwise case: operands of the result's shape
+// (and, unless `same_type` is false, of its element type).
+absl::Status CheckElementwise(const Case& c, size_t operands, bool same_type);
+
+// No for a quantized operand or result (this backend has no quantized
+// kernels), else No unless `allowed(type)` holds for the element type of the
+// operand `operand`, where `what` names the types the op takes.
+template <typename Allowed>
+AdapterSupport SupportsTypes(const Case& c, Allowed allowed, std::string_view what,
+                             size_t operand = 0) {
+  for (const Tensor& t : c.operands) {
+    if (t.type().quantization.has_value()) {
+      return AdapterSupport::No(absl::StrCat(c.op, ": quantized tensors are not supported"));
+    }
+  }
+  for (const TensorType& t : c.result_types) {
+    if (t.quantization.has_value()) {
+      return AdapterSupport::No(absl::StrCat(c.op, ": quantized tensors are not supported"));
+    }
+  }
+  if (operand >= c.operands.size()) return AdapterSupport::No(absl::StrCat(c.op, ": no operand"));
+  const ElementType type = c.operands[operand].element_type();
+  if (!allowed(type)) {
+    return AdapterSupport::No(
+        absl::StrCat(c.op, " is implemented for ", std::string(what), ", not ", TypeName(type)));
+  }
+  return AdapterSupport::Yes();
+}
+
+inline bool AnyType(ElementType) { return true; }
+inline bool FloatOrComplex(ElementType t) { return IsFloat(t) || IsComplex(t); }
+inline bool IntFloatOrComplex(ElementType t) { return IsInteger(t) || FloatOrComplex(t); }
+inline bool BoolOrInt(ElementType t) { return IsBool(t) || IsInteger(t); }
+
+inline Results OneResult(Tensor tensor) {
+  Results results;
+  results.push_back(std::move(tensor));
+  return results;
+}
+
+// z[i] = f(x[i]) as one Eigen expression on the pool.
+template <typename In, typename Out, typename F>
+void MapUnary(const In* x, Out* z, int64_t n, const Device& device, F f) {
+  if (n <= 0) return;
+  Map<Out>(z, n).device(device) = ConstMap<In>(x, n).unaryExpr(f);
+}
+
+// z[i] = f(x[i], y[i]) as one Eigen expression on the pool.
+template <typename In, typename Out, typename F>
+void MapBinary(const In* x, const In* y, Out* z, int64_t n, const Device& device, F f) {
+  if (n <= 0) return;
+  Map<Out>(z, n).device(device) = ConstMap<In>(x, n).binaryExpr(ConstMap<In>(y, n), f);
+}
+
+// A function of float (or double) values as a function of T's containers:
+// narrow floats are decoded to float, computed, and rounded once to T.
+template <ElementType T, typename F>
+auto LiftFloat(F f) {
+  using C = ContainerT<T>;
+  if constexpr (kIsBitPatternFloat<T>) {
+    const FloatFormat* format = &Format(T);
+    return [f, format](C x) -> C { return FromFloat<T>(f(ToFloat<T>(x)), *format); };
+  } else {
+    return [f](C x) -> C { return f(x); };
+  }
+}
+
+template <ElementType T, typename F>
+auto LiftFloat2(F f) {
+  using C = ContainerT<T>;
+  if constexpr (kIsBitPatternFloat<T>) {
+    const FloatFormat* format = &Format(T);
+    return [f, format](C x, C y) -> C {
+      return FromFloat<T>(f(ToFloat<T>(x), ToFloat<T>(y)), *format);
+    };
+  } else {
+    return [f](C x, C y) -> C { return f(x, y); };
+  }
+}
+
+// A function of 64-bit two's complement patterns (sign-extended for signed
+// types) as a function of T's containers, wrapped to T's width.
+template <ElementType T, typename F>
+auto LiftInt(F f) {
+  using C = ContainerT<T>;
+  return [f](C x) -> C { return WrapInteger<T>(f(IntegerBits<T>(x))); };
+}
+
+template <ElementType T, typename F>
+auto LiftInt2(F f) {
+  using C = ContainerT<T>;
+  return [f](C x, C y) -> C { return WrapInteger<T>(f(IntegerBits<T>(x), IntegerBits<T>(y))); };
+}
+
+// The scalar a real float element is computed in.
+template <ElementType T>
+using ComputeT = std::conditional_t<kIsBitPatternFloat<T>, float, ContainerT<T>>;
+
+// The value of a real float element in its compute type.
+template <ElementType T>
+inline ComputeT<T> FloatValue(ContainerT<T> x) {
+  if constexpr (kIsBitPatternFloat<T>) {
+    return ToFloat<T>(x);
+  } else {
+    return x;
+  }
+}
+
+// The wider type a formula on float (double) parts is computed in where it
+// would otherwise cancel, overflow in an intermediate or round several times:
+// double for float, x87 long double (64 significand bits, 15 exponent bits)
+// for double; the result is rounded once per part.
+template <typename P>
+using WideT = std::conditional_t<std::is_same_v<P, float>, double, long double>;
+
+// A complex operation computed on widened parts, each part rounded once.
+template <typename P, typename F>
+std::complex<P> Widened2(std::complex<P> a, std::complex<P> b, F f) {
+  using W = WideT<P>;
+  const std::complex<W> r =
+      f(std::complex<W>(a.real(), a.imag()), std::complex<W>(b.real(), b.imag()));
+  return {static_cast<P>(r.real()), static_cast<P>(r.imag())};
+}
+
+// Like LiftFloat2, but narrow floats are computed in double and rounded
+// once, directly from the double, to T: for functions such as atan2 whose
+// exact result can lie within float's precision of (or on) a midpoint of T
+// without being one, where rounding through float would round twice.
+template <ElementType T, typename F>
+auto LiftFloat2Wide(F f) {
+  using C = ContainerT<T>;
+  if constexpr (kIsBitPatternFloat<T>) {
+    const FloatFormat* format = &Format(T);
+    return [f, format](C x, C y) -> C {
+      const double r = f(static_cast<double>(ToFloat<T>(x)), static_cast<double>(ToFloat<T>(y)));
+      return static_cast<C>(EncodeFloat(*format, ExactValue::FromDouble(r)));
+    };
+  } else {
+    return [f](C x, C y) -> C { return f(x, y); };
+  }
+}
+
+// Runs a same-type elementwise op: checks the case, makes the result and
+// calls kernel.template operator()<T>(result) once for its element type,
+// which is known to satisfy `allowed`.
+template <typename Allowed, typename Kernel>
+absl::StatusOr<Results> RunSameType(const Case& c, size_t operands, Allowed allowed,
+                                    Kernel&& kernel) {
+  if (absl::Status status = CheckElementwise(c, operands, true); !status.ok()) return status;
+  Tensor result(c.result_types[0]);
+  const ElementType type = result.element_type();
+  if (!allowed(type)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, ": element type ", TypeName(type), " is not supported"));
+  }
+  DispatchElementType(type, [&]<ElementType T>() { kernel.template operator()<T>(result); });
+  return OneResult(std::move(result));
+}
+
+}  // namespace hlocheck::cpu
+
+#endif  // HLOCHECK_ADAPTERS_CPU_ELEMENTWISE_INTERNAL_H_

@@ -1,0 +1,200 @@
+// The CPU adapter's add and exponential on f32 tensors of 16M elements
+// (64 MiB each) against a plain memcpy of the same bytes, in the same run.
+//
+// Bandwidth is the bytes an op must move, over its time: add reads two
+// operands and writes one result (3 x 64 MiB), exponential and memcpy read
+// one and write one (2 x 64 MiB). So add's bandwidth relative to the copy's
+// is (3 / t_add) / (2 / t_copy) = 1.5 t_copy / t_add; issue 7 asks for at
+// least 0.7. The adapter's time includes allocating the result tensor (Run
+// returns a new one), as every real call pays it; memcpy writes into a
+// buffer allocated once. The adapter runs with --threads (default: one per
+// hardware thread) and also with one thread, against the single-threaded
+// memcpy.
+//
+// Measured (2-core VM, Release, --threads=2): memcpy 7.3 ms; add 48.7 ms
+// (bandwidth ratio 0.22), exponential 68 ms. Nearly all of add's time is
+// the fresh 64 MiB result: glibc serves it with mmap and returns it with
+// munmap on every call, so each call takes ~16K page faults and zeroes the
+// pages. With the heap kept (MALLOC_MMAP_THRESHOLD_=2000000000
+// MALLOC_TRIM_THRESHOLD_=4000000000) add takes 9.1 ms, a bandwidth ratio of
+// 1.29 (0.97 on one thread), and exponential 28.8 ms (0.27).
+//
+//   cpu_elementwise_bench [--threads=N] [benchmark flags]
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "adapters/cpu/cpu_adapter.h"
+#include "benchmark/benchmark.h"
+
+namespace hlocheck {
+namespace {
+
+constexpr int64_t kElements = int64_t{16} << 20;
+constexpr double kBytes = kElements * 4.0;
+int g_threads = 0;
+
+Tensor RandomTensor(uint32_t seed) {
+  Tensor t({kElements}, ElementType::kF32);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(-10.0f, 10.0f);
+  for (float& v : t.values<ElementType::kF32>()) v = uniform(rng);
+  return t;
+}
+
+const Case& OpCase(const std::string& op) {
+  static std::map<std::string, Case>* cases = [] {
+    auto* m = new std::map<std::string, Case>;
+    Case add;
+    add.op = "add";
+    add.operands.push_back(RandomTensor(1));
+    add.operands.push_back(RandomTensor(2));
+    add.result_types.push_back({{kElements}, ElementType::kF32});
+    (*m)["add"] = std::move(add);
+    Case exp;
+    exp.op = "exponential";
+    exp.operands.push_back(RandomTensor(3));
+    exp.result_types.push_back({{kElements}, ElementType::kF32});
+    (*m)["exponential"] = std::move(exp);
+    return m;
+  }();
+  return cases->at(op);
+}
+
+void RunOp(benchmark::State& state, const std::string& op, int threads, double bytes_moved) {
+  CpuAdapter adapter(AdapterOptions{.threads = threads});
+  const Case& c = OpCase(op);
+  for (auto _ : state) {
+    absl::StatusOr<std::vector<Tensor>> result = adapter.Run(c);
+    if (!result.ok()) {
+      state.SkipWithError(std::string(result.status().message()).c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(result->front().raw());
+  }
+  state.counters["GB/s"] =
+      benchmark::Counter(bytes_moved * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["threads"] = threads;
+}
+
+void BM_Memcpy(benchmark::State& state) {
+  const Tensor& source = OpCase("exponential").operands[0];
+  std::vector<char> destination(static_cast<size_t>(kBytes));
+  std::memset(destination.data(), 1, destination.size());  // fault the pages in
+  for (auto _ : state) {
+    std::memcpy(destination.data(), source.raw(), destination.size());
+    benchmark::ClobberMemory();
+  }
+  state.counters["GB/s"] =
+      benchmark::Counter(2 * kBytes * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_CpuAddF32(benchmark::State& state) { RunOp(state, "add", g_threads, 3 * kBytes); }
+void BM_CpuAddF32OneThread(benchmark::State& state) { RunOp(state, "add", 1, 3 * kBytes); }
+void BM_CpuExponentialF32(benchmark::State& state) {
+  RunOp(state, "exponential", g_threads, 2 * kBytes);
+}
+void BM_CpuExponentialF32OneThread(benchmark::State& state) {
+  RunOp(state, "exponential", 1, 2 * kBytes);
+}
+
+BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CpuAddF32)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CpuAddF32OneThread)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CpuExponentialF32)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CpuExponentialF32OneThread)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Keeps each benchmark's real time per iteration in milliseconds (the
+// median when repeated).
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  RatioReporter() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Defaults : OO_Tabular) {}
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      const std::string name = run.run_name.function_name;
+      if (run.run_type == Run::RT_Iteration && !has_median_.count(name)) {
+        times_[name] = run.GetAdjustedRealTime();
+      } else if (run.aggregate_name == "median") {
+        times_[name] = run.GetAdjustedRealTime();
+        has_median_[name] = true;
+      }
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  const std::map<std::string, double>& times() const { return times_; }
+
+ private:
+  std::map<std::string, double> times_;
+  std::map<std::string, bool> has_median_;
+};
+
+// The adapter's sums must be the float sums before its speed means anything.
+bool CheckAdd() {
+  const Case& c = OpCase("add");
+  CpuAdapter adapter(AdapterOptions{.threads = g_threads});
+  absl::StatusOr<std::vector<Tensor>> got = adapter.Run(c);
+  if (!got.ok()) return false;
+  auto z = got->front().values<ElementType::kF32>();
+  auto x = c.operands[0].values<ElementType::kF32>();
+  auto y = c.operands[1].values<ElementType::kF32>();
+  for (int64_t i = 0; i < kElements; i += 4099) {
+    if (z[i] != x[i] + y[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+}  // namespace hlocheck
+
+int main(int argc, char** argv) {
+  using hlocheck::g_threads;
+  g_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--threads=", 10) == 0) {
+      g_threads = std::max(1, std::atoi(argv[i] + 10));
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  int count = static_cast<int>(args.size());
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  std::printf("threads: %d; f32 tensors of %lld elements\n", g_threads,
+              static_cast<long long>(hlocheck::kElements));
+  if (!hlocheck::CheckAdd()) {
+    std::fprintf(stderr, "adapter add disagrees with float addition\n");
+    return 1;
+  }
+  hlocheck::RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  const auto& t = reporter.times();
+  auto time = [&](const char* name) {
+    auto it = t.find(name);
+    return it == t.end() ? NAN : it->second;
+  };
+  const double copy = time("BM_Memcpy");
+  // Bandwidth ratio = (bytes_op / t_op) / (bytes_copy / t_copy).
+  auto report = [&](const char* label, const char* name, double arrays) {
+    const double op = time(name);
+    std::printf("%-32s %8.2f ms  bandwidth / memcpy's: %.2f  (time / memcpy's: %.2f)\n", label, op,
+                arrays / 2.0 * copy / op, op / copy);
+  };
+  std::printf("memcpy (2 arrays)                %8.2f ms\n", copy);
+  report("add (3 arrays), threads", "BM_CpuAddF32", 3);
+  report("add (3 arrays), 1 thread", "BM_CpuAddF32OneThread", 3);
+  report("exponential (2 arrays), threads", "BM_CpuExponentialF32", 2);
+  report("exponential (2 arrays), 1 thread", "BM_CpuExponentialF32OneThread", 2);
+  return 0;
+}
