@@ -1,6 +1,7 @@
 #include "mlir/attribute_syntax.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <regex>
 
@@ -44,11 +45,11 @@ double NumberFromText(Cursor& cursor, TextLocation where, const std::string& tex
     }
     cursor.FailAt(where, "hexadecimal float attributes are supported for f32 and f64 only");
   }
-  try {
-    return std::stod(text);
-  } catch (const std::exception&) {
-    cursor.FailAt(where, "malformed number '" + text + "'");
-  }
+  // strtod, not stod: stod throws on subnormal results such as 1e-323.
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) cursor.FailAt(where, "malformed number '" + text + "'");
+  return value;
 }
 
 AttrSyntax ParseNumber(Cursor& cursor, bool allow_type_suffix) {

@@ -137,10 +137,38 @@ ComplexBits ComplexSin(const FloatFormat& part, double re, double im) {
 ComplexBits ComplexCos(const FloatFormat& part, double re, double im) {
   return ByMpc(mpc_cos, part, re, im);
 }
+// tanh(x + iy) for |x| > kTanhSaturation: 1 - 2e^{-2|x|}(...) rounds to
+// sign(x) in every format, and the imaginary part, 4e^{-2|x|} sin(2y) / (...)
+// in magnitude, to a zero with the sign of sin(2y) (y's sign when y = 0).
+// MPC would need about 2|x| bits to find that out, which for large x never
+// ends; the limit is the correctly rounded value.
+constexpr double kTanhSaturation = 400;  // e^-800 is below every format's smallest subnormal
+
+ComplexBits SaturatedTanh(const FloatFormat& part, double x, double y) {
+  bool negative_imag = std::signbit(y);
+  if (y != 0) {
+    MpfrNumber twice(64);
+    mpfr_set_d(twice.get(), y, MPFR_RNDN);
+    mpfr_mul_2ui(twice.get(), twice.get(), 1, MPFR_RNDN);  // exact
+    mpfr_sin(twice.get(), twice.get(), MPFR_RNDN);         // never exactly 0 for y != 0
+    negative_imag = mpfr_sgn(twice.get()) < 0;
+  }
+  return Encode(part, ExactValue::FromDouble(std::copysign(1.0, x)),
+                ExactValue::FromDouble(negative_imag ? -0.0 : 0.0));
+}
+
 ComplexBits ComplexTan(const FloatFormat& part, double re, double im) {
+  // tan(z) = -i tanh(iz), iz = -im + i re.
+  if (std::isfinite(re) && std::isfinite(im) && std::fabs(im) > kTanhSaturation) {
+    ComplexBits t = SaturatedTanh(part, -im, re);
+    return {t.imag, t.real ^ part.sign_mask()};
+  }
   return ByMpc(mpc_tan, part, re, im);
 }
 ComplexBits ComplexTanh(const FloatFormat& part, double re, double im) {
+  if (std::isfinite(re) && std::isfinite(im) && std::fabs(re) > kTanhSaturation) {
+    return SaturatedTanh(part, re, im);
+  }
   return ByMpc(mpc_tanh, part, re, im);
 }
 
