@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "adapters/cpu/cpu_adapter.h"
+#include "bench/ratio_reporter.h"
 #include "benchmark/benchmark.h"
 
 namespace hlocheck {
@@ -92,32 +93,6 @@ void BM_OpenBlasSgemm(benchmark::State& state) {
 // after each call and would steal cores from whatever runs next.
 BENCHMARK(BM_CpuAdapterDotGeneralF32)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_OpenBlasSgemm)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-// Keeps each benchmark's real time per iteration in milliseconds (the
-// median when repeated).
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  // Colour only on a terminal: a custom reporter does not see --benchmark_color.
-  RatioReporter() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Defaults : OO_Tabular) {}
-
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      const std::string name = run.run_name.function_name;
-      if (run.run_type == Run::RT_Iteration && !has_median_.count(name)) {
-        times_[name] = run.GetAdjustedRealTime();
-      } else if (run.aggregate_name == "median") {
-        times_[name] = run.GetAdjustedRealTime();
-        has_median_[name] = true;
-      }
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  const std::map<std::string, double>& times() const { return times_; }
-
- private:
-  std::map<std::string, double> times_;
-  std::map<std::string, bool> has_median_;
-};
 
 // Both must compute the same product before their speeds mean anything.
 bool CheckAgreement() {

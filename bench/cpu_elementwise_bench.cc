@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "adapters/cpu/cpu_adapter.h"
+#include "bench/ratio_reporter.h"
 #include "benchmark/benchmark.h"
 
 namespace hlocheck {
@@ -112,31 +113,6 @@ BENCHMARK(BM_CpuAddF32)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CpuAddF32OneThread)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CpuExponentialF32)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CpuExponentialF32OneThread)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-// Keeps each benchmark's real time per iteration in milliseconds (the
-// median when repeated).
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  RatioReporter() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Defaults : OO_Tabular) {}
-
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      const std::string name = run.run_name.function_name;
-      if (run.run_type == Run::RT_Iteration && !has_median_.count(name)) {
-        times_[name] = run.GetAdjustedRealTime();
-      } else if (run.aggregate_name == "median") {
-        times_[name] = run.GetAdjustedRealTime();
-        has_median_[name] = true;
-      }
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  const std::map<std::string, double>& times() const { return times_; }
-
- private:
-  std::map<std::string, double> times_;
-  std::map<std::string, bool> has_median_;
-};
 
 // The adapter's sums must be the float sums before its speed means anything.
 bool CheckAdd() {

@@ -214,9 +214,7 @@ void ParseTypes(Parser& p, Pending& pending) {
   Cursor& c = p.cursor();
   Operation& op = pending.op;
   if (!c.TryConsume(":")) {
-    if (op.name == "stablehlo.return" || op.name == "func.return" || op.operands.empty()) {
-      // `func.return` alone, or a check op whose constant carried the type.
-    }
+    // `func.return` alone, or a check op whose constant carried the type.
     if (!op.operands.empty() && op.operand_types.empty()) {
       for (ValueId id : op.operands) op.operand_types.push_back(p.TypeOf(id));
     }

@@ -18,8 +18,6 @@ std::string ResultTypes(const std::vector<ValueType>& types) {
   return types.size() == 1 ? types[0].ToString() : "(" + Types(types) + ")";
 }
 
-std::string Quote(const std::string& text) { return QuoteString(text); }
-
 // Attributes of ops outside the spec: verbatim when read from text, else
 // in a plain spelling.
 std::vector<std::string> PlainAttributes(const Operation& op) {
@@ -37,7 +35,7 @@ std::vector<std::string> PlainAttributes(const Operation& op) {
           } else if constexpr (std::is_same_v<T, double>) {
             return PrintElementLiteral(ElementType::kF64, &v) + " : f64";
           } else if constexpr (std::is_same_v<T, std::string>) {
-            return Quote(v);
+            return QuoteString(v);
           } else if constexpr (std::is_same_v<T, Tensor>) {
             return PrintDenseAttribute(v);
           } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
@@ -75,7 +73,7 @@ class Printer {
     }
     std::vector<std::string> operands;
     for (ValueId id : op.operands) operands.push_back(Value(id));
-    text += Quote(op.name) + "(" + absl::StrJoin(operands, ", ") + ")";
+    text += QuoteString(op.name) + "(" + absl::StrJoin(operands, ", ") + ")";
     if (!op.regions.empty()) {
       std::vector<std::string> regions;
       for (const Region& region : op.regions) regions.push_back(RegionText(region, indent));
@@ -230,7 +228,7 @@ std::string CaseOperationText(const spec::SpecRegistry& registry, const spec::Op
                               const Case& c) {
   std::vector<ValueId> ids;
   Operation op = CaseOperation(c, &ids);
-  std::string text = Quote(op.name) + "(" + absl::StrJoin(OperandNames(spec, c), ", ") + ")";
+  std::string text = QuoteString(op.name) + "(" + absl::StrJoin(OperandNames(spec, c), ", ") + ")";
   if (!op.regions.empty()) {
     Printer printer(registry);
     std::vector<std::string> regions;

@@ -48,18 +48,18 @@ absl::StatusOr<Region> Detached(const Region& region, const Interpreter::Environ
   if (free.empty() || copy.blocks.empty()) return copy;
   std::vector<Operation> constants;
   for (ValueId id : free) {
-    auto it = environment.find(id);
-    if (it == environment.end()) {
+    const RuntimeValue* value = environment.Find(id);
+    if (value == nullptr) {
       return absl::InvalidArgumentError("a region uses a value that is not defined");
     }
-    if (!it->second.type.is_tensor()) {
+    if (!value->type.is_tensor()) {
       return absl::UnimplementedError("unsupported: a region captures a token or tuple");
     }
     Operation constant;
     constant.name = "stablehlo.constant";
     constant.results = {id};
-    constant.result_types = {it->second.type};
-    constant.attributes["value"] = it->second.tensor;
+    constant.result_types = {value->type};
+    constant.attributes["value"] = value->tensor;
     constants.push_back(std::move(constant));
   }
   auto& operations = copy.blocks[0].operations;
@@ -111,19 +111,20 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunRegion(
     return absl::InvalidArgumentError("a region takes " + std::to_string(block.arguments.size()) +
                                       " arguments, got " + std::to_string(arguments.size()));
   }
-  Environment environment = outer == nullptr ? Environment{} : *outer;
+  Environment environment;
+  environment.outer = outer;
   for (size_t i = 0; i < arguments.size(); ++i) {
-    environment[block.arguments[i]] = std::move(arguments[i]);
+    environment.values[block.arguments[i]] = std::move(arguments[i]);
   }
   for (const Operation& op : block.operations) {
     std::vector<RuntimeValue> operands;
     for (ValueId id : op.operands) {
-      auto it = environment.find(id);
-      if (it == environment.end()) {
+      const RuntimeValue* value = environment.Find(id);
+      if (value == nullptr) {
         return absl::InvalidArgumentError(op.name + " at line " + std::to_string(op.location.line) +
                                           " uses an undefined value");
       }
-      operands.push_back(it->second);
+      operands.push_back(*value);
     }
     if (op.name == "func.return" || op.name == "stablehlo.return") return operands;
     auto results = RunOperation(op, operands, environment);
@@ -140,7 +141,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunRegion(
                                  " results for " + std::to_string(op.results.size()));
     }
     for (size_t i = 0; i < op.results.size(); ++i) {
-      environment[op.results[i]] = std::move((*results)[i]);
+      environment.values[op.results[i]] = std::move((*results)[i]);
     }
   }
   return absl::InvalidArgumentError("a region ends without a return");

@@ -53,14 +53,26 @@ class Interpreter {
                                                  std::vector<RuntimeValue> arguments);
   // Runs a region with its block arguments bound to `arguments`; values of
   // enclosing regions are visible through `outer`.
-  using Environment = std::map<ValueId, RuntimeValue>;
+  // The values a region sees: its own, then those of the regions around it
+  // (chained, so that entering a loop body does not copy every live tensor).
+  struct Environment {
+    std::map<ValueId, RuntimeValue> values;
+    const Environment* outer = nullptr;
+    const RuntimeValue* Find(ValueId id) const {
+      for (const Environment* e = this; e != nullptr; e = e->outer) {
+        auto it = e->values.find(id);
+        if (it != e->values.end()) return &it->second;
+      }
+      return nullptr;
+    }
+  };
   absl::StatusOr<std::vector<RuntimeValue>> RunRegion(const Region& region,
                                                       std::vector<RuntimeValue> arguments,
                                                       const Environment* outer = nullptr);
 
   // The ops, by name, that stopped some call as unsupported.
   const std::set<std::string>& unsupported_ops() const { return unsupported_; }
-  // Ops that the names of which a function uses, by scanning it (regions and
+  // The names of the ops a function uses, found by scanning it (regions and
   // called functions included) without running it.
   std::set<std::string> OpsUsedBy(const std::string& function) const;
 

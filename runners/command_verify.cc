@@ -113,10 +113,8 @@ int VerifyMlir(const std::string& path, const std::string& text, const spec::Spe
   std::vector<const Operation*> ops;
   std::vector<std::pair<int64_t, int64_t>> op_grids;
   for (size_t r = 0; r < regions.size(); ++r) {
-    size_t before = ops.size();
     CollectOps(regions[r], ops);
     op_grids.resize(ops.size(), region_grids[r]);
-    (void)before;
   }
   int exit = kExitOk;
   for (size_t k = 0; k < ops.size(); ++k) {

@@ -116,16 +116,7 @@ class Loader {
       ConstraintSpec c;
       c.id = entry["id"].Scalar();
       if (!ids.insert(c.id).second) return Error(entry["id"], c.id + " appears twice");
-      c.text = entry["text"].Scalar();
-      auto formula = ParseFormulaNode(entry["formula"], "constraint " + c.id);
-      if (!formula.ok()) return formula.status();
-      c.formula = *std::move(formula);
-      if (entry["when"]) {
-        auto condition = ParseFormulaNode(entry["when"], "condition of " + c.id);
-        if (!condition.ok()) return condition.status();
-        c.condition = *std::move(condition);
-      }
-      if (entry["note"]) c.note = entry["note"].Scalar();
+      if (auto status = ParseConstraintBody(entry, c); !status.ok()) return status;
       types.constraints.push_back(std::move(c));
     }
     return types;
@@ -199,6 +190,21 @@ class Loader {
     if (*text == "true") return true;
     if (*text == "false") return false;
     return Error(node, "expected true or false for " + std::string(what));
+  }
+
+  // The parts every constraint has: text, formula, optional `when` and note.
+  absl::Status ParseConstraintBody(const YAML::Node& entry, ConstraintSpec& c) const {
+    c.text = entry["text"].Scalar();
+    auto formula = ParseFormulaNode(entry["formula"], "constraint " + c.id);
+    if (!formula.ok()) return formula.status();
+    c.formula = *std::move(formula);
+    if (entry["when"]) {
+      auto condition = ParseFormulaNode(entry["when"], "condition of " + c.id);
+      if (!condition.ok()) return condition.status();
+      c.condition = *std::move(condition);
+    }
+    if (entry["note"]) c.note = entry["note"].Scalar();
+    return absl::OkStatus();
   }
 
   absl::StatusOr<Formula> ParseFormulaNode(const YAML::Node& node, std::string_view what) const {
@@ -506,16 +512,7 @@ class Loader {
       } else if (!public_ids.insert(c.id).second) {
         return Error(entry["id"], "public constraint " + c.id + " appears twice");
       }
-      c.text = entry["text"].Scalar();
-      auto formula = ParseFormulaNode(entry["formula"], "constraint " + c.id);
-      if (!formula.ok()) return formula.status();
-      c.formula = *std::move(formula);
-      if (entry["when"]) {
-        auto condition = ParseFormulaNode(entry["when"], "condition of " + c.id);
-        if (!condition.ok()) return condition.status();
-        c.condition = *std::move(condition);
-      }
-      if (entry["note"]) c.note = entry["note"].Scalar();
+      if (auto status = ParseConstraintBody(entry, c); !status.ok()) return status;
       if (entry["not_violable_alone"]) c.not_violable_alone = entry["not_violable_alone"].Scalar();
       if (entry["violated_by"]) {
         if (entry["not_violable_alone"]) {
