@@ -145,6 +145,11 @@ absl::StatusOr<std::vector<std::pair<const spec::OpSpec*, ElementType>>> Gate::P
     if (!oracle_->Implements(name)) {
       return absl::InvalidArgumentError("the oracle does not implement '" + name + "' yet");
     }
+    if (op->recipe.empty()) {
+      return absl::InvalidArgumentError("'" + name +
+                                        "' has no generation recipe in its YAML yet; the gate "
+                                        "cannot generate its cases");
+    }
     for (ElementType type : PrimaryTypes(*op)) {
       if (!options.types.empty() &&
           std::find(options.types.begin(), options.types.end(), type) == options.types.end()) {
