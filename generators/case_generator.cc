@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "absl/status/status.h"
+#include "generators/region_bodies.h"
 #include "spec/attributes.h"
 #include "spec/formula/evaluator.h"
 
@@ -171,7 +172,8 @@ void RegisterPickElementType(spec::FunctionTable& table, const spec::OpSpec& op,
     const std::vector<ElementType>& allowed = value->types.element_types;
     if (allowed.empty())
       return absl::InvalidArgumentError("'" + name + "' accepts no element type");
-    if (!op.operands.empty() && name == op.operands[0].name && options.primary_type) {
+    const std::string& primary = op.operands.empty() ? op.results[0].name : op.operands[0].name;
+    if (name == primary && options.primary_type) {
       if (!value->types.Contains(*options.primary_type)) {
         return absl::InvalidArgumentError(std::string(Name(*options.primary_type)) +
                                           " is not an element type of " + name);
@@ -186,11 +188,107 @@ void RegisterPickElementType(spec::FunctionTable& table, const spec::OpSpec& op,
   throw rc::GenerationFailure(op.file + ": recipe of " + op.name + ": " + message);
 }
 
-Case BuildCase(const spec::OpSpec& op, const GenerationOptions& options) {
+// A recipe's `assume` step was false: the draw is rejected and redrawn.
+struct Rejected {};
+
+// Type constructors and list choices that only recipes need.
+void RegisterRecipeFunctions(spec::FunctionTable& table) {
+  table.Register("elem", [](Args args) -> absl::StatusOr<Value> {
+    if (args.size() != 1 || !args[0].is_string()) {
+      return absl::InvalidArgumentError("elem() takes an element type name such as \"si32\"");
+    }
+    auto type = ParseElementType(args[0].as_string());
+    if (!type) return absl::InvalidArgumentError("elem(): unknown element type " + args[0].ToString());
+    return Value(*type);
+  });
+  table.Register("token_type", [](Args args) -> absl::StatusOr<Value> {
+    if (!args.empty()) return absl::InvalidArgumentError("token_type() takes no arguments");
+    return Value(ValueType::Token());
+  });
+  table.Register("tuple_type", [](Args args) -> absl::StatusOr<Value> {
+    if (args.size() != 1 || !args[0].is_list()) {
+      return absl::InvalidArgumentError("tuple_type() takes a list of types");
+    }
+    std::vector<ValueType> elements;
+    for (const Value& item : args[0].items()) {
+      if (!item.is_type()) return absl::InvalidArgumentError("tuple_type(): " + item.ToString() + " is not a type");
+      elements.push_back(item.as_type());
+    }
+    return Value(ValueType::Tuple(std::move(elements)));
+  });
+  // function_type(inputs, outputs): a region signature.
+  table.Register("function_type", [](Args args) -> absl::StatusOr<Value> {
+    if (args.size() != 2 || !args[0].is_list() || !args[1].is_list()) {
+      return absl::InvalidArgumentError("function_type() takes two lists of types");
+    }
+    FunctionType f;
+    for (int side = 0; side < 2; ++side) {
+      for (const Value& item : args[side].items()) {
+        if (!item.is_type()) {
+          return absl::InvalidArgumentError("function_type(): " + item.ToString() + " is not a type");
+        }
+        (side == 0 ? f.inputs : f.outputs).push_back(item.as_type());
+      }
+    }
+    return Value(std::move(f));
+  });
+  // quant_type(shape, storage, expressed, scales, zero_points, axis): a
+  // uniformly quantized tensor type, per tensor when axis is None (one scale
+  // and zero point), per axis otherwise. The storage range is the type's.
+  table.Register("quant_type", [](Args args) -> absl::StatusOr<Value> {
+    if (args.size() != 6 || !args[0].is_list() || !args[1].is_element_type() ||
+        !args[2].is_element_type() || !args[3].is_list() || !args[4].is_list()) {
+      return absl::InvalidArgumentError(
+          "quant_type(shape, storage, expressed, scales, zero_points, axis) expects a shape, two "
+          "element types, two lists and an axis or None");
+    }
+    ValueType t;
+    for (const Value& d : args[0].items()) {
+      if (!d.is_int()) return absl::InvalidArgumentError("quant_type(): shape must be integers");
+      t.shape.push_back(d.as_int());
+    }
+    t.element_type = args[1].as_element_type();
+    UniformQuantization q;
+    q.expressed_type = args[2].as_element_type();
+    int bits = BitWidth(t.element_type);
+    bool is_signed = IsSignedInt(t.element_type);
+    q.storage_min = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
+    q.storage_max = is_signed ? (int64_t{1} << (bits - 1)) - 1
+                              : static_cast<int64_t>((uint64_t{1} << bits) - 1);
+    for (const Value& v : args[3].items()) {
+      if (!v.is_number()) return absl::InvalidArgumentError("quant_type(): scales must be numbers");
+      q.scales.push_back(v.is_float() ? v.as_float() : static_cast<double>(v.as_int()));
+    }
+    for (const Value& v : args[4].items()) {
+      if (!v.is_int()) return absl::InvalidArgumentError("quant_type(): zero points must be integers");
+      q.zero_points.push_back(v.as_int());
+    }
+    if (args[5].is_int()) q.quantization_dimension = args[5].as_int();
+    t.quantization = std::move(q);
+    return Value(std::move(t));
+  });
+  // gen_subset(list): the items of a random subset, in list order.
+  table.Register("gen_subset", [](Args args) -> absl::StatusOr<Value> {
+    if (args.size() != 1 || !args[0].is_list()) {
+      return absl::InvalidArgumentError("gen_subset() takes one list");
+    }
+    std::vector<Value> chosen;
+    for (const Value& item : args[0].items()) {
+      if (*rc::gen::element(false, true)) chosen.push_back(item);
+    }
+    return Value(std::move(chosen));
+  });
+}
+
+bool IsPlainTensor(const ValueType& t) { return t.is_tensor() && !t.quantization; }
+
+// One draw of the recipe: the instance, or Rejected.
+GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& options) {
   auto state = std::make_shared<DrawState>();
   state->max_rank = options.max_rank;
   state->budget = std::min<int64_t>(options.max_elements, 16 + 40 * int64_t{CurrentSize()});
   spec::FunctionTable functions = GenerationFunctions(state);
+  RegisterRecipeFunctions(functions);
   RegisterPickElementType(functions, op, options);
   spec::Evaluator evaluator(&functions);
   for (const auto& v : op.operands)
@@ -206,77 +304,209 @@ Case BuildCase(const spec::OpSpec& op, const GenerationOptions& options) {
       Fail(op, step.formula.location.ToString() + ": " + step.name + ": " +
                    std::string(value.status().message()));
     }
+    if (step.name == "assume") {
+      if (!value->is_bool()) Fail(op, step.formula.location.ToString() + ": assume must be a truth value");
+      if (!value->as_bool()) throw Rejected{};
+      continue;
+    }
     evaluator.SetMember(step.name, *std::move(value));
   }
 
-  auto bound_type = [&](const std::string& name, const Value& value) -> TensorType {
-    if (!value.is_type() || value.as_type().kind != spec::TypeValue::Kind::kTensor) {
-      Fail(op, "'" + name + "' must be bound to a tensor type, got " + value.ToString());
+  auto bound = [&](const std::string& name) -> const Value& {
+    const Value* value = evaluator.FindMember(name);
+    if (value == nullptr || (value->is_string() && value->as_string().rfind(kUnboundPrefix, 0) == 0)) {
+      Fail(op, "the recipe does not bind '" + name + "'");
     }
-    return value.as_type().tensor();
+    return *value;
+  };
+  auto as_type = [&](const std::string& name, const Value& value) -> ValueType {
+    if (!value.is_type()) Fail(op, "'" + name + "' must be bound to a type, got " + value.ToString());
+    return value.as_type();
+  };
+  auto types_of = [&](const spec::ValueSpec& v) {
+    const Value& value = bound(v.name);
+    std::vector<ValueType> types;
+    if (v.variadic) {
+      if (!value.is_list()) Fail(op, "variadic '" + v.name + "' must be a list of types");
+      for (const Value& item : value.items()) types.push_back(as_type(v.name, item));
+    } else {
+      types.push_back(as_type(v.name, value));
+    }
+    return types;
   };
 
-  Case c;
-  c.op = op.name;
-  DataPolicy policy = *rc::gen::elementOf(options.data_policies);
-  bool variadic = false;
-  for (const spec::ValueSpec& operand : op.operands) {
-    const Value& value = *evaluator.FindMember(operand.name);
-    if (operand.variadic) {
-      variadic = true;
-      if (!value.is_list()) Fail(op, "variadic '" + operand.name + "' must be a list of types");
-      for (const Value& item : value.items()) {
-        c.operands.push_back(*TensorData(bound_type(operand.name, item), policy));
-      }
-      c.operand_segments.push_back(static_cast<int64_t>(value.items().size()));
-    } else {
-      c.operands.push_back(*TensorData(bound_type(operand.name, value), policy));
-      c.operand_segments.push_back(1);
-    }
-  }
-  if (!variadic) c.operand_segments.clear();
+  GeneratedCase g;
+  spec::OpInstance& instance = g.instance;
+  instance.op = op.name;
+  for (const spec::ValueSpec& operand : op.operands) instance.operands.push_back(types_of(operand));
+  for (const spec::ValueSpec& result : op.results) instance.results.push_back(types_of(result));
   for (const spec::AttributeSpec& attribute : op.attributes) {
     const Value* value = evaluator.FindMember(attribute.name);
-    if (value == nullptr) {
-      if (attribute.optional) continue;
+    if (value == nullptr || value->is_none()) {
+      if (attribute.optional || attribute.default_value) continue;
       Fail(op, "the recipe does not bind attribute '" + attribute.name + "'");
     }
     auto converted = spec::AttributeFromValue(attribute, *value);
-    if (!converted.ok()) Fail(op, std::string(converted.status().message()));
-    c.attributes[attribute.name] = *std::move(converted);
+    if (!converted.ok()) Fail(op, attribute.name + ": " + std::string(converted.status().message()));
+    instance.attributes[attribute.name] = *std::move(converted);
   }
-  bool variadic_results = false;
-  for (const spec::ValueSpec& result : op.results) {
-    const Value& value = *evaluator.FindMember(result.name);
-    if (result.variadic) {
-      variadic_results = true;
-      if (!value.is_list()) Fail(op, "variadic '" + result.name + "' must be a list of types");
-      for (const Value& item : value.items())
-        c.result_types.push_back(bound_type(result.name, item));
-      c.result_segments.push_back(static_cast<int64_t>(value.items().size()));
-    } else {
-      c.result_types.push_back(bound_type(result.name, value));
-      c.result_segments.push_back(1);
+  for (const char* grid : {"num_replicas", "num_partitions"}) {
+    if (const Value* value = evaluator.FindMember(grid)) {
+      if (!value->is_int() || value->as_int() < 1) Fail(op, std::string(grid) + " must be a positive integer");
+      (std::string(grid) == "num_replicas" ? instance.num_replicas : instance.num_partitions) =
+          value->as_int();
     }
   }
+  for (const spec::RegionSpec& region : op.regions) {
+    const Value& value = bound(region.name);
+    std::vector<Value> signatures = region.variadic ? value.items() : std::vector<Value>{value};
+    if (region.variadic && !value.is_list()) Fail(op, "variadic region '" + region.name + "' must be a list");
+    const Value* kinds = evaluator.FindMember(region.name + "_body");
+    std::vector<FunctionType> types;
+    for (size_t i = 0; i < signatures.size(); ++i) {
+      if (!signatures[i].is_function_type()) {
+        Fail(op, "region '" + region.name + "' must be bound to function_type(...), got " +
+                     signatures[i].ToString());
+      }
+      const FunctionType& signature = signatures[i].as_function_type();
+      std::string kind;
+      if (kinds != nullptr) {
+        const Value& k = region.variadic && kinds->is_list() ? kinds->items().at(i) : *kinds;
+        if (!k.is_string()) Fail(op, region.name + "_body must name a body kind");
+        kind = k.as_string();
+      } else {
+        std::vector<std::string> fits = BodyKindsFor(signature);
+        if (fits.empty()) Fail(op, "no body kind fits " + signature.ToString() + "; bind " + region.name + "_body");
+        kind = fits.front();
+      }
+      auto body = BuildRegionBody(kind, signature);
+      if (!body.ok()) Fail(op, region.name + ": " + std::string(body.status().message()));
+      g.regions.push_back(*std::move(body));
+      types.push_back(signature);
+    }
+    g.region_segments.push_back(static_cast<int64_t>(types.size()));
+    instance.regions.push_back(std::move(types));
+  }
+  return g;
+}
+
+// Data for a runnable case (plain tensors in and out), else the reason.
+void AddData(const spec::OpSpec& op, const GenerationOptions& options, GeneratedCase& g) {
+  for (const auto& group : g.instance.operands) {
+    for (const ValueType& t : group) {
+      if (!IsPlainTensor(t)) {
+        g.not_runnable = "operand of type " + t.ToString() + " (only plain tensors carry data)";
+        return;
+      }
+    }
+  }
+  for (const auto& group : g.instance.results) {
+    for (const ValueType& t : group) {
+      if (!IsPlainTensor(t)) {
+        g.not_runnable = "result of type " + t.ToString();
+        return;
+      }
+    }
+  }
+  g.plain_tensors = true;
+  if (!options.with_data) {
+    g.not_runnable = "generated without data";
+    return;
+  }
+  Case c;
+  c.op = op.name;
+  DataPolicy policy = *rc::gen::elementOf(options.data_policies);
+  g.policy = policy;
+  bool variadic = false;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    variadic = variadic || op.operands[i].variadic;
+    for (const ValueType& t : g.instance.operands[i]) {
+      c.operands.push_back(*TensorData(TensorType{t.shape, t.element_type}, policy));
+    }
+    c.operand_segments.push_back(static_cast<int64_t>(g.instance.operands[i].size()));
+  }
+  if (!variadic) c.operand_segments.clear();
+  bool variadic_results = false;
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    variadic_results = variadic_results || op.results[i].variadic;
+    for (const ValueType& t : g.instance.results[i]) c.result_types.push_back({t.shape, t.element_type});
+    c.result_segments.push_back(static_cast<int64_t>(g.instance.results[i].size()));
+  }
   if (!variadic_results) c.result_segments.clear();
-  return c;
+  c.attributes = g.instance.attributes;
+  c.regions = g.regions;
+  bool variadic_regions = false;
+  for (const spec::RegionSpec& r : op.regions) variadic_regions = variadic_regions || r.variadic;
+  if (variadic_regions) c.region_segments = g.region_segments;
+  g.runnable = std::move(c);
+}
+
+GeneratedCase BuildGenerated(const spec::OpSpec& op, const GenerationOptions& options) {
+  if (op.recipe.empty()) Fail(op, "the op has no recipe");
+  for (int attempt = 0; attempt < options.max_attempts; ++attempt) {
+    try {
+      GeneratedCase g = DrawInstance(op, options);
+      g.discards = attempt;
+      AddData(op, options, g);
+      return g;
+    } catch (const Rejected&) {
+    }
+  }
+  Fail(op, "the recipe's assume steps rejected " + std::to_string(options.max_attempts) +
+               " draws in a row");
 }
 
 }  // namespace
 
 std::vector<ElementType> PrimaryTypes(const spec::OpSpec& op) {
-  if (op.operands.empty()) return {};
-  return op.operands[0].types.element_types;
+  if (!op.operands.empty()) return op.operands[0].types.element_types;
+  if (!op.results.empty()) return op.results[0].types.element_types;
+  return {};
+}
+
+rc::Gen<GeneratedCase> GeneratedCaseGenerator(const spec::OpSpec& op,
+                                              const GenerationOptions& options) {
+  return rc::gen::exec([&op, options] { return BuildGenerated(op, options); });
+}
+
+rc::Shrinkable<GeneratedCase> GenerateInstance(const spec::OpSpec& op,
+                                               const GenerationOptions& options, uint64_t seed,
+                                               int size) {
+  return GeneratedCaseGenerator(op, options)(rc::Random(seed), size);
 }
 
 rc::Gen<Case> CaseGenerator(const spec::OpSpec& op, const GenerationOptions& options) {
-  return rc::gen::exec([&op, options] { return BuildCase(op, options); });
+  return rc::gen::exec([&op, options] {
+    GeneratedCase g = BuildGenerated(op, options);
+    if (!g.runnable) Fail(op, "not runnable: " + g.not_runnable);
+    return *std::move(g.runnable);
+  });
 }
 
 rc::Shrinkable<Case> GenerateCase(const spec::OpSpec& op, const GenerationOptions& options,
                                   uint64_t seed, int size) {
   return CaseGenerator(op, options)(rc::Random(seed), size);
+}
+
+Operation GeneratedOperation(const spec::OpSpec& op, const GeneratedCase& g) {
+  Operation operation;
+  operation.name = "stablehlo." + op.name;
+  ValueId next = 0;
+  for (const auto& group : g.instance.operands) {
+    for (const ValueType& t : group) {
+      operation.operands.push_back(next++);
+      operation.operand_types.push_back(t);
+    }
+  }
+  for (const auto& group : g.instance.results) {
+    for (const ValueType& t : group) {
+      operation.results.push_back(next++);
+      operation.result_types.push_back(t);
+    }
+  }
+  operation.attributes = g.instance.attributes;
+  operation.regions = g.regions;
+  return operation;
 }
 
 }  // namespace hlocheck

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/case.h"
+#include "core/program.h"
+#include "spec/instance.h"
 #include "generators/data.h"
 #include "rapidcheck.h"
 #include "spec/op_spec.h"
@@ -18,17 +20,49 @@
 namespace hlocheck {
 
 struct GenerationOptions {
-  // The element type of the op's first operand; any type it accepts if unset.
+  // The element type of the op's first operand (its first result when it has
+  // no operands); any type it accepts if unset.
   std::optional<ElementType> primary_type;
   int max_rank = 6;
   int64_t max_elements = 4096;  // per tensor
   std::vector<DataPolicy> data_policies = AllDataPolicies();
+  // Without data only the instance is built (types, attributes, regions):
+  // all that validity and coverage need, and much faster.
+  bool with_data = true;
+  // How many times a recipe's `assume` steps may reject a draw before the
+  // generator gives up on the case.
+  int max_attempts = 100;
 };
 
-// Element types the op's first operand accepts (the "type" of a case in reports).
+// One generated case. Every op has an instance; ops whose inputs and
+// results are all plain tensors also have a runnable Case with data.
+struct GeneratedCase {
+  spec::OpInstance instance;
+  std::vector<Region> regions;  // bodies, in spec order (variadic ones flattened)
+  std::vector<int64_t> region_segments;
+  std::optional<Case> runnable;
+  bool plain_tensors = false;  // every operand and result a plain tensor (runnable given data)
+  std::string not_runnable;    // why `runnable` is empty
+  int discards = 0;          // draws the recipe rejected before this one
+  std::optional<DataPolicy> policy;
+};
+
+// Element types the op's first operand (or first result) accepts: the
+// "type" of a case in reports. Empty for ops whose first input is a token.
 std::vector<ElementType> PrimaryTypes(const spec::OpSpec& op);
 
+rc::Gen<GeneratedCase> GeneratedCaseGenerator(const spec::OpSpec& op,
+                                              const GenerationOptions& options);
+rc::Shrinkable<GeneratedCase> GenerateInstance(const spec::OpSpec& op,
+                                               const GenerationOptions& options, uint64_t seed,
+                                               int size);
+
+// Runnable cases only: fails generation for an op whose case is not runnable.
 rc::Gen<Case> CaseGenerator(const spec::OpSpec& op, const GenerationOptions& options);
+
+// The generated case as one op of a program (operands %0.., as printed in
+// snippets): with its region bodies and attributes.
+Operation GeneratedOperation(const spec::OpSpec& op, const GeneratedCase& generated);
 
 // One case, deterministically: the same (seed, size) gives the same case on
 // every machine.

@@ -16,6 +16,8 @@ const std::vector<Command>& Commands() {
        InterpretCommand},
       {"exhaustive", "check every input of an elementwise op on a narrow type against a backend",
        ExhaustiveCommand},
+      {"generate", "generate cases from the recipes, check their validity, print them",
+       GenerateCommand},
   };
   return commands;
 }

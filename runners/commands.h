@@ -27,6 +27,7 @@ int SpecCommand(const std::vector<std::string>& args);
 int VerifyCommand(const std::vector<std::string>& args);
 int InterpretCommand(const std::vector<std::string>& args);
 int ExhaustiveCommand(const std::vector<std::string>& args);
+int GenerateCommand(const std::vector<std::string>& args);
 
 // The top-level entry: `hlocheck COMMAND [flags]`.
 int Main(const std::vector<std::string>& args);

@@ -86,7 +86,7 @@ std::string FormatReplay(const ReplayKey& key) {
   for (size_t i = 0; i < key.shrink_path.size(); ++i) {
     path += (i ? "." : "") + std::to_string(key.shrink_path[i]);
   }
-  return "hlocheck1:" + key.op + ":" + std::string(Name(key.type)) + ":" + seed + ":" +
+  return "hlocheck1:" + key.op + ":" + (key.type ? std::string(Name(*key.type)) : std::string("any")) + ":" + seed + ":" +
          std::to_string(key.size) + ":" + std::to_string(key.max_elements) + ":" +
          (path.empty() ? "-" : path);
 }
@@ -102,9 +102,11 @@ absl::StatusOr<ReplayKey> ParseReplay(const std::string& text) {
   if (parts.size() != 7 || parts[0] != "hlocheck1") return bad("wrong number of fields");
   ReplayKey key;
   key.op = parts[1];
-  auto type = ParseElementType(parts[2]);
-  if (!type) return bad("unknown element type '" + parts[2] + "'");
-  key.type = *type;
+  if (parts[2] != "any") {
+    auto type = ParseElementType(parts[2]);
+    if (!type) return bad("unknown element type '" + parts[2] + "'");
+    key.type = *type;
+  }
   try {
     size_t used = 0;
     key.seed = std::stoull(parts[3], &used, 16);

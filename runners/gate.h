@@ -95,7 +95,7 @@ int CaseSize(int64_t index, int64_t cases);
 
 struct ReplayKey {
   std::string op;
-  ElementType type;
+  std::optional<ElementType> type;  // "any" in the string: the op's first input has no element type
   uint64_t seed;
   int size;
   int64_t max_elements;

@@ -1,0 +1,235 @@
+#include "generators/region_bodies.h"
+
+#include <algorithm>
+
+#include "core/literal.h"
+#include "core/tensor.h"
+
+namespace hlocheck {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool IsScalarTensor(const ValueType& t) { return t.is_tensor() && t.shape.empty(); }
+
+bool IsIntegerScalar(const ValueType& t) {
+  return IsScalarTensor(t) && !t.quantization && IsInteger(t.element_type);
+}
+
+ValueType BoolScalar() { return ValueType::Of(TensorType{{}, ElementType::kI1}); }
+
+// Builds one block: arguments get ids 0..n-1, each emitted op the next id.
+class BodyBuilder {
+ public:
+  explicit BodyBuilder(const std::vector<ValueType>& inputs) {
+    for (const ValueType& t : inputs) {
+      block_.arguments.push_back(next_++);
+      block_.argument_types.push_back(t);
+      types_.push_back(t);
+    }
+  }
+  ValueId Emit(std::string name, std::vector<ValueId> operands, ValueType result_type,
+               std::map<std::string, Attribute> attributes = {}) {
+    Operation op;
+    op.name = std::move(name);
+    for (ValueId v : operands) op.operand_types.push_back(types_[v]);
+    op.operands = std::move(operands);
+    op.results = {next_++};
+    op.result_types = {result_type};
+    op.attributes = std::move(attributes);
+    types_.push_back(result_type);
+    block_.operations.push_back(std::move(op));
+    return next_ - 1;
+  }
+  ValueId Zero(const ValueType& type) {
+    TensorType tensor_type{type.shape, type.element_type};
+    // All-zero bits: zero for every type (2^-127 for f8E8M0FNU, which has no zero).
+    Tensor zero(tensor_type);
+    return Emit("stablehlo.constant", {}, type, {{"value", zero}});
+  }
+  ValueId IntConstant(const ValueType& type, int64_t value) {
+    Tensor t(TensorType{type.shape, type.element_type});
+    // Integer scalars only (checked by the callers); ParseElementLiteral
+    // writes the value in the type's own encoding.
+    (void)ParseElementLiteral(std::to_string(value), type.element_type, t.raw());
+    return Emit("stablehlo.constant", {}, type, {{"value", t}});
+  }
+  Region Return(std::vector<ValueId> values) {
+    Operation ret;
+    ret.name = "stablehlo.return";
+    for (ValueId v : values) ret.operand_types.push_back(types_[v]);
+    ret.operands = std::move(values);
+    block_.operations.push_back(std::move(ret));
+    Region region;
+    region.blocks.push_back(std::move(block_));
+    return region;
+  }
+
+ private:
+  Block block_;
+  std::vector<ValueType> types_;
+  ValueId next_ = 0;
+};
+
+bool IsCombinerSignature(const FunctionType& s) {
+  size_t n = s.outputs.size();
+  if (n == 0 || s.inputs.size() != 2 * n) return false;
+  for (size_t i = 0; i < n; ++i) {
+    if (!IsScalarTensor(s.inputs[i]) || !(s.inputs[i] == s.inputs[n + i]) ||
+        !(s.inputs[i] == s.outputs[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool IsComparatorSignature(const FunctionType& s) {
+  return s.inputs.size() >= 2 && s.inputs.size() % 2 == 0 && s.outputs.size() == 1 &&
+         s.outputs[0] == BoolScalar() && IsScalarTensor(s.inputs[0]) && s.inputs[0] == s.inputs[1];
+}
+
+const std::vector<std::string>& CombinerKinds() {
+  static const auto* kinds = new std::vector<std::string>{
+      "add", "multiply", "maximum", "minimum", "and", "or", "xor", "replace", "first"};
+  return *kinds;
+}
+
+bool CombinerAccepts(std::string_view kind, ElementType type, bool quantized) {
+  bool logical = kind == "and" || kind == "or" || kind == "xor";
+  if (logical) return !quantized && (type == ElementType::kI1 || IsInteger(type));
+  if (kind == "maximum" || kind == "minimum") return !IsComplex(type);
+  return true;
+}
+
+std::string CompareType(ElementType type, bool total) {
+  if (IsFloat(type)) return total ? "TOTALORDER" : "FLOAT";
+  if (type == ElementType::kI1 || IsUnsignedInt(type)) return "UNSIGNED";
+  return "SIGNED";
+}
+
+}  // namespace
+
+std::vector<std::string> BodyKindsFor(const FunctionType& s) {
+  std::vector<std::string> kinds;
+  if (IsCombinerSignature(s)) {
+    for (const std::string& kind : CombinerKinds()) {
+      bool all = true;
+      for (const ValueType& t : s.outputs) {
+        all = all && CombinerAccepts(kind, t.element_type, t.quantization.has_value());
+      }
+      if (all) kinds.push_back(kind);
+    }
+  }
+  if (IsComparatorSignature(s) && !IsComplex(s.inputs[0].element_type) &&
+      !s.inputs[0].quantization) {
+    for (const char* k : {"compare_LT", "compare_GT", "compare_LE", "compare_GE", "compare_EQ"}) {
+      kinds.push_back(k);
+    }
+    if (IsFloat(s.inputs[0].element_type)) {
+      kinds.push_back("compare_LT_total");
+      kinds.push_back("compare_GT_total");
+    }
+  }
+  if (s.inputs == s.outputs) {
+    kinds.push_back("identity");
+    if (!s.inputs.empty() && IsIntegerScalar(s.inputs[0])) kinds.push_back("increment");
+  }
+  if (s.outputs.size() == 1 && s.outputs[0] == BoolScalar() && !s.inputs.empty() &&
+      IsIntegerScalar(s.inputs[0])) {
+    kinds.push_back("counter_lt_4");
+  }
+  if (std::all_of(s.outputs.begin(), s.outputs.end(),
+                  [](const ValueType& t) { return t.is_tensor() && !t.quantization; })) {
+    kinds.push_back("constant");
+  }
+  return kinds;
+}
+
+absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType& s) {
+  auto refuse = [&](std::string_view why) {
+    return absl::InvalidArgumentError("region body '" + std::string(kind) + "' does not fit " +
+                                      s.ToString() + ": " + std::string(why));
+  };
+  BodyBuilder b(s.inputs);
+  if (std::find(CombinerKinds().begin(), CombinerKinds().end(), kind) != CombinerKinds().end()) {
+    if (!IsCombinerSignature(s)) return refuse("expected (T0..Tn-1, T0..Tn-1) -> (T0..Tn-1)");
+    size_t n = s.outputs.size();
+    std::vector<ValueId> out;
+    for (size_t i = 0; i < n; ++i) {
+      const ValueType& t = s.outputs[i];
+      if (!CombinerAccepts(kind, t.element_type, t.quantization.has_value())) {
+        return refuse("not defined on " + t.ToString());
+      }
+      ValueId lhs = static_cast<ValueId>(i);
+      ValueId rhs = static_cast<ValueId>(n + i);
+      if (kind == "replace") {
+        out.push_back(rhs);
+      } else if (kind == "first") {
+        out.push_back(lhs);
+      } else {
+        out.push_back(b.Emit("stablehlo." + std::string(kind), {lhs, rhs}, t));
+      }
+    }
+    return b.Return(out);
+  }
+  if (StartsWith(kind, "compare_")) {
+    if (!IsComparatorSignature(s)) return refuse("expected (T, T, ...) -> tensor<i1>");
+    std::string_view rest = kind.substr(8);
+    bool total = EndsWith(rest, "_total");
+    std::string direction(rest.substr(0, 2));
+    if (direction != "LT" && direction != "GT" && direction != "LE" && direction != "GE" &&
+        direction != "EQ") {
+      return refuse("unknown direction");
+    }
+    ElementType element = s.inputs[0].element_type;
+    if (IsComplex(element)) return refuse("complex values have no order");
+    ValueId cmp = b.Emit("stablehlo.compare", {0, 1}, BoolScalar(),
+                         {{"comparison_direction", EnumValue{direction}},
+                          {"compare_type", EnumValue{CompareType(element, total)}}});
+    return b.Return({cmp});
+  }
+  if (kind == "identity" || kind == "increment") {
+    if (!(s.inputs == s.outputs)) return refuse("inputs and outputs differ");
+    std::vector<ValueId> out;
+    for (size_t i = 0; i < s.inputs.size(); ++i) out.push_back(static_cast<ValueId>(i));
+    if (kind == "increment") {
+      if (s.inputs.empty() || !IsIntegerScalar(s.inputs[0])) {
+        return refuse("argument 0 must be an integer scalar");
+      }
+      ValueId one = b.IntConstant(s.inputs[0], 1);
+      out[0] = b.Emit("stablehlo.add", {0, one}, s.inputs[0]);
+    }
+    return b.Return(out);
+  }
+  if (StartsWith(kind, "counter_lt_")) {
+    std::string digits(kind.substr(11));
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
+        digits.size() > 9) {
+      return refuse("expected counter_lt_<integer>");
+    }
+    int64_t limit = std::stoll(digits);
+    if (s.inputs.empty() || !IsIntegerScalar(s.inputs[0]) || s.outputs.size() != 1 ||
+        !(s.outputs[0] == BoolScalar())) {
+      return refuse("expected (integer scalar, ...) -> tensor<i1>");
+    }
+    ValueId k = b.IntConstant(s.inputs[0], limit);
+    ValueId cmp = b.Emit("stablehlo.compare", {0, k}, BoolScalar(),
+                         {{"comparison_direction", EnumValue{"LT"}},
+                          {"compare_type", EnumValue{CompareType(s.inputs[0].element_type, false)}}});
+    return b.Return({cmp});
+  }
+  if (kind == "constant") {
+    std::vector<ValueId> out;
+    for (const ValueType& t : s.outputs) {
+      if (!t.is_tensor() || t.quantization) return refuse("outputs must be plain tensors");
+      out.push_back(b.Zero(t));
+    }
+    return b.Return(out);
+  }
+  return absl::InvalidArgumentError("unknown region body kind '" + std::string(kind) + "'");
+}
+
+}  // namespace hlocheck

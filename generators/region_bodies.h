@@ -1,0 +1,38 @@
+// Region bodies for generated cases: reduction bodies, comparators, loop and
+// branch bodies, built as StableHLO regions from a named kind and the
+// signature the recipe chose. The kinds are the ones real programs use, so
+// that a backend's fast paths (an add-reduction, a less-than sort) are
+// exercised, not only its general fallback.
+#ifndef HLOCHECK_GENERATORS_REGION_BODIES_H_
+#define HLOCHECK_GENERATORS_REGION_BODIES_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/program.h"
+#include "core/types.h"
+
+namespace hlocheck {
+
+// Kinds, for a signature of 2N scalar inputs and N outputs ("combiners"):
+//   add multiply maximum minimum and or xor: output i = op(arg i, arg N+i)
+//   replace: output i = arg N+i (scatter's "overwrite")
+//   first:   output i = arg i
+// For 2N scalar inputs and one i1 output ("comparators"), comparing args 0
+// and 1: compare_LT compare_GT compare_LE compare_GE compare_EQ;
+// compare_LT_total / compare_GT_total use TOTALORDER for floats.
+// identity: outputs = inputs (loop bodies, pass-through branches).
+// constant: every output a zero constant; with no inputs (case branches).
+// counter_lt_K: one i1 output, true while arg 0 (an integer scalar) < K.
+// increment: outputs = inputs, except arg 0 (an integer scalar) plus 1.
+absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType& signature);
+
+// The kinds that accept `signature`, most common first (a recipe that names
+// no kind gets the first).
+std::vector<std::string> BodyKindsFor(const FunctionType& signature);
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_GENERATORS_REGION_BODIES_H_

@@ -1,0 +1,61 @@
+// Checks of the generators themselves: every generated case of an op is
+// valid (the verifier finds no violated constraint), how many draws the
+// recipe rejected, and how fast cases come. `hlocheck generate` and the
+// validity-at-scale test run these.
+#ifndef HLOCHECK_RUNNERS_GENERATION_H_
+#define HLOCHECK_RUNNERS_GENERATION_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "generators/case_generator.h"
+#include "runners/gate.h"
+#include "spec/registry.h"
+
+namespace hlocheck {
+
+struct GenerationCheckOptions {
+  int64_t cases = 1000;
+  uint64_t seed = kDefaultSeed;
+  std::optional<ElementType> type;  // unset: the cases cycle through the op's primary types
+  int64_t max_elements = 4096;
+  bool with_data = false;
+};
+
+struct OpGenerationCheck {
+  std::string op;
+  int64_t cases = 0;     // generated
+  int64_t draws = 0;     // cases plus rejected draws
+  int64_t invalid = 0;   // cases the verifier rejects
+  int64_t runnable = 0;  // cases with data (plain tensors in and out)
+  double seconds = 0;
+  std::string error;  // the recipe failed (a generation error), empty otherwise
+  // The first invalid case: its verifier report, snippet and replay string.
+  std::string first_invalid_report;
+  std::string first_invalid_snippet;
+  std::string first_invalid_replay;
+
+  double discard_rate() const { return draws == 0 ? 0.0 : double(draws - cases) / draws; }
+  bool ok() const { return error.empty() && invalid == 0; }
+};
+
+// The primary type of case `index` when the options leave it open.
+std::optional<ElementType> CaseType(const spec::OpSpec& op, const GenerationCheckOptions& options,
+                                    int64_t index);
+
+OpGenerationCheck CheckGeneration(const spec::SpecRegistry& registry, const spec::OpSpec& op,
+                                  const GenerationCheckOptions& options);
+
+// Rebuilds the generated case a replay string names (following its shrink path).
+absl::StatusOr<GeneratedCase> ReplayGenerated(const spec::SpecRegistry& registry,
+                                              const ReplayKey& key);
+
+// The case as a StableHLO snippet: one op, operands %0.. (as the spec's examples).
+std::string GeneratedSnippet(const spec::SpecRegistry& registry, const spec::OpSpec& op,
+                             const GeneratedCase& generated);
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_RUNNERS_GENERATION_H_
