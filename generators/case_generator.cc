@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "absl/status/status.h"
+#include "generators/choice.h"
 #include "generators/region_bodies.h"
 #include "spec/attributes.h"
 #include "spec/formula/evaluator.h"
@@ -20,6 +21,7 @@ using Args = std::span<const Value>;
 struct DrawState {
   int64_t budget = 1;
   int max_rank = 6;
+  bool primary_taken = false;  // pick_element_type has returned the run's type
 };
 
 int CurrentSize() {
@@ -43,6 +45,15 @@ rc::Gen<Shape> DimensionsGen(int64_t min_count, int64_t max_count, int64_t cap, 
       }
       int64_t limit = std::max<int64_t>(1, std::min(cap, remaining));
       int64_t dim = 1 + static_cast<int64_t>(r.next() % limit);
+      // Now and then a size at a kernel boundary (vector widths, unrolled
+      // tails, tile sizes), as far as the element budget allows.
+      if (r.next() % 24 == 0) {
+        static constexpr int64_t kBoundaries[] = {3,  5,  7,  8,   9,   15,  16,  17,  31,  32,
+                                                  33, 63, 64, 65, 127, 128, 129, 255, 256, 257};
+        size_t pick = r.next() % std::size(kBoundaries);
+        while (pick > 0 && kBoundaries[pick] > remaining) --pick;
+        if (kBoundaries[pick] <= remaining) dim = kBoundaries[pick];
+      }
       remaining = std::max<int64_t>(1, remaining / dim);
       dims.push_back(dim);
     }
@@ -125,7 +136,7 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
   });
   table.Register("gen_bool", [](Args args) -> absl::StatusOr<Value> {
     if (!args.empty()) return absl::InvalidArgumentError("gen_bool() takes no arguments");
-    return Value(*rc::gen::element(false, true));
+    return Value(Choose(rc::gen::element(false, true)));
   });
   // gen_permutation(n): a permutation of range(n), shrinking towards the identity.
   table.Register("gen_permutation", [](Args args) -> absl::StatusOr<Value> {
@@ -135,7 +146,7 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
     std::vector<int64_t> permutation(*n);
     for (int64_t i = 0; i < *n; ++i) permutation[i] = i;
     for (int64_t i = 0; i + 1 < *n; ++i) {
-      int64_t j = *rc::gen::inRange<int64_t>(i, *n);
+      int64_t j = Choose(rc::gen::inRange<int64_t>(i, *n));
       std::swap(permutation[i], permutation[j]);
     }
     return Value::IntList(permutation);
@@ -145,7 +156,7 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
     if (args.size() != 1 || !args[0].is_list() || args[0].items().empty()) {
       return absl::InvalidArgumentError("gen_one_of() takes one non-empty list");
     }
-    return *rc::gen::elementOf(args[0].items());
+    return Choose(rc::gen::elementOf(args[0].items()));
   });
   return table;
 }
@@ -158,8 +169,8 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
 constexpr std::string_view kUnboundPrefix = "unbound:";
 
 void RegisterPickElementType(spec::FunctionTable& table, const spec::OpSpec& op,
-                             const GenerationOptions& options) {
-  table.Register("pick_element_type", [&op, options](Args args) -> absl::StatusOr<Value> {
+                             const GenerationOptions& options, std::shared_ptr<DrawState> state) {
+  table.Register("pick_element_type", [&op, options, state](Args args) -> absl::StatusOr<Value> {
     if (args.size() != 1 || !args[0].is_string() ||
         args[0].as_string().rfind(kUnboundPrefix, 0) != 0) {
       return absl::InvalidArgumentError(
@@ -172,15 +183,18 @@ void RegisterPickElementType(spec::FunctionTable& table, const spec::OpSpec& op,
     const std::vector<ElementType>& allowed = value->types.element_types;
     if (allowed.empty())
       return absl::InvalidArgumentError("'" + name + "' accepts no element type");
+    // The first draw for the first operand is the run's type; later draws
+    // (further values of a variadic operand) range over every type.
     const std::string& primary = op.operands.empty() ? op.results[0].name : op.operands[0].name;
-    if (name == primary && options.primary_type) {
+    if (name == primary && options.primary_type && !state->primary_taken) {
+      state->primary_taken = true;
       if (!value->types.Contains(*options.primary_type)) {
         return absl::InvalidArgumentError(std::string(Name(*options.primary_type)) +
                                           " is not an element type of " + name);
       }
       return Value(*options.primary_type);
     }
-    return Value(*rc::gen::elementOf(allowed));
+    return Value(Choose(rc::gen::elementOf(allowed)));
   });
 }
 
@@ -267,6 +281,16 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
     t.quantization = std::move(q);
     return Value(std::move(t));
   });
+  // body_kinds(signature): the region body kinds that fit a function type,
+  // most common first (generators/region_bodies.h).
+  table.Register("body_kinds", [](Args args) -> absl::StatusOr<Value> {
+    if (args.size() != 1 || !args[0].is_function_type()) {
+      return absl::InvalidArgumentError("body_kinds() takes a function type");
+    }
+    std::vector<Value> kinds;
+    for (const std::string& kind : BodyKindsFor(args[0].as_function_type())) kinds.push_back(Value(kind));
+    return Value(std::move(kinds));
+  });
   // gen_subset(list): the items of a random subset, in list order.
   table.Register("gen_subset", [](Args args) -> absl::StatusOr<Value> {
     if (args.size() != 1 || !args[0].is_list()) {
@@ -274,7 +298,7 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
     }
     std::vector<Value> chosen;
     for (const Value& item : args[0].items()) {
-      if (*rc::gen::element(false, true)) chosen.push_back(item);
+      if (Choose(rc::gen::element(false, true))) chosen.push_back(item);
     }
     return Value(std::move(chosen));
   });
@@ -289,7 +313,7 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
   state->budget = std::min<int64_t>(options.max_elements, 16 + 40 * int64_t{CurrentSize()});
   spec::FunctionTable functions = GenerationFunctions(state);
   RegisterRecipeFunctions(functions);
-  RegisterPickElementType(functions, op, options);
+  RegisterPickElementType(functions, op, options, state);
   spec::Evaluator evaluator(&functions);
   for (const auto& v : op.operands)
     evaluator.SetMember(v.name, std::string(kUnboundPrefix) + v.name);
@@ -415,13 +439,23 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
   }
   Case c;
   c.op = op.name;
-  DataPolicy policy = *rc::gen::elementOf(options.data_policies);
+  DataPolicy policy = Choose(rc::gen::elementOf(options.data_policies));
   g.policy = policy;
+  // Index operands are drawn around the largest dimension of the case, so
+  // that they land inside, at and beyond every bound the spec clamps at.
+  int64_t bound = 1;
+  for (const auto& group : g.instance.operands) {
+    for (const ValueType& t : group) {
+      for (int64_t d : t.shape) bound = std::max(bound, d);
+    }
+  }
   bool variadic = false;
   for (size_t i = 0; i < op.operands.size(); ++i) {
     variadic = variadic || op.operands[i].variadic;
+    bool indices = op.operands[i].data == "indices" && Choose(rc::gen::inRange(0, 4)) != 0;
     for (const ValueType& t : g.instance.operands[i]) {
-      c.operands.push_back(*TensorData(TensorType{t.shape, t.element_type}, policy));
+      TensorType type{t.shape, t.element_type};
+      c.operands.push_back(indices ? *IndexData(type, bound) : *TensorData(type, policy));
     }
     c.operand_segments.push_back(static_cast<int64_t>(g.instance.operands[i].size()));
   }
@@ -488,6 +522,23 @@ rc::Shrinkable<Case> GenerateCase(const spec::OpSpec& op, const GenerationOption
   return CaseGenerator(op, options)(rc::Random(seed), size);
 }
 
+namespace {
+
+// Region values are numbered after the op's own, as MLIR wants every name in
+// a function unique (a region may use the values of the scope around it).
+void ShiftValueIds(Region& region, ValueId offset) {
+  for (Block& block : region.blocks) {
+    for (ValueId& v : block.arguments) v += offset;
+    for (Operation& op : block.operations) {
+      for (ValueId& v : op.operands) v += offset;
+      for (ValueId& v : op.results) v += offset;
+      for (Region& inner : op.regions) ShiftValueIds(inner, offset);
+    }
+  }
+}
+
+}  // namespace
+
 Operation GeneratedOperation(const spec::OpSpec& op, const GeneratedCase& g) {
   Operation operation;
   operation.name = "stablehlo." + op.name;
@@ -506,6 +557,7 @@ Operation GeneratedOperation(const spec::OpSpec& op, const GeneratedCase& g) {
   }
   operation.attributes = g.instance.attributes;
   operation.regions = g.regions;
+  for (Region& region : operation.regions) ShiftValueIds(region, next);
   return operation;
 }
 

@@ -112,6 +112,9 @@ std::vector<ContainerT<T>> SpecialValues() {
       }
       if (f.nan_encoding == NanEncoding::kIeee) with_signs.push_back(f.nan_bits() | sign);
     }
+    // A second quiet NaN payload: backends that canonicalise or compare
+    // payloads differ from those that pass them through.
+    if (f.nan_encoding == NanEncoding::kIeee && f.mantissa_bits >= 2) with_signs.push_back(f.nan_bits() | 1);
     for (uint64_t p : with_signs) values.push_back(FloatFromBits<T>(p));
   }
   return values;
@@ -130,7 +133,9 @@ void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
     case DataPolicy::kSpecialValues: {
       const auto specials = SpecialValues<T>();
       // Sometimes the whole tensor is one special value; otherwise about
-      // half the elements are special, the rest small.
+      // half the elements are special, the rest small, and the first, middle
+      // and last elements always special (kernels treat the ends of vectors
+      // and the tails of unrolled loops separately).
       bool whole = bits.Below(8) == 0;
       auto fixed = specials[bits.Below(specials.size())];
       for (auto& v : values) {
@@ -140,6 +145,11 @@ void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
           v = specials[bits.Below(specials.size())];
         } else {
           v = SmallInteger<T>(bits);
+        }
+      }
+      if (!values.empty() && !whole) {
+        for (size_t position : {size_t{0}, values.size() / 2, values.size() - 1}) {
+          values[position] = specials[bits.Below(specials.size())];
         }
       }
       break;
@@ -273,6 +283,50 @@ rc::Gen<Tensor> TensorData(TensorType type, DataPolicy policy) {
     Tensor tensor(type);
     Bits bits(random);
     DispatchElementType(type.element_type, [&]<ElementType T>() { Fill<T>(tensor, policy, bits); });
+    return rc::shrinkable::shrinkRecur(std::move(tensor), &SimplerTensors);
+  });
+}
+
+namespace {
+
+// Index values around `bound`: the type's extremes, -1, 0, 1, values inside
+// the bound and at it, and one past it, as the spec's clamping and skipping
+// rules need (../shared/FAULT-CLASSES.md, "Index clamping").
+template <ElementType T>
+ContainerT<T> IndexValue(Bits& bits, int64_t bound) {
+  if constexpr (IsInteger(T)) {
+    int64_t min = IntegerMin(T);
+    uint64_t max = IntegerMaxUnsigned(T);
+    switch (bits.Below(10)) {
+      case 0:
+        return WrapInteger<T>(static_cast<uint64_t>(min));
+      case 1:
+        return WrapInteger<T>(max);
+      case 2:
+        return WrapInteger<T>(~uint64_t{0});  // -1, or the unsigned maximum
+      case 3:
+        return WrapInteger<T>(static_cast<uint64_t>(bound));
+      case 4:
+        return WrapInteger<T>(static_cast<uint64_t>(bound + 1));
+      case 5:
+        return WrapInteger<T>(static_cast<uint64_t>(bound > 0 ? bound - 1 : 0));
+      default:
+        return WrapInteger<T>(bits.Below(static_cast<uint64_t>(std::max<int64_t>(bound, 1))));
+    }
+  } else {
+    return SmallInteger<T>(bits);
+  }
+}
+
+}  // namespace
+
+rc::Gen<Tensor> IndexData(TensorType type, int64_t bound) {
+  return rc::Gen<Tensor>([type = std::move(type), bound](const rc::Random& random, int) {
+    Tensor tensor(type);
+    Bits bits(random);
+    DispatchElementType(type.element_type, [&]<ElementType T>() {
+      for (auto& v : tensor.values<T>()) v = IndexValue<T>(bits, bound);
+    });
     return rc::shrinkable::shrinkRecur(std::move(tensor), &SimplerTensors);
   });
 }

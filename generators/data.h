@@ -26,6 +26,11 @@ std::vector<DataPolicy> AllDataPolicies();
 // to 0, +-1, integers, halves and positives.
 rc::Gen<Tensor> TensorData(TensorType type, DataPolicy policy);
 
+// Index data (start indices, gather/scatter indices) for dimensions of up to
+// `bound`: the type's minimum and maximum, -1, values inside, at and just
+// beyond the bound; small values repeat, so scatter sees duplicate indices.
+rc::Gen<Tensor> IndexData(TensorType type, int64_t bound);
+
 // The simpler neighbours of a tensor that the shrinker tries, in order,
 // produced lazily: all simplest values, then each element made simpler on
 // its own. Every candidate is strictly simpler, so shrinking terminates.

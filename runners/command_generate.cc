@@ -13,6 +13,56 @@
 
 namespace hlocheck {
 
+namespace {
+
+int NegativeReport(const spec::SpecRegistry& registry, const std::vector<const spec::OpSpec*>& ops,
+                   const GenerationCheckOptions& options, bool verbose) {
+  int seed_working = 0, seed_random = 0, seed_marked = 0, seed_failing = 0, public_working = 0,
+      public_total = 0;
+  for (const spec::OpSpec* op : ops) {
+    for (const NegativeCheck& check : CheckNegatives(registry, *op, options)) {
+      bool marked = !check.not_violable_alone.empty();
+      if (check.seed) {
+        seed_working += check.working();
+        seed_random += check.random();
+        seed_marked += marked;
+        seed_failing += !marked && !check.working();
+      } else {
+        ++public_total;
+        public_working += check.working();
+      }
+      if (!verbose && (marked || check.random())) continue;
+      std::cout << op->name << " " << check.id << ": ";
+      if (marked) {
+        std::cout << "not violable alone: " << check.not_violable_alone << "\n";
+        continue;
+      }
+      std::cout << check.produced << "/" << check.requested << " produced, "
+                << check.attempts << " draws";
+      if (check.from_spec_instance > 0) {
+        std::cout << "; " << check.from_spec_instance << " of them the spec's violated_by instance";
+      }
+      if (check.produced > 0) {
+        std::cout << " (" << static_cast<int64_t>(check.produced / std::max(check.seconds, 1e-9))
+                  << "/s)\n  e.g. replay " << check.first_replay << "\n  mutations:";
+        for (const std::string& m : check.first_mutations) std::cout << " [" << m << "]";
+        std::cout << "\n" << check.first_snippet << "\n";
+      } else {
+        std::cout << "\n  " << check.error << "\n";
+      }
+    }
+  }
+  std::cout << "seed constraints with a working negative generator: " << seed_working << " ("
+            << seed_random << " by mutating generated cases alone, " << seed_working - seed_random
+            << " falling back to the spec's violated_by instance)"
+            << "; marked not violable alone: " << seed_marked << "; without: " << seed_failing
+            << "\npublic-spec constraints with a working negative generator: " << public_working
+            << " of " << public_total << "\n";
+  return seed_failing == 0 && public_working == public_total ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
 int GenerateCommand(const std::vector<std::string>& args) {
   Flags flags;
   flags.Add("ops", "OP,OP", "ops to generate; 'all' for every op with a recipe", "all");
@@ -22,6 +72,9 @@ int GenerateCommand(const std::vector<std::string>& args) {
   flags.Add("max-elements", "N", "largest tensor generated", "4096");
   flags.Add("print", "N", "print the first N cases of each op as snippets with replay strings", "0");
   flags.Add("max-discard", "R", "largest discard rate (0..1) counted as passing", "0.1");
+  flags.AddSwitch("negative",
+                  "generate invalid cases instead: --cases per constraint, each violating it alone");
+  flags.AddSwitch("verbose", "with --negative: a line per constraint, not only the failing ones");
   flags.AddSwitch("data", "also generate input data (slower; the validity check needs none)");
   flags.AddSwitch("help", "show this help");
   auto usage = [](const std::string& message) {
@@ -88,6 +141,7 @@ int GenerateCommand(const std::vector<std::string>& args) {
       ops.push_back(op);
     }
   }
+  if (flags.Switch("negative")) return NegativeReport(**registry, ops, options, flags.Switch("verbose"));
   bool all_ok = true;
   std::cout << std::left << std::setw(28) << "op" << std::right << std::setw(8) << "cases"
             << std::setw(9) << "invalid" << std::setw(10) << "discard" << std::setw(10)
@@ -100,7 +154,7 @@ int GenerateCommand(const std::vector<std::string>& args) {
       uint64_t case_seed =
           CaseSeed(options.seed, op->name, generation.primary_type.value_or(ElementType::kI1), i);
       int size = CaseSize(i, options.cases);
-      ReplayKey key{op->name, generation.primary_type, case_seed, size, options.max_elements, {}};
+      ReplayKey key{op->name, generation.primary_type, case_seed, size, options.max_elements, {}, {}};
       auto g = ReplayGenerated(**registry, key);
       if (!g.ok()) {
         std::cout << "// " << g.status().message() << "\n";

@@ -86,7 +86,13 @@ std::string FormatReplay(const ReplayKey& key) {
   for (size_t i = 0; i < key.shrink_path.size(); ++i) {
     path += (i ? "." : "") + std::to_string(key.shrink_path[i]);
   }
-  return "hlocheck1:" + key.op + ":" + (key.type ? std::string(Name(*key.type)) : std::string("any")) + ":" + seed + ":" +
+  std::string op = key.op;
+  if (!key.violates.empty()) {
+    std::string id = key.violates;
+    if (size_t space = id.find(" (public)"); space != std::string::npos) id = id.substr(0, space) + "@public";
+    op += "!" + id;
+  }
+  return "hlocheck1:" + op + ":" + (key.type ? std::string(Name(*key.type)) : std::string("any")) + ":" + seed + ":" +
          std::to_string(key.size) + ":" + std::to_string(key.max_elements) + ":" +
          (path.empty() ? "-" : path);
 }
@@ -102,6 +108,14 @@ absl::StatusOr<ReplayKey> ParseReplay(const std::string& text) {
   if (parts.size() != 7 || parts[0] != "hlocheck1") return bad("wrong number of fields");
   ReplayKey key;
   key.op = parts[1];
+  if (size_t bang = key.op.find('!'); bang != std::string::npos) {
+    key.violates = key.op.substr(bang + 1);
+    key.op = key.op.substr(0, bang);
+    if (size_t at = key.violates.find("@public"); at != std::string::npos) {
+      key.violates = key.violates.substr(0, at) + " (public)";
+    }
+    if (key.violates.empty()) return bad("no constraint after '!'");
+  }
   if (parts[2] != "any") {
     auto type = ParseElementType(parts[2]);
     if (!type) return bad("unknown element type '" + parts[2] + "'");
@@ -268,7 +282,7 @@ Finding Gate::Describe(const spec::OpSpec& op, ElementType type, const Case& c,
 Finding Gate::Shrink(const spec::OpSpec& op, ElementType type, const GateOptions& options,
                      int case_index, uint64_t case_seed, int size, rc::Shrinkable<Case> failing,
                      CaseOutcome outcome) {
-  ReplayKey key{op.name, type, case_seed, size, options.max_elements, {}};
+  ReplayKey key{op.name, type, case_seed, size, options.max_elements, {}, {}};
   int64_t original = InputElements(failing.value());
   Case current = failing.value();
   int attempts = 0;
@@ -357,7 +371,7 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
                            : "hlocheck's oracle failed (a hlocheck bug): ") +
                       outcome.message;
           f.case_index = static_cast<int>(i);
-          f.replay = FormatReplay({op.name, type, case_seed, size, options.max_elements, {}});
+          f.replay = FormatReplay({op.name, type, case_seed, size, options.max_elements, {}, {}});
           group.findings.push_back(std::move(f));
         }
         continue;

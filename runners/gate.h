@@ -100,6 +100,9 @@ struct ReplayKey {
   int size;
   int64_t max_elements;
   std::vector<int> shrink_path;
+  // A negative case: the display id of the one constraint it violates
+  // ("C3", "C18 (public)"); written OP!C3 or OP!C18@public in the string.
+  std::string violates;
 };
 std::string FormatReplay(const ReplayKey& key);
 absl::StatusOr<ReplayKey> ParseReplay(const std::string& text);

@@ -44,13 +44,83 @@ OpGenerationCheck CheckGeneration(const spec::SpecRegistry& registry, const spec
         check.first_invalid_report = verdict.Report();
         check.first_invalid_snippet = GeneratedSnippet(registry, op, g);
         check.first_invalid_replay =
-            FormatReplay({op.name, generation.primary_type, seed, size, options.max_elements, {}});
+            FormatReplay({op.name, generation.primary_type, seed, size, options.max_elements, {}, {}});
       }
     }
   }
   check.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return check;
 }
+
+std::vector<NegativeCheck> CheckNegatives(const spec::SpecRegistry& registry,
+                                          const spec::OpSpec& op,
+                                          const GenerationCheckOptions& options) {
+  std::vector<NegativeCheck> checks;
+  for (const spec::ConstraintSpec& constraint : op.constraints) {
+    NegativeCheck check;
+    check.op = op.name;
+    check.id = constraint.DisplayId();
+    check.seed = constraint.source != "public";
+    check.not_violable_alone = constraint.not_violable_alone;
+    if (!constraint.not_violable_alone.empty()) {
+      checks.push_back(std::move(check));
+      continue;
+    }
+    auto start = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < options.cases; ++i) {
+      NegativeOptions negative;
+      negative.generation.primary_type = CaseType(op, options, i);
+      negative.generation.max_elements = options.max_elements;
+      uint64_t seed = CaseSeed(options.seed, op.name + "!" + check.id,
+                               negative.generation.primary_type.value_or(ElementType::kI1), i);
+      int size = CaseSize(i, options.cases);
+      ++check.requested;
+      try {
+        NegativeCase n = GenerateNegative(registry, op, constraint, negative, seed, size).value();
+        ++check.produced;
+        check.from_spec_instance += n.from_spec_instance;
+        check.attempts += n.attempts + 1;
+        if (check.produced == 1 || (n.from_spec_instance == 0 && !check.first_mutations.empty() &&
+                                    check.first_mutations[0] == "the spec's violated_by instance")) {
+          check.first_snippet = GeneratedSnippet(registry, op, n.generated);
+          check.first_mutations = n.mutations;
+          ReplayKey key{op.name, negative.generation.primary_type, seed, size, options.max_elements, {}, {}};
+          key.violates = check.id;
+          check.first_replay = FormatReplay(key);
+        }
+      } catch (const std::exception& e) {
+        check.attempts += negative.max_attempts;
+        if (check.error.empty()) check.error = e.what();
+      }
+    }
+    check.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    checks.push_back(std::move(check));
+  }
+  return checks;
+}
+
+namespace {
+
+// Follows a replay string's shrink path down a shrink tree.
+template <typename T>
+absl::StatusOr<T> FollowShrinkPath(rc::Shrinkable<T> shrinkable, const std::vector<int>& path) {
+  for (int step : path) {
+    auto shrinks = shrinkable.shrinks();
+    std::optional<rc::Shrinkable<T>> chosen;
+    for (int i = 0; i <= step; ++i) {
+      auto next = shrinks.next();
+      if (!next) {
+        return absl::InvalidArgumentError(
+            "the shrink path does not fit this case (was it made by another hlocheck version?)");
+      }
+      if (i == step) chosen = *next;
+    }
+    shrinkable = *chosen;
+  }
+  return shrinkable.value();
+}
+
+}  // namespace
 
 absl::StatusOr<GeneratedCase> ReplayGenerated(const spec::SpecRegistry& registry,
                                               const ReplayKey& key) {
@@ -60,21 +130,19 @@ absl::StatusOr<GeneratedCase> ReplayGenerated(const spec::SpecRegistry& registry
   generation.primary_type = key.type;
   generation.max_elements = key.max_elements;
   try {
-    rc::Shrinkable<GeneratedCase> shrinkable = GenerateInstance(*op, generation, key.seed, key.size);
-    for (int step : key.shrink_path) {
-      auto shrinks = shrinkable.shrinks();
-      std::optional<rc::Shrinkable<GeneratedCase>> chosen;
-      for (int i = 0; i <= step; ++i) {
-        auto next = shrinks.next();
-        if (!next) {
-          return absl::InvalidArgumentError(
-              "the shrink path does not fit this case (was it made by another hlocheck version?)");
-        }
-        if (i == step) chosen = *next;
-      }
-      shrinkable = *chosen;
+    if (key.violates.empty()) {
+      return FollowShrinkPath(GenerateInstance(*op, generation, key.seed, key.size), key.shrink_path);
     }
-    return shrinkable.value();
+    for (const spec::ConstraintSpec& constraint : op->constraints) {
+      if (constraint.DisplayId() != key.violates) continue;
+      NegativeOptions negative;
+      negative.generation = generation;
+      auto n = FollowShrinkPath(GenerateNegative(registry, *op, constraint, negative, key.seed, key.size),
+                                key.shrink_path);
+      if (!n.ok()) return n.status();
+      return n->generated;
+    }
+    return absl::InvalidArgumentError(op->name + " has no constraint " + key.violates);
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(std::string("cannot rebuild the case: ") + e.what());
   }

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "generators/case_generator.h"
+#include "generators/negative.h"
 #include "runners/gate.h"
 #include "spec/registry.h"
 
@@ -40,6 +41,32 @@ struct OpGenerationCheck {
   double discard_rate() const { return draws == 0 ? 0.0 : double(draws - cases) / draws; }
   bool ok() const { return error.empty() && invalid == 0; }
 };
+
+// Negative cases for one constraint: how many of the requested cases were
+// produced (each violating that constraint alone), and at what cost.
+struct NegativeCheck {
+  std::string op;
+  std::string id;  // display id
+  bool seed = true;
+  std::string not_violable_alone;  // the YAML's reason, when marked
+  int64_t requested = 0;
+  int64_t produced = 0;
+  int64_t from_spec_instance = 0;  // of `produced`: the spec's violated_by instance, not a mutation
+  int64_t attempts = 0;  // draws tried, successful ones included
+  double seconds = 0;
+  std::string error;  // why the generator failed, if it did
+  std::string first_snippet;
+  std::string first_replay;
+  std::vector<std::string> first_mutations;
+
+  bool working() const { return produced == requested && requested > 0; }
+  // Every case a mutation of a generated case.
+  bool random() const { return working() && from_spec_instance == 0; }
+};
+
+std::vector<NegativeCheck> CheckNegatives(const spec::SpecRegistry& registry,
+                                          const spec::OpSpec& op,
+                                          const GenerationCheckOptions& options);
 
 // The primary type of case `index` when the options leave it open.
 std::optional<ElementType> CaseType(const spec::OpSpec& op, const GenerationCheckOptions& options,

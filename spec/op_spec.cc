@@ -267,7 +267,7 @@ class Loader {
     if (!list.IsSequence()) return Error(list, "expected a list of " + std::string(what));
     for (const YAML::Node& entry : list) {
       if (auto s = CheckKeys(entry, what, {"name"},
-                             {"label", "kind", "variadic", "types", "quantized", "description"});
+                             {"label", "kind", "variadic", "types", "quantized", "description", "data"});
           !s.ok()) {
         return s;
       }
@@ -295,6 +295,12 @@ class Loader {
         } else {
           return Error(entry["kind"], "expected tensor, token, tuple or any");
         }
+      }
+      if (entry["data"]) {
+        auto data = Scalar(entry["data"], "data");
+        if (!data.ok()) return data.status();
+        if (*data != "indices") return Error(entry["data"], "expected data: indices");
+        value.data = *data;
       }
       if (value.kind == ValueKind::kTensor || value.kind == ValueKind::kAny) {
         if (!entry["types"]) return Error(entry, "missing key 'types' for a tensor " + *name);

@@ -47,6 +47,10 @@ struct ValueSpec {  // an operand or a result
   bool variadic = false;
   TypeSet types;
   std::string description;
+  // What the operand's data means to the generators: "indices" for start
+  // indices and scatter/gather indices, whose values are drawn inside, at and
+  // beyond the bounds the spec clamps or skips at. Empty: ordinary data.
+  std::string data;
 };
 
 enum class AttributeType {
