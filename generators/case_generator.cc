@@ -512,7 +512,7 @@ rc::Shrinkable<GeneratedCase> GenerateInstance(const spec::OpSpec& op,
 rc::Gen<Case> CaseGenerator(const spec::OpSpec& op, const GenerationOptions& options) {
   return rc::gen::exec([&op, options] {
     GeneratedCase g = BuildGenerated(op, options);
-    if (!g.runnable) Fail(op, "not runnable: " + g.not_runnable);
+    if (!g.runnable) throw NotRunnable(op.name + " case not runnable: " + g.not_runnable);
     return *std::move(g.runnable);
   });
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,13 @@ rc::Shrinkable<GeneratedCase> GenerateInstance(const spec::OpSpec& op,
                                                const GenerationOptions& options, uint64_t seed,
                                                int size);
 
-// Runnable cases only: fails generation for an op whose case is not runnable.
+// Thrown by CaseGenerator's cases that carry no data: quantized tensors,
+// tokens and tuples, which no runner takes as a Case yet.
+struct NotRunnable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Runnable cases only: a case that is not runnable throws NotRunnable.
 rc::Gen<Case> CaseGenerator(const spec::OpSpec& op, const GenerationOptions& options);
 
 // The generated case as one op of a program (operands %0.., as printed in

@@ -18,6 +18,8 @@ const std::vector<Command>& Commands() {
        ExhaustiveCommand},
       {"generate", "generate cases from the recipes, check their validity, print them",
        GenerateCommand},
+      {"coverage", "count which spec constraints generated valid and invalid cases exercise",
+       CoverageCommand},
   };
   return commands;
 }

@@ -28,6 +28,7 @@ int VerifyCommand(const std::vector<std::string>& args);
 int InterpretCommand(const std::vector<std::string>& args);
 int ExhaustiveCommand(const std::vector<std::string>& args);
 int GenerateCommand(const std::vector<std::string>& args);
+int CoverageCommand(const std::vector<std::string>& args);
 
 // The top-level entry: `hlocheck COMMAND [flags]`.
 int Main(const std::vector<std::string>& args);

@@ -1,0 +1,68 @@
+// Spec-constraint coverage of generated cases: for every op, how often each
+// constraint was exercised by valid cases (for conditional ones, on which
+// branch), how many invalid cases violated it alone, which element types
+// occurred, and which boundary features (rank 0, zero-sized and size-1
+// dimensions, the maximum rank, kernel-boundary sizes, special values).
+// `hlocheck coverage` prints it and writes it as JSON (docs/coverage-format.md).
+#ifndef HLOCHECK_RUNNERS_COVERAGE_H_
+#define HLOCHECK_RUNNERS_COVERAGE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+#include "runners/generation.h"
+#include "spec/registry.h"
+
+namespace hlocheck {
+
+struct ConstraintCoverage {
+  std::string id;  // display id
+  bool seed = true;
+  bool conditional = false;
+  // Valid cases: the constraint applied and held / its condition was false.
+  int64_t held = 0;
+  int64_t not_applicable = 0;
+  // Invalid cases generated to violate this constraint alone.
+  int64_t violated_alone = 0;
+  int64_t from_spec_instance = 0;  // of those, the spec's violated_by instance
+  std::string not_violable_alone;  // the YAML's reason, when marked
+};
+
+struct OpCoverage {
+  std::string op;
+  bool has_recipe = false;
+  int64_t valid_cases = 0;
+  int64_t invalid_cases = 0;
+  std::map<std::string, int64_t> element_types;  // the primary type of each valid case
+  std::map<std::string, int64_t> features;       // valid cases with each boundary feature
+  std::vector<ConstraintCoverage> constraints;
+};
+
+struct CoverageOptions {
+  int64_t cases = 1000;          // valid cases per op
+  int64_t negative_cases = 10;   // invalid cases per constraint
+  uint64_t seed = kDefaultSeed;
+  int64_t max_elements = 4096;
+  std::vector<std::string> ops;  // empty: all
+};
+
+struct CoverageRun {
+  CoverageOptions options;
+  std::vector<OpCoverage> ops;
+};
+
+// The boundary features a case shows (names as in the JSON).
+std::vector<std::string> CaseFeatures(const GeneratedCase& generated);
+
+absl::StatusOr<CoverageRun> MeasureCoverage(const spec::SpecRegistry& registry,
+                                            const CoverageOptions& options);
+
+nlohmann::json CoverageToJson(const CoverageRun& run);
+std::string CoverageTable(const CoverageRun& run);
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_RUNNERS_COVERAGE_H_
