@@ -86,6 +86,10 @@ std::vector<ContainerT<T>> SpecialValues() {
       // never a container value outside the type (255 in a ui2).
       values.push_back(WrapInteger<T>(v));
     }
+    // Shift amounts at the bit width: width - 1, width and width + 1.
+    for (int v : {BitWidth(T) - 1, BitWidth(T), BitWidth(T) + 1}) {
+      values.push_back(WrapInteger<T>(static_cast<uint64_t>(v)));
+    }
   } else if constexpr (IsComplex(T)) {
     constexpr ElementType kPart = ComponentType(T);
     for (auto re : SpecialValues<kPart>()) {
