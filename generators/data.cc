@@ -124,6 +124,38 @@ std::vector<ContainerT<T>> SpecialValues() {
   return values;
 }
 
+// Conversion edges (FAULT-CLASSES "Conversion rounding, range and
+// packing"): exact rounding midpoints of narrower formats after 1 (f16,
+// bf16, f8E4M3 and f8E5M2 mantissas) and one ULP either side, the f8E4M3FN
+// overflow edges, and the float -> si32/si64 limits; only where exact. Kept
+// apart from SpecialValues so that NaN and the infinities stay frequent.
+template <ElementType T>
+std::vector<ContainerT<T>> ConversionEdges() {
+  std::vector<ContainerT<T>> values;
+  if constexpr (IsFloat(T)) {
+    const FloatFormat& f = Format(T);
+    const uint64_t sign = f.sign_mask();
+    if (f.mantissa_bits >= 8) {
+      for (int bits : {10, 7, 3, 2}) {
+        if (bits >= f.mantissa_bits) continue;
+        uint64_t one = EncodeFloat(f, ExactValue::FromDouble(1.0));
+        uint64_t midpoint = one | (uint64_t{1} << (f.mantissa_bits - bits - 1));
+        for (uint64_t p : {midpoint - 1, midpoint, midpoint + 1}) {
+          values.push_back(FloatFromBits<T>(p));
+          values.push_back(FloatFromBits<T>(p | sign));
+        }
+      }
+      for (double edge : {448.0, 464.0, 465.0, 0x1p31, -0x1p31, 0x1p63, -0x1p63, 0x1p32}) {
+        uint8_t flags = 0;
+        ContainerT<T> v =
+            FromExact<T>(ExactValue::FromDouble(edge), RoundingMode::kNearestEven, &flags);
+        if (ToDouble<T>(v) == edge) values.push_back(v);
+      }
+    }
+  }
+  return values;
+}
+
 template <ElementType T>
 void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
   auto values = tensor.values<T>();
@@ -136,6 +168,7 @@ void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
       break;
     case DataPolicy::kSpecialValues: {
       const auto specials = SpecialValues<T>();
+      const auto edges = ConversionEdges<T>();
       // Sometimes the whole tensor is one special value; otherwise about
       // half the elements are special, the rest small, and the first, middle
       // and last elements always special (kernels treat the ends of vectors
@@ -146,7 +179,8 @@ void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
         if (whole) {
           v = fixed;
         } else if (bits.Below(2) == 0) {
-          v = specials[bits.Below(specials.size())];
+          v = !edges.empty() && bits.Below(4) == 0 ? edges[bits.Below(edges.size())]
+                                                   : specials[bits.Below(specials.size())];
         } else {
           v = SmallInteger<T>(bits);
         }

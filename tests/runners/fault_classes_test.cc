@@ -112,6 +112,23 @@ TEST(FaultClassesTest, SignedZeroSubnormalsAndSpecialValues) {
   complex.ExpectAll("add complex<f32>");
 }
 
+TEST(FaultClassesTest, ConversionEdges) {
+  Tally tally;
+  for (const Case& c : Cases("convert", ElementType::kF32, 600)) {
+    for (double x : Values(c.operands[0])) {
+      tally.Add("f16 rounding midpoint 1 + 2^-11", std::fabs(x) == 1 + 0x1p-11);
+      tally.Add("one ULP above the f16 midpoint", std::fabs(x) == 1 + 0x1p-11 + 0x1p-23);
+      tally.Add("bf16 rounding midpoint 1 + 2^-8", std::fabs(x) == 1 + 0x1p-8);
+      tally.Add("f8E4M3FN overflow edge 464", x == 464);
+      tally.Add("2^31", x == 0x1p31);
+      tally.Add("-2^63", x == -0x1p63);
+      tally.Add("NaN", std::isnan(x));
+      tally.Add("-Inf", std::isinf(x) && x < 0);
+    }
+  }
+  tally.ExpectAll("convert from f32");
+}
+
 TEST(FaultClassesTest, IndexClampingReachesEveryBound) {
   Tally tally;
   std::set<ElementType> index_types;
