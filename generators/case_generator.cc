@@ -70,6 +70,11 @@ rc::Gen<Shape> DimensionsGen(int64_t min_count, int64_t max_count, int64_t cap, 
         Shape halved = shape;
         for (int64_t& d : halved) d = d > 1 ? d / 2 : d;
         simpler.push_back(std::move(halved));
+        // All one smaller together: keeps equal sizes equal where halving
+        // would collapse them (3x3 to 2x2, not 1x1).
+        Shape decremented = shape;
+        for (int64_t& d : decremented) d = d > 1 ? d - 1 : d;
+        if (decremented != simpler.back()) simpler.push_back(std::move(decremented));
       }
       for (size_t i = 0; i < shape.size(); ++i) {
         for (int64_t smaller : {int64_t{1}, shape[i] / 2, shape[i] - 1}) {

@@ -50,6 +50,8 @@ TEST(CaseRoundTripTest, GeneratedCasesOfEveryImplementedOpPrintReadAndInterpret)
         rc::Shrinkable<Case> generated = GenerateCase(op, options, seed * 7919 + 13, 20);
         const Case& c = generated.value();
         auto expected = oracle.Run(c);
+        // The oracle's known gaps (complex atan2) say so; the gate skips them too.
+        if (absl::IsUnimplemented(expected.status())) continue;
         ASSERT_TRUE(expected.ok()) << op.name << ": " << expected.status();
         CaseOutcome outcome;
         outcome.expectations = *expected;

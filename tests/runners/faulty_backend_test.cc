@@ -68,7 +68,10 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{"faulty-exponential-ulp", "exponential", ElementType::kF8E4M3FN, 1},
         FaultCase{"faulty-transpose-swap", "transpose", ElementType::kF32, 4},
         FaultCase{"faulty-slice-stride", "slice", ElementType::kSI32, 3},
-        FaultCase{"faulty-dot-general-drop", "dot_general", ElementType::kF32, 4},
+        // 8, not 4: a batch dimension only shrinks together with fresh
+        // data (the exec-based generator redraws values for a new shape), so
+        // the shrinker may stop at batch 2 with one non-zero product left.
+        FaultCase{"faulty-dot-general-drop", "dot_general", ElementType::kF32, 8},
         FaultCase{"faulty-convert-truncate", "convert", ElementType::kF32, 1}),
     [](const ::testing::TestParamInfo<FaultCase>& info) {
       std::string name = info.param.backend;
