@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "absl/status/status.h"
+#include "core/literal.h"
 #include "generators/choice.h"
 #include "generators/region_bodies.h"
 #include "spec/attributes.h"
@@ -295,6 +296,18 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
     std::vector<Value> kinds;
     for (const std::string& kind : BodyKindsFor(args[0].as_function_type())) kinds.push_back(Value(kind));
     return Value(std::move(kinds));
+  });
+  // gen_dense(type): a dense literal of a plain tensor type, its values drawn
+  // by one of the data policies, as operands' are (for constant's value).
+  table.Register("gen_dense", [](Args args) -> absl::StatusOr<Value> {
+    if (args.size() != 1 || !args[0].is_type() || !args[0].as_type().is_tensor() ||
+        args[0].as_type().quantization) {
+      return absl::InvalidArgumentError("gen_dense() takes a plain tensor type");
+    }
+    const ValueType& t = args[0].as_type();
+    DataPolicy policy = Choose(rc::gen::elementOf(AllDataPolicies()));
+    Tensor tensor = *TensorData(TensorType{t.shape, t.element_type}, policy);
+    return Value(PrintDenseAttribute(tensor));
   });
   // gen_subset(list): the items of a random subset, in list order.
   table.Register("gen_subset", [](Args args) -> absl::StatusOr<Value> {
