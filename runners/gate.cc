@@ -438,21 +438,10 @@ absl::StatusOr<Gate::Replayed> Gate::Replay(const std::string& replay) {
   generation.primary_type = key->type;
   generation.max_elements = key->max_elements;
   try {
-    rc::Shrinkable<Case> shrinkable = GenerateCase(*op, generation, key->seed, key->size);
-    for (int step : key->shrink_path) {
-      auto shrinks = shrinkable.shrinks();
-      std::optional<rc::Shrinkable<Case>> chosen;
-      for (int i = 0; i <= step; ++i) {
-        auto next = shrinks.next();
-        if (!next) {
-          return absl::InvalidArgumentError(
-              "the shrink path does not fit this case (was it made by another hlocheck version?)");
-        }
-        if (i == step) chosen = *next;
-      }
-      shrinkable = *chosen;
-    }
-    Replayed replayed{op, shrinkable.value(), {}};
+    auto c = FollowShrinkPath(GenerateCase(*op, generation, key->seed, key->size),
+                              key->shrink_path);
+    if (!c.ok()) return c.status();
+    Replayed replayed{op, *std::move(c), {}};
     replayed.outcome = CheckCase(*op, replayed.c);
     return replayed;
   } catch (const std::exception& e) {

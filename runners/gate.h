@@ -104,6 +104,25 @@ struct ReplayKey {
   // ("C3", "C18 (public)"); written OP!C3 or OP!C18@public in the string.
   std::string violates;
 };
+// Follows a replay string's shrink path down a shrink tree.
+template <typename T>
+absl::StatusOr<T> FollowShrinkPath(rc::Shrinkable<T> shrinkable, const std::vector<int>& path) {
+  for (int step : path) {
+    auto shrinks = shrinkable.shrinks();
+    std::optional<rc::Shrinkable<T>> chosen;
+    for (int i = 0; i <= step; ++i) {
+      auto next = shrinks.next();
+      if (!next) {
+        return absl::InvalidArgumentError(
+            "the shrink path does not fit this case (was it made by another hlocheck version?)");
+      }
+      if (i == step) chosen = *next;
+    }
+    shrinkable = *chosen;
+  }
+  return shrinkable.value();
+}
+
 std::string FormatReplay(const ReplayKey& key);
 absl::StatusOr<ReplayKey> ParseReplay(const std::string& text);
 

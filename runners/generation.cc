@@ -99,29 +99,6 @@ std::vector<NegativeCheck> CheckNegatives(const spec::SpecRegistry& registry,
   return checks;
 }
 
-namespace {
-
-// Follows a replay string's shrink path down a shrink tree.
-template <typename T>
-absl::StatusOr<T> FollowShrinkPath(rc::Shrinkable<T> shrinkable, const std::vector<int>& path) {
-  for (int step : path) {
-    auto shrinks = shrinkable.shrinks();
-    std::optional<rc::Shrinkable<T>> chosen;
-    for (int i = 0; i <= step; ++i) {
-      auto next = shrinks.next();
-      if (!next) {
-        return absl::InvalidArgumentError(
-            "the shrink path does not fit this case (was it made by another hlocheck version?)");
-      }
-      if (i == step) chosen = *next;
-    }
-    shrinkable = *chosen;
-  }
-  return shrinkable.value();
-}
-
-}  // namespace
-
 absl::StatusOr<GeneratedCase> ReplayGenerated(const spec::SpecRegistry& registry,
                                               const ReplayKey& key) {
   const spec::OpSpec* op = registry.Find(key.op);
