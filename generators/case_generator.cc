@@ -49,11 +49,10 @@ rc::Gen<Shape> DimensionsGen(int64_t min_count, int64_t max_count, int64_t cap, 
       // Now and then a size at a kernel boundary (vector widths, unrolled
       // tails, tile sizes), as far as the element budget allows.
       if (r.next() % 24 == 0) {
-        static constexpr int64_t kBoundaries[] = {3,  5,  7,  8,   9,   15,  16,  17,  31,  32,
-                                                  33, 63, 64, 65, 127, 128, 129, 255, 256, 257};
-        size_t pick = r.next() % std::size(kBoundaries);
-        while (pick > 0 && kBoundaries[pick] > remaining) --pick;
-        if (kBoundaries[pick] <= remaining) dim = kBoundaries[pick];
+        std::span<const int64_t> boundaries = KernelBoundarySizes();
+        size_t pick = r.next() % boundaries.size();
+        while (pick > 0 && boundaries[pick] > remaining) --pick;
+        if (boundaries[pick] <= remaining) dim = boundaries[pick];
       }
       remaining = std::max<int64_t>(1, remaining / dim);
       dims.push_back(dim);
@@ -458,7 +457,6 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
   Case c;
   c.op = op.name;
   DataPolicy policy = Choose(rc::gen::elementOf(options.data_policies));
-  g.policy = policy;
   // Index operands are drawn around the largest dimension of the case, so
   // that they land inside, at and beyond every bound the spec clamps at.
   int64_t bound = 1;
@@ -509,6 +507,12 @@ GeneratedCase BuildGenerated(const spec::OpSpec& op, const GenerationOptions& op
 }
 
 }  // namespace
+
+std::span<const int64_t> KernelBoundarySizes() {
+  static constexpr int64_t kSizes[] = {3,  5,  7,  8,  9,   15,  16,  17,  31,  32,
+                                       33, 63, 64, 65, 127, 128, 129, 255, 256, 257};
+  return kSizes;
+}
 
 std::vector<ElementType> PrimaryTypes(const spec::OpSpec& op) {
   if (!op.operands.empty()) return op.operands[0].types.element_types;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,8 +46,11 @@ struct GeneratedCase {
   bool plain_tensors = false;  // every operand and result a plain tensor (runnable given data)
   std::string not_runnable;    // why `runnable` is empty
   int discards = 0;          // draws the recipe rejected before this one
-  std::optional<DataPolicy> policy;
 };
+
+// Dimension sizes at kernel boundaries (vector widths, unrolled tails, tile
+// sizes) that gen_shape and gen_dims now and then draw.
+std::span<const int64_t> KernelBoundarySizes();
 
 // Element types the op's first operand (or first result) accepts: the
 // "type" of a case in reports. Empty for ops whose first input is a token.

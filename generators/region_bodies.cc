@@ -8,11 +8,6 @@
 namespace hlocheck {
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 bool IsScalarTensor(const ValueType& t) { return t.is_tensor() && t.shape.empty(); }
 
 bool IsIntegerScalar(const ValueType& t) {
@@ -175,10 +170,10 @@ absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType
     }
     return b.Return(out);
   }
-  if (StartsWith(kind, "compare_")) {
+  if (kind.starts_with("compare_")) {
     if (!IsComparatorSignature(s)) return refuse("expected (T, T, ...) -> tensor<i1>");
     std::string_view rest = kind.substr(8);
-    bool total = EndsWith(rest, "_total");
+    bool total = rest.ends_with("_total");
     std::string direction(rest.substr(0, 2));
     if (direction != "LT" && direction != "GT" && direction != "LE" && direction != "GE" &&
         direction != "EQ") {
@@ -204,7 +199,7 @@ absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType
     }
     return b.Return(out);
   }
-  if (StartsWith(kind, "counter_lt_")) {
+  if (kind.starts_with("counter_lt_")) {
     std::string digits(kind.substr(11));
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
         digits.size() > 9) {

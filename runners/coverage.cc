@@ -14,9 +14,8 @@ namespace {
 constexpr int kMaxRank = 6;
 
 bool IsBoundarySize(int64_t d) {
-  static const std::set<int64_t> kSizes = {3,  5,  7,  8,  9,   15,  16,  17,  31,  32,
-                                           33, 63, 64, 65, 127, 128, 129, 255, 256, 257};
-  return kSizes.count(d) > 0;
+  std::span<const int64_t> sizes = KernelBoundarySizes();
+  return std::find(sizes.begin(), sizes.end(), d) != sizes.end();
 }
 
 // NaN, infinities, -0, subnormals; integer minimum and maximum.

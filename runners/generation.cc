@@ -80,8 +80,9 @@ std::vector<NegativeCheck> CheckNegatives(const spec::SpecRegistry& registry,
         ++check.produced;
         check.from_spec_instance += n.from_spec_instance;
         check.attempts += n.attempts + 1;
-        if (check.produced == 1 || (n.from_spec_instance == 0 && !check.first_mutations.empty() &&
-                                    check.first_mutations[0] == "the spec's violated_by instance")) {
+        // Show a mutation when there is one, the fallback only otherwise.
+        if (check.produced == 1 || (check.first_from_spec_instance && !n.from_spec_instance)) {
+          check.first_from_spec_instance = n.from_spec_instance;
           check.first_snippet = GeneratedSnippet(registry, op, n.generated);
           check.first_mutations = n.mutations;
           ReplayKey key{op.name, negative.generation.primary_type, seed, size, options.max_elements, {}, {}};

@@ -58,6 +58,7 @@ struct NegativeCheck {
   std::string first_snippet;
   std::string first_replay;
   std::vector<std::string> first_mutations;
+  bool first_from_spec_instance = false;  // the example shown is the fallback
 
   bool working() const { return produced == requested && requested > 0; }
   // Every case a mutation of a generated case.
