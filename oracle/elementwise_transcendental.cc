@@ -123,11 +123,13 @@ Results Rsqrt(const Case& c) {
   return Unary<precise::Rsqrt>(c, precise::ComplexRsqrt, ComplexZero::kFree, "rsqrt");
 }
 
-// atan2: IEEE-754 atan2(lhs, rhs) with C's special values.
+// atan2: IEEE-754 atan2(lhs, rhs) with C's special values; for complex
+// numbers -i log((x + iy) / sqrt(x^2 + y^2)) (precise::ComplexAtan2).
 Results Atan2(const Case& c) {
   const Tensor& lhs = c.operands[0];
   const Tensor& rhs = c.operands[1];
   Tensor result(c.result_types[0]);
+  ResultExpectation expectation;
   absl::Status status = DispatchElementType(lhs.element_type(), [&]<ElementType T>() {
     if constexpr (IsFloat(T)) {
       const FloatFormat& format = Format(T);
@@ -140,15 +142,28 @@ Results Atan2(const Case& c) {
       }
       return absl::OkStatus();
     } else if constexpr (IsComplex(T)) {
-      return absl::UnimplementedError(
-          "unsupported: complex atan2 (the spec does not define it; XLA uses "
-          "-i log((rhs + i lhs) / sqrt(rhs^2 + lhs^2)))");
+      constexpr ElementType kPart = ComponentType(T);
+      auto y = lhs.values<T>();
+      auto x = rhs.values<T>();
+      auto out = result.values<T>();
+      expectation.free.assign(out.size(), 0);
+      expectation.free_reason =
+          "complex atan2 at a non-finite input, at x^2 + y^2 = 0 or x + iy = 0, or on its branch "
+          "cut (w on the negative real axis)";
+      for (size_t i = 0; i < out.size(); ++i) {
+        bool open = false;
+        precise::ComplexBits bits = precise::ComplexAtan2(Format(kPart), y[i].real(), y[i].imag(),
+                                                          x[i].real(), x[i].imag(), &open);
+        out[i] = {FloatFromBits<kPart>(bits.real), FloatFromBits<kPart>(bits.imag)};
+        expectation.free[i] = open ? 1 : 0;
+      }
+      return absl::OkStatus();
     } else {
       return absl::InvalidArgumentError("atan2 takes float or complex tensors");
     }
   });
   if (!status.ok()) return status;
-  return Expect(std::move(result), ResultExpectation());
+  return Expect(std::move(result), std::move(expectation));
 }
 
 // Integer exponentiation by squaring, wrapping around like multiply. The

@@ -8,6 +8,7 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -70,11 +71,68 @@ std::complex<W> ComplexCbrt(std::complex<W> z) {
   return {modulus * std::cos(angle), modulus * std::sin(angle)};
 }
 
-// atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)), the seed's definition.
-template <typename W>
-std::complex<W> ComplexAtan2(std::complex<W> y, std::complex<W> x) {
-  const std::complex<W> i(0, 1);
-  return -i * std::log((x + i * y) / std::sqrt(x * x + y * y));
+// a * b + c * d in W, with the products' rounding errors kept (fma gives
+// them exactly): accurate to W's precision even where the products cancel.
+template <typename W, typename P>
+W ProductSum(P a, P b, P c, P d) {
+  const W ab = W{a} * W{b};
+  const W cd = W{c} * W{d};
+  return (ab + cd) + (std::fma(W{a}, W{b}, -ab) + std::fma(W{c}, W{d}, -cd));
+}
+
+// atan2(y, x) = -i log(w), w = (x + iy) / sqrt(x^2 + y^2): the public
+// interpreter's formula. Evaluated as written it loses all relative accuracy
+// where a part is near zero, so it is rearranged with u = x + iy and
+// v = x - iy (x^2 + y^2 = uv, so w^2 = u / v) and P = conj(x) y, whose
+// parts come exactly from products (u conj(v) = |x|^2 - |y|^2 + 2i Re P,
+// |v|^2 - |u|^2 = 4 Im P):
+//   Im = -ln|w| = (ln|v|^2 - ln|u|^2) / 4 = atanh(2 Im P / (|x|^2 + |y|^2)) / 2,
+//   Re = arg w = atan2(2 Re P, |x|^2 - |y|^2) / 2 (mod π), the multiple of
+//        π read off the coarser (arg u - arg v) / 2, moved by π where the
+//        principal square root of uv is -sqrt(u) sqrt(v).
+template <typename P>
+std::complex<P> ComplexAtan2(std::complex<P> y, std::complex<P> x) {
+  using W = WideT<P>;
+  const W pi = std::numbers::pi_v<W>;
+  const P xr = x.real(), xi = x.imag(), yr = y.real(), yi = y.imag();
+  if (!std::isfinite(xr) || !std::isfinite(xi) || !std::isfinite(yr) || !std::isfinite(yi)) {
+    // The spec leaves non-finite inputs open; the formula's own value.
+    const std::complex<W> i(0, 1);
+    const std::complex<W> wy(yr, yi), wx(xr, xi);
+    const std::complex<W> r = -i * std::log((wx + i * wy) / std::sqrt(wx * wx + wy * wy));
+    return {static_cast<P>(r.real()), static_cast<P>(r.imag())};
+  }
+  const W p_re = ProductSum<W>(xr, yr, xi, yi);
+  const W p_im = ProductSum<W>(xr, yi, -xi, yr);
+  const W norms = ProductSum<W>(xr, xr, xi, xi) + ProductSum<W>(yr, yr, yi, yi);
+  const W norm_difference = ProductSum<W>(xr, xr, -yr, yr) + ProductSum<W>(xi, xi, -yi, yi);
+  const std::complex<W> u(W{xr} - W{yi}, W{xi} + W{yr});
+  const std::complex<W> v(W{xr} + W{yi}, W{xi} - W{yr});
+
+  const W ratio = 2 * p_im / norms;
+  const W imag = std::fabs(ratio) <= W{0.5} ? std::atanh(ratio) / 2
+                                            : (std::log(std::norm(v)) - std::log(std::norm(u))) / 4;
+
+  const W half = std::atan2(2 * p_re, norm_difference) / 2;
+  W rough = (std::arg(u) - std::arg(v)) / 2;
+  // sqrt(uv) = sqrt(u) sqrt(v) iff arg u + arg v lies in (-π, π]. Near ±π
+  // the sum's rounding cannot tell; the sign of Im(uv) = 2 (Re x Im x +
+  // Re y Im y), exact in sign, can.
+  const W arg_sum = std::arg(u) + std::arg(v);
+  const W s_imag = ProductSum<W>(xr, xi, yr, yi);
+  const bool product_is_principal = arg_sum > pi / 2    ? s_imag >= 0
+                                    : arg_sum < -pi / 2 ? s_imag < 0
+                                                        : true;
+  if (!product_is_principal) rough += rough > 0 ? -pi : pi;
+  // arg w is `half` or `half` moved by π towards zero; `rough`, accurate to
+  // a few ulps of π, tells them apart where they are far apart: by sign
+  // when |half| > π/4 (Im w is then the larger part), else by whether
+  // |arg w| < π/2.
+  const W moved = half > 0 ? half - pi : half + pi;
+  const W real = std::fabs(half) > pi / 4
+                     ? (std::signbit(rough) == std::signbit(half) ? half : moved)
+                     : (std::fabs(rough) < pi / 2 ? half : moved);
+  return {static_cast<P>(real), static_cast<P>(imag)};
 }
 
 // ------------------------------------------------------ unary driver
@@ -295,13 +353,7 @@ absl::StatusOr<Results> RunAtan2(const Case& c, const Device& device) {
     C* z = result.values<T>().data();
     const int64_t n = result.num_elements();
     if constexpr (IsComplex(T)) {
-      using P = typename C::value_type;
-      using W = WideT<P>;
-      MapBinary(x, y, z, n, device, [](C a, C b) -> C {
-        const std::complex<W> r =
-            ComplexAtan2(std::complex<W>(a.real(), a.imag()), std::complex<W>(b.real(), b.imag()));
-        return {static_cast<P>(r.real()), static_cast<P>(r.imag())};
-      });
+      MapBinary(x, y, z, n, device, [](C a, C b) -> C { return ComplexAtan2(a, b); });
     } else if constexpr (IsFloat(T)) {
       MapBinary(x, y, z, n, device,
                 LiftFloat2Wide<T>([](auto a, auto b) { return std::atan2(a, b); }));

@@ -371,3 +371,190 @@ ComplexBits ComplexCbrt(const FloatFormat& part, double re, double im) {
 }
 
 }  // namespace hlocheck::precise
+
+namespace hlocheck::precise {
+namespace {
+
+// Precision that holds a sum of products of two doubles exactly (product
+// exponents from -2148 to 2046, 106-bit significands, and carries).
+constexpr mpfr_prec_t kExactProductPrecision = 4400;
+
+// a * b + sign * c * d, exactly.
+void ExactProductSum(mpfr_ptr out, double a, double b, int sign, double c, double d) {
+  MpfrNumber first(kExactProductPrecision);
+  MpfrNumber second(kExactProductPrecision);
+  mpfr_set_d(first.get(), a, MPFR_RNDN);
+  mpfr_mul_d(first.get(), first.get(), b, MPFR_RNDN);
+  mpfr_set_d(second.get(), c, MPFR_RNDN);
+  mpfr_mul_d(second.get(), second.get(), d, MPFR_RNDN);
+  if (sign < 0) {
+    mpfr_sub(out, first.get(), second.get(), MPFR_RNDN);
+  } else {
+    mpfr_add(out, first.get(), second.get(), MPFR_RNDN);
+  }
+}
+
+// The exact ingredients of atan2(y, x): w = num / sqrt(s) with
+// num = x + iy and s = x^2 + y^2, and x̄y, whose parts say where a part of
+// the result is exactly zero: |w| = 1 iff Im(x̄y) = 0, and w is real or
+// imaginary iff Re(x̄y) = 0.
+struct Atan2Terms {
+  Atan2Terms()
+      : num_re(kExactProductPrecision),
+        num_im(kExactProductPrecision),
+        s_re(kExactProductPrecision),
+        s_im(kExactProductPrecision),
+        p_re(kExactProductPrecision),
+        p_im(kExactProductPrecision) {}
+  MpfrNumber num_re, num_im, s_re, s_im, p_re, p_im;
+};
+
+void ComputeAtan2Terms(Atan2Terms& t, double yr, double yi, double xr, double xi) {
+  mpfr_set_d(t.num_re.get(), xr, MPFR_RNDN);
+  mpfr_sub_d(t.num_re.get(), t.num_re.get(), yi, MPFR_RNDN);
+  mpfr_set_d(t.num_im.get(), xi, MPFR_RNDN);
+  mpfr_add_d(t.num_im.get(), t.num_im.get(), yr, MPFR_RNDN);
+  MpfrNumber y_part(kExactProductPrecision);
+  ExactProductSum(t.s_re.get(), xr, xr, -1, xi, xi);
+  ExactProductSum(y_part.get(), yr, yr, -1, yi, yi);
+  mpfr_add(t.s_re.get(), t.s_re.get(), y_part.get(), MPFR_RNDN);
+  ExactProductSum(t.s_im.get(), xr, xi, +1, yr, yi);
+  mpfr_mul_2ui(t.s_im.get(), t.s_im.get(), 1, MPFR_RNDN);
+  ExactProductSum(t.p_re.get(), xr, yr, +1, xi, yi);
+  ExactProductSum(t.p_im.get(), xr, yi, -1, xi, yr);
+}
+
+// Where Re(x̄y) = 0, w is real or imaginary; a few bits of w tell which
+// and its sign.
+enum class AxisOfW { kPositiveReal, kNegativeReal, kImaginary };
+
+AxisOfW FindAxisOfW(Atan2Terms& t) {
+  MpcNumber s(kExactProductPrecision);
+  MpcNumber num(kExactProductPrecision);
+  MpcNumber w(128);
+  mpc_set_fr_fr(s.get(), t.s_re.get(), t.s_im.get(), MPC_RNDNN);
+  mpc_set_fr_fr(num.get(), t.num_re.get(), t.num_im.get(), MPC_RNDNN);
+  mpc_sqrt(w.get(), s.get(), MPC_RNDNN);
+  mpc_div(w.get(), num.get(), w.get(), MPC_RNDNN);
+  if (mpfr_cmpabs(mpc_realref(w.get()), mpc_imagref(w.get())) < 0) return AxisOfW::kImaginary;
+  return mpfr_sgn(mpc_realref(w.get())) > 0 ? AxisOfW::kPositiveReal : AxisOfW::kNegativeReal;
+}
+
+}  // namespace
+
+ComplexBits ComplexAtan2(const FloatFormat& part, double y_re, double y_im, double x_re,
+                         double x_im, bool* open) {
+  const std::complex<double> y(y_re, y_im);
+  const std::complex<double> x(x_re, x_im);
+  auto by_formula = [&] {
+    const std::complex<double> i(0, 1);
+    return Unspecified(part, -i * std::log((x + i * y) / std::sqrt(x * x + y * y)));
+  };
+  *open = false;
+  if (!std::isfinite(y_re) || !std::isfinite(y_im) || !std::isfinite(x_re) ||
+      !std::isfinite(x_im)) {
+    *open = true;
+    return by_formula();
+  }
+  Atan2Terms t;
+  ComputeAtan2Terms(t, y_re, y_im, x_re, x_im);
+  const bool s_zero = mpfr_zero_p(t.s_re.get()) && mpfr_zero_p(t.s_im.get());
+  const bool num_zero = mpfr_zero_p(t.num_re.get()) && mpfr_zero_p(t.num_im.get());
+  // On the negative real axis, s has the branch cut of sqrt: w changes sign
+  // with the sign of a zero imaginary part of s that rounding produces.
+  const bool s_on_cut = mpfr_zero_p(t.s_im.get()) && mpfr_sgn(t.s_re.get()) < 0;
+  if (s_zero || num_zero || s_on_cut) {
+    *open = true;
+    return by_formula();
+  }
+
+  ExactValue real = ExactValue::Zero(false);  // arg w = 0
+  bool real_is_zero = false;
+  if (mpfr_zero_p(t.p_re.get())) {
+    switch (FindAxisOfW(t)) {
+      case AxisOfW::kPositiveReal:
+        real_is_zero = true;
+        break;
+      case AxisOfW::kNegativeReal:
+        *open = true;
+        return by_formula();
+      case AxisOfW::kImaginary:
+        break;
+    }
+  }
+  if (!real_is_zero) {
+    // arg w = arg(num) - arg(s)/2, brought into (-π, π]. Each atan2 is
+    // within eps |value| <= 4 eps, 2π within 8 eps; w is off the negative
+    // real axis here, so a value within the error of ±π only means the
+    // precision is too low yet.
+    real = ZivPart([&](mpfr_prec_t precision, mpfr_ptr value) -> long {
+      const long p = static_cast<long>(precision);
+      MpfrNumber arg_s(precision);
+      MpfrNumber pi(precision);
+      mpfr_atan2(value, t.num_im.get(), t.num_re.get(), MPFR_RNDN);
+      mpfr_atan2(arg_s.get(), t.s_im.get(), t.s_re.get(), MPFR_RNDN);
+      mpfr_div_2ui(arg_s.get(), arg_s.get(), 1, MPFR_RNDN);
+      mpfr_sub(value, value, arg_s.get(), MPFR_RNDN);
+      mpfr_const_pi(pi.get(), MPFR_RNDN);
+      MpfrNumber distance(precision);
+      mpfr_abs(distance.get(), value, MPFR_RNDN);
+      mpfr_sub(distance.get(), distance.get(), pi.get(), MPFR_RNDN);
+      if (Exponent(distance.get()) < 5 - p || mpfr_zero_p(distance.get())) return kNoBound;
+      if (mpfr_sgn(distance.get()) > 0) {
+        mpfr_mul_2ui(pi.get(), pi.get(), 1, MPFR_RNDN);
+        if (mpfr_sgn(value) > 0) {
+          mpfr_sub(value, value, pi.get(), MPFR_RNDN);
+        } else {
+          mpfr_add(value, value, pi.get(), MPFR_RNDN);
+        }
+      }
+      return std::max(4L, Exponent(value)) + 1 - p;
+    });
+  }
+
+  ExactValue imag = ExactValue::Zero(false);  // |w| = 1
+  if (!mpfr_zero_p(t.p_im.get())) {
+    // -ln|w| = -ln(q)/4 with q = |num|^4 / |s|^2 = 1 + t and
+    // t = -4 Im(x̄y) |num|^2 / |s|^2 (the identity |num|^4 - |s|^2 =
+    // -4 Im(x̄y) |num|^2). Near q = 1 log1p(t) keeps the relative accuracy
+    // that ln(q) would lose.
+    imag = ZivPart([&](mpfr_prec_t precision, mpfr_ptr value) -> long {
+      const long p = static_cast<long>(precision);
+      MpfrNumber num_norm(precision);
+      MpfrNumber s_norm(precision);
+      MpfrNumber ratio(precision);
+      mpfr_sqr(num_norm.get(), t.num_re.get(), MPFR_RNDN);
+      mpfr_fma(num_norm.get(), t.num_im.get(), t.num_im.get(), num_norm.get(), MPFR_RNDN);
+      mpfr_sqr(s_norm.get(), t.s_re.get(), MPFR_RNDN);
+      mpfr_fma(s_norm.get(), t.s_im.get(), t.s_im.get(), s_norm.get(), MPFR_RNDN);
+      // Each norm within 3 eps relative; the ratio within 9 eps.
+      mpfr_mul(ratio.get(), t.p_im.get(), num_norm.get(), MPFR_RNDN);
+      mpfr_div(ratio.get(), ratio.get(), s_norm.get(), MPFR_RNDN);
+      mpfr_mul_si(ratio.get(), ratio.get(), -4, MPFR_RNDN);
+      long error_exponent;
+      if (mpfr_cmpabs_ui(ratio.get(), 1) < 0 && Exponent(ratio.get()) <= -1) {
+        // |t| < 1/2: |t / ((1 + t) log1p(t))| <= 1.45, so log1p(t) is within
+        // 9 * 1.45 + 1 < 16 eps relative.
+        mpfr_log1p(value, ratio.get(), MPFR_RNDN);
+        error_exponent = Exponent(value) + 4 - p;
+      } else {
+        // |ln q| > 0.4: 2 ln|num|^2 - ln|s|^2, each logarithm within
+        // 3 eps + eps |ln| absolute.
+        MpfrNumber log_num(precision);
+        mpfr_log(log_num.get(), num_norm.get(), MPFR_RNDN);
+        mpfr_log(ratio.get(), s_norm.get(), MPFR_RNDN);
+        mpfr_mul_2ui(value, log_num.get(), 1, MPFR_RNDN);
+        mpfr_sub(value, value, ratio.get(), MPFR_RNDN);
+        error_exponent =
+            std::max({Exponent(log_num.get()) + 1, Exponent(ratio.get()), 4L, Exponent(value)}) +
+            2 - p;
+      }
+      mpfr_div_2ui(value, value, 2, MPFR_RNDN);
+      mpfr_neg(value, value, MPFR_RNDN);
+      return error_exponent;
+    });
+  }
+  return Encode(part, real, imag);
+}
+
+}  // namespace hlocheck::precise

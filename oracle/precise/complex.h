@@ -39,6 +39,16 @@ ComplexBits ComplexLogistic(const FloatFormat& part, double re, double im);
 ComplexBits ComplexRsqrt(const FloatFormat& part, double re, double im);
 // The principal cube root, e^(log(z) / 3).
 ComplexBits ComplexCbrt(const FloatFormat& part, double re, double im);
+// atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)), the formula of the
+// public interpreter and of XLA (the spec names "complex atan2" without
+// defining it). Its real part is arg w and its imaginary part -ln|w| for
+// w = (x + iy) / sqrt(x^2 + y^2). *open is set where the value is left to
+// the implementation: a non-finite input, x^2 + y^2 = 0 or x + iy = 0
+// (w is 0/0, 1/0 or 0), and the two branch cuts: x^2 + y^2 on the negative
+// real axis (sqrt's) and w on it (log's), where the sign of a zero that
+// rounding produces picks the side.
+ComplexBits ComplexAtan2(const FloatFormat& part, double y_re, double y_im, double x_re,
+                         double x_im, bool* open);
 // x^y = e^(y log x) on the principal branch of log; x must not be 0.
 ComplexBits ComplexPow(const FloatFormat& part, double x_re, double x_im, double y_re, double y_im);
 
