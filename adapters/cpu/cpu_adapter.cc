@@ -99,15 +99,6 @@ AdapterSupport CpuAdapter::Supports(const Case& c) const {
     return AdapterSupport::No(
         absl::StrCat(std::string(op->name), " needs ", op->operands, " operands and 1 result"));
   }
-  // The default gate found these complex kernels disagreeing with the oracle
-  // on some inputs (overflow signs, cancellation near 1 + z = 0); they stay
-  // off until each disagreement is analysed.
-  static const std::vector<std::string_view> kComplexWithheld = {
-      "exponential_minus_one", "log_plus_one", "logistic", "power"};
-  if (IsComplex(c.operands[0].element_type()) &&
-      std::find(kComplexWithheld.begin(), kComplexWithheld.end(), c.op) != kComplexWithheld.end()) {
-    return AdapterSupport::No(absl::StrCat("complex ", c.op, " is withheld pending analysis"));
-  }
   return op->supports(c);
 }
 

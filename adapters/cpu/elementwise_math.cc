@@ -32,13 +32,16 @@ std::complex<P> Widened(std::complex<P> z, F f) {
 // ----------------------------------------------- complex formulas
 
 // expm1(x + iy) = (e^x cos y - 1) + i e^x sin y, with the real part as
-// expm1(x) cos y - 2 sin^2(y / 2), which does not cancel near zero.
+// expm1(x) cos y - 2 sin^2(y / 2), which does not cancel near zero. On the
+// real axis the imaginary part is the zero itself: e^x sin(±0) = ±0 even
+// where e^x overflows (Inf * 0 would be NaN).
 template <typename W>
 std::complex<W> ComplexExpm1(std::complex<W> z) {
   const W x = z.real();
   const W y = z.imag();
   const W half = std::sin(y / 2);
-  return {std::expm1(x) * std::cos(y) - 2 * half * half, std::exp(x) * std::sin(y)};
+  const W imag = y == 0 ? y : std::exp(x) * std::sin(y);
+  return {std::expm1(x) * std::cos(y) - 2 * half * half, imag};
 }
 
 // log1p(z) = log|1 + z| + i arg(1 + z); near zero |1 + z|^2 - 1 =
@@ -53,9 +56,23 @@ std::complex<W> ComplexLog1p(std::complex<W> z) {
   return std::log(std::complex<W>(1 + x, y));
 }
 
+// logistic(z) = (1 + tanh(z / 2)) / 2. With D = 2 (cosh x + cos y)
+// = 4 (sinh^2(x / 2) + cos^2(y / 2)), which does not cancel near the poles:
+//   Re = (e^x + cos y) / D = (expm1(x) + 2 cos^2(y / 2)) / D,  Im = sin y / D,
+// so that Re is exactly 1/2 on the imaginary axis (1/(1 + e^-z) evaluated
+// as written was 8 ULP off there). Beyond |x| = 600 the terms in e^-|x|
+// are below every format's precision: Re is 1 (or e^x cos y) and
+// Im e^-|x| sin y.
 template <typename W>
 std::complex<W> ComplexLogistic(std::complex<W> z) {
-  return W{1} / (W{1} + std::exp(-z));
+  const W x = z.real();
+  const W y = z.imag();
+  if (x > 600) return {W{1}, std::exp(-x) * std::sin(y)};
+  if (x < -600) return {std::exp(x) * std::cos(y), std::exp(x) * std::sin(y)};
+  const W half_cos = std::cos(y / 2);
+  const W half_sinh = std::sinh(x / 2);
+  const W d = 4 * (half_sinh * half_sinh + half_cos * half_cos);
+  return {(std::expm1(x) + 2 * half_cos * half_cos) / d, std::sin(y) / d};
 }
 
 template <typename W>

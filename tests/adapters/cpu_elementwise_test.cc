@@ -80,6 +80,25 @@ TEST(CpuElementwiseArithmeticTest, ComplexParts) {
             (std::vector<C64>{{-5.0f, 10.0f}}));
 }
 
+// The complex modulus is correctly rounded: libm's hypot is one ulp low on
+// the first input, and the second lies 2^-105 relatively above a midpoint,
+// past what long double can resolve.
+TEST(CpuElementwiseArithmeticTest, ComplexModulusIsCorrectlyRounded) {
+  using C128 = std::complex<double>;
+  Tensor z = Make<ET::kComplexF64>({1}, {C128(13.845998919774365, 6.510019261193612)});
+  EXPECT_EQ(Values<ET::kF64>(RunOne(Unary("abs", z, {{1}, ET::kF64}))),
+            (std::vector<double>{15.300066564152743}));
+  // y = 2^26 + 1 and x = y^2 - 1 = 2^52 + 2^27 (ulp 1): |x + iy|^2 =
+  // x^2 + x + 1, so |x + iy| = x + 1/2 + 3/(8x) - ..., just above the
+  // midpoint x + 1/2; correctly rounded, x + 1 (x itself is the even
+  // neighbour a rounding to the midpoint would pick).
+  const double y = 0x1p26 + 1;
+  const double x = y * y - 1;
+  Tensor near_tie = Make<ET::kComplexF64>({1}, {C128(x, y)});
+  EXPECT_EQ(Values<ET::kF64>(RunOne(Unary("abs", near_tie, {{1}, ET::kF64}))),
+            (std::vector<double>{x + 1}));
+}
+
 TEST(CpuElementwiseMathTest, RoundingsAndRoots) {
   ExpectSameFloats<ET::kF32>(RunUnary<ET::kF32>("round_nearest_afz", {2.5f, -2.5f, -0.4f}),
                              {3.0f, -3.0f, -0.0f}, "afz");
