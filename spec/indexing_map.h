@@ -157,7 +157,8 @@ absl::StatusOr<AffineExpr> ParseAffineExpr(std::string_view text, int64_t num_di
                                            int64_t num_symbols, AffineParseError* error = nullptr);
 absl::StatusOr<AffineMap> ParseAffineMap(std::string_view text, AffineParseError* error = nullptr);
 // "MAP; domain: ITEMS", the form ToString prints (a map without variables
-// may leave the domain out). Every variable needs a bound; a symbol with an
+// may leave the domain out). Every variable needs a bound: its first item;
+// a later item on the same variable is a constraint. A symbol with an
 // "(rt: ...)" source is a runtime variable, the others range variables,
 // which come first.
 absl::StatusOr<IndexingMap> ParseIndexingMap(std::string_view text,

@@ -38,9 +38,10 @@ absl::StatusOr<const Tensor*> Operand(const Case& c, int64_t index, const std::s
   return &c.operands[index];
 }
 
-// output[d] = convert(value) for an op without inputs (iota).
-absl::Status CheckValueOfIndex(const AffineMap& value_map, const Tensor& output,
-                               std::span<const int64_t> d, const std::byte* actual) {
+// output[d] = convert(value) for an op without inputs (iota); false when
+// the value is unspecified.
+absl::StatusOr<bool> CheckValueOfIndex(const AffineMap& value_map, const Tensor& output,
+                                       std::span<const int64_t> d, const std::byte* actual) {
   const ElementType type = output.element_type();
   const size_t bytes = ContainerBytes(type);
   int64_t value = EvaluateAffineExpr(value_map.results[0], d, {});
@@ -49,7 +50,7 @@ absl::Status CheckValueOfIndex(const AffineMap& value_map, const Tensor& output,
   if (IsInteger(type)) {
     int64_t back = 0;
     ConvertElement(type, expected.data(), ElementType::kSI64, &back);
-    if (back != value) return absl::OkStatus();  // out of the type's range: unspecified
+    if (back != value) return false;  // out of the type's range: unspecified
   }
   if (std::memcmp(expected.data(), actual, bytes) != 0) {
     return absl::FailedPreconditionError("output" + IndexToString(d) + " = " + Hex(actual, bytes) +
@@ -57,7 +58,7 @@ absl::Status CheckValueOfIndex(const AffineMap& value_map, const Tensor& output,
                                          std::to_string(value) + ", which converts to " +
                                          Hex(expected.data(), bytes));
   }
-  return absl::OkStatus();
+  return true;
 }
 
 }  // namespace
@@ -82,28 +83,31 @@ absl::StatusOr<std::optional<ValueSource>> FindValueSource(const OpIndexingMaps&
   return std::optional<ValueSource>();
 }
 
-absl::StatusOr<int64_t> CheckValueMaps(const OpIndexingMaps& maps, const Case& c,
-                                       const Tensor& output) {
+absl::StatusOr<ValueMapCheck> CheckValueMaps(const OpIndexingMaps& maps, const Case& c,
+                                             const Tensor& output) {
   if (output.type().quantization) {
     return absl::UnimplementedError("quantized outputs are not checked against indexing maps");
   }
   const RuntimeValueReader read = CaseValueReader(c);
   const size_t bytes = ContainerBytes(output.element_type());
-  int64_t compared = 0;
+  ValueMapCheck check;
   for (IndexIterator it(output.shape()); !it.done(); it.Next()) {
     const std::byte* actual = output.bytes().data() + it.linear() * bytes;
     if (maps.value_of_index) {
-      if (auto s = CheckValueOfIndex(*maps.value_of_index, output, it.index(), actual); !s.ok()) {
-        return s;
-      }
-      ++compared;
+      auto specified = CheckValueOfIndex(*maps.value_of_index, output, it.index(), actual);
+      if (!specified.ok()) return specified.status();
+      ++(*specified ? check.compared : check.unspecified);
       continue;
     }
     auto source = FindValueSource(maps, read, it.index());
     if (!source.ok()) return source.status();
     if (!*source) {
-      return absl::FailedPreconditionError("no value map covers output" +
-                                           IndexToString(it.index()));
+      if (maps.uncovered.empty()) {
+        return absl::FailedPreconditionError("no value map covers output" +
+                                             IndexToString(it.index()));
+      }
+      ++check.unspecified;
+      continue;
     }
     const InputIndexingMap& map = *(*source)->map;
     auto input = Operand(c, map.operand_index, map.Name());
@@ -125,14 +129,14 @@ absl::StatusOr<int64_t> CheckValueMaps(const OpIndexingMaps& maps, const Case& c
           map.Name() + " (" + map.map.ToString() + ") points to " + map.Name() +
           IndexToString((*source)->index) + " = " + Hex(expected, bytes));
     }
-    ++compared;
+    ++check.compared;
   }
-  return compared;
+  return check;
 }
 
-absl::StatusOr<std::vector<std::vector<bool>>> ReachedElements(const OpIndexingMaps& maps,
-                                                               const Case& c) {
-  std::vector<std::vector<bool>> reached;
+absl::StatusOr<Reach> ReachedElements(const OpIndexingMaps& maps, const Case& c) {
+  Reach reach;
+  std::vector<std::vector<bool>>& reached = reach.inputs;
   for (const Tensor& t : c.operands) reached.emplace_back(t.num_elements(), false);
   if (c.result_types.empty()) return absl::InvalidArgumentError("the case has no result");
   const RuntimeValueReader read = CaseValueReader(c);
@@ -155,6 +159,7 @@ absl::StatusOr<std::vector<std::vector<bool>>> ReachedElements(const OpIndexingM
     auto source = FindValueSource(maps, read, it.index());
     if (!source.ok()) return source.status();
     if (*source) mark(*(*source)->map, (*source)->index);
+    reach.output_specified.push_back(source->has_value() || maps.maps.empty());
     for (const InputIndexingMap& map : maps.maps) {
       if (map.role != MapRole::kIndex) continue;
       if (auto s = map.map.ForEachPoint(it.index(), read,
@@ -165,7 +170,7 @@ absl::StatusOr<std::vector<std::vector<bool>>> ReachedElements(const OpIndexingM
     }
     if (!status.ok()) return status;
   }
-  return reached;
+  return reach;
 }
 
 }  // namespace hlocheck::spec

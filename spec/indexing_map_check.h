@@ -33,19 +33,28 @@ absl::StatusOr<std::optional<ValueSource>> FindValueSource(const OpIndexingMaps&
 
 // Checks every element of `output` (the op's result for `c`) against the
 // maps; the error names the first element that differs, its source and the
-// bits. An output element no value map covers is an error too. An op with
-// a value_of_index map is checked against the value converted to the
-// element type, where the conversion is exact or rounds a float; integer
-// values outside the type's range are skipped (unspecified). Returns how
-// many elements were compared.
-absl::StatusOr<int64_t> CheckValueMaps(const OpIndexingMaps& maps, const Case& c,
-                                       const Tensor& output);
+// bits. An output element no value map covers is an error too, unless the
+// maps say why the spec leaves such elements without a value (`uncovered`):
+// then it is counted as unspecified. An op with a value_of_index map is
+// checked against the value converted to the element type, where the
+// conversion is exact or rounds a float; integer values outside the type's
+// range are unspecified.
+struct ValueMapCheck {
+  int64_t compared = 0;
+  int64_t unspecified = 0;
+};
+absl::StatusOr<ValueMapCheck> CheckValueMaps(const OpIndexingMaps& maps, const Case& c,
+                                             const Tensor& output);
 
 // For each operand of `c` (flat order), which elements some map reaches:
 // the element the winning value map points to, for every output index, and
-// every element an index map covers.
-absl::StatusOr<std::vector<std::vector<bool>>> ReachedElements(const OpIndexingMaps& maps,
-                                                               const Case& c);
+// every element an index map covers. And which output elements have a value
+// (all but those no value map covers, when the maps allow such).
+struct Reach {
+  std::vector<std::vector<bool>> inputs;
+  std::vector<bool> output_specified;
+};
+absl::StatusOr<Reach> ReachedElements(const OpIndexingMaps& maps, const Case& c);
 
 std::string IndexToString(std::span<const int64_t> index);
 

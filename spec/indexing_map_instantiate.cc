@@ -1,4 +1,5 @@
 // Instantiating an op's indexing-map templates for one op instance.
+#include <algorithm>
 #include <limits>
 
 #include "absl/status/status.h"
@@ -34,6 +35,7 @@ class Instantiator {
     }
     output_shape_ = instance_.results[0][0].shape;
     OpIndexingMaps result;
+    result.uncovered = spec.uncovered;
     for (const MapTemplate& map : spec.maps) {
       auto group = OperandGroup(map.input);
       if (!group.ok()) return group.status();
@@ -277,16 +279,32 @@ class Instantiator {
         if (!expr.ok()) return expr.status();
         auto range = IntervalOf(c.range);
         if (!range.ok()) return range.status();
-        AffineExpr simplified = SimplifyAffineExpr(*expr, map.dim_vars, symbols);
-        Interval values = ExprRange(simplified, map.dim_vars, symbols);
-        // XLA drops a constraint every point of the box meets.
-        if (!values.empty() && range->lower <= values.lower && values.upper <= range->upper) {
-          continue;
-        }
-        map.constraints.push_back({simplified, *range});
+        AddConstraint(map, *expr, *range);
       }
+      if (t.within_input) AddConstraint(map, map.map.results[k], {0, input.shape[k] - 1});
     }
     return map;
+  }
+
+  // Simplified; dropped where every point of the box meets it (as XLA
+  // does); merged into the bounds of a dim or range variable it names alone.
+  static void AddConstraint(IndexingMap& map, const AffineExpr& expr, Interval range) {
+    std::vector<Interval> symbols = map.SymbolBounds();
+    AffineExpr simplified = SimplifyAffineExpr(expr, map.dim_vars, symbols);
+    Interval values = ExprRange(simplified, map.dim_vars, symbols);
+    if (!values.empty() && range.lower <= values.lower && values.upper <= range.upper) return;
+    Interval* bounds = nullptr;
+    if (simplified->kind == AffineKind::kDim) {
+      bounds = &map.dim_vars[simplified->value];
+    } else if (simplified->kind == AffineKind::kSymbol &&
+               simplified->value < static_cast<int64_t>(map.range_vars.size())) {
+      bounds = &map.range_vars[simplified->value];
+    }
+    if (bounds != nullptr) {
+      *bounds = {std::max(bounds->lower, range.lower), std::min(bounds->upper, range.upper)};
+    } else {
+      map.constraints.push_back({simplified, range});
+    }
   }
 
   const OpSpec& op_;

@@ -309,16 +309,20 @@ class AffineParser {
       std::optional<Interval> interval = ParseInterval();
       if (!interval) return;
       bool is_variable = e->kind == AffineKind::kDim || e->kind == AffineKind::kSymbol;
-      if (!is_variable) {
+      auto* slot = !is_variable                  ? nullptr
+                   : e->kind == AffineKind::kDim ? &dims[e->value]
+                                                 : &symbols[e->value];
+      // A variable's first item is its bound; a later one is a constraint
+      // (on a runtime variable: on the value after clamping).
+      if (slot == nullptr || slot->has_value()) {
         result.constraints.push_back({e, *interval});
-      } else {
-        auto& slot = e->kind == AffineKind::kDim ? dims[e->value] : symbols[e->value];
-        if (slot) {
+        if (Peek() == "(") {
           pos_ = item_at;
-          Fail("a second bound for " + PrintAffineExpr(e));
+          Fail("a runtime source belongs to the first bound of " + PrintAffineExpr(e));
           return;
         }
-        slot = interval;
+      } else {
+        *slot = interval;
         if (e->kind == AffineKind::kSymbol && Accept("(")) {
           std::optional<RuntimeVar> rt = RuntimeSource();
           if (!rt) return;

@@ -167,12 +167,13 @@ class SectionReader {
 
   absl::StatusOr<IndexingMapsSpec> Section(const YAML::Node& node) {
     if (auto s = reader_.CheckKeys(node, "indexing_maps", {"maps"},
-                                   {"note", "definitions", "value_of_index"});
+                                   {"note", "definitions", "value_of_index", "uncovered"});
         !s.ok()) {
       return s;
     }
     IndexingMapsSpec spec;
     if (node["note"]) spec.note = node["note"].Scalar();
+    if (node["uncovered"]) spec.uncovered = node["uncovered"].Scalar();
     if (const YAML::Node& definitions = node["definitions"]) {
       if (!definitions.IsSequence()) {
         return reader_.Error(definitions, "expected a list of definitions");
@@ -354,8 +355,9 @@ class SectionReader {
   }
 
   absl::StatusOr<MapTemplate> Map(const YAML::Node& entry) const {
-    if (auto s = reader_.CheckKeys(entry, "map", {"input"},
-                                   {"kind", "dims", "symbols", "results", "constraints"});
+    if (auto s = reader_.CheckKeys(
+            entry, "map", {"input"},
+            {"kind", "dims", "symbols", "results", "constraints", "within_input"});
         !s.ok()) {
       return s;
     }
@@ -371,6 +373,11 @@ class SectionReader {
       } else if (kind.Scalar() != "value") {
         return reader_.Error(kind, "expected value or index");
       }
+    }
+    if (entry["within_input"]) {
+      auto within = reader_.Bool(entry["within_input"], "within_input");
+      if (!within.ok()) return within.status();
+      map.within_input = *within;
     }
     if (entry["dims"]) {
       auto dims = Dims(entry["dims"]);

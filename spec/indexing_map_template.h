@@ -89,6 +89,9 @@ struct MapTemplate {
   std::vector<SymbolGroupTemplate> symbols;
   std::vector<TemplateCase> results;            // one expression per input dimension k
   std::vector<ConstraintTemplate> constraints;  // instantiated per input dimension k
+  // Adds the constraints that every result lies inside the input's shape
+  // (dropped where they always hold): for a map that can point outside it.
+  bool within_input = false;
   SourceLocation location;
 };
 
@@ -96,6 +99,9 @@ struct IndexingMapsSpec {
   std::string note;
   std::vector<std::pair<std::string, Formula>> definitions;
   std::vector<MapTemplate> maps;  // value maps in priority order
+  // Why some output elements may lie in no value map's domain: the spec
+  // gives them no value. Empty: every output element lies in one.
+  std::string uncovered;
   // For an op without inputs (iota): the value of the output element at d,
   // as one expression of d, before conversion to the element type.
   std::optional<AffineTemplate> value_of_index;
@@ -117,6 +123,7 @@ struct InputIndexingMap {
 
 struct OpIndexingMaps {
   std::vector<InputIndexingMap> maps;  // value maps in priority order
+  std::string uncovered;               // IndexingMapsSpec::uncovered
   std::optional<AffineMap> value_of_index;
 };
 

@@ -23,7 +23,7 @@ TEST(IndexingMapExamplesTest, ExampleResultsFollowTheMaps) {
     ASSERT_TRUE(maps.ok()) << op.name << ": " << maps.status();
     auto compared = CheckValueMaps(*maps, example->c, example->expected[0]);
     ASSERT_TRUE(compared.ok()) << op.name << ": " << compared.status();
-    EXPECT_EQ(*compared, example->expected[0].num_elements()) << op.name;
+    EXPECT_EQ(compared->compared, example->expected[0].num_elements()) << op.name;
     ASSERT_TRUE(ReachedElements(*maps, example->c).ok()) << op.name;
     ++checked;
   }
@@ -45,10 +45,10 @@ TEST(IndexingMapExamplesTest, OverwrittenOperandElementsAreUnreached) {
   ASSERT_TRUE(reached.ok()) << reached.status();
   const int64_t update_elements = example->c.operands[1].num_elements();
   int64_t unreached_operand = 0;
-  for (bool r : (*reached)[0]) unreached_operand += !r;
+  for (bool r : reached->inputs[0]) unreached_operand += !r;
   EXPECT_EQ(unreached_operand, update_elements);
-  for (size_t o = 1; o < reached->size(); ++o) {
-    for (bool r : (*reached)[o]) EXPECT_TRUE(r) << "operand " << o;
+  for (size_t o = 1; o < reached->inputs.size(); ++o) {
+    for (bool r : reached->inputs[o]) EXPECT_TRUE(r) << "operand " << o;
   }
 }
 

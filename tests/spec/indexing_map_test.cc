@@ -88,6 +88,8 @@ TEST(IndexingMapNotationTest, IndexingMapsWithDomainsPrintBack) {
       "(d0)[s0] -> (s0, d0); domain: d0 in [0, 9], s0 in [0, 255]",
       "(d0, d1)[s0] -> (d0 - s0); domain: d0 in [0, 9], d1 in [-3, 2], "
       "s0 in [0, 1] (rt: start_indices[1] at (d0, d1) -> ()), d0 - s0 in [0, 4]",
+      "(d0)[s0] -> (s0); domain: d0 in [0, 3], s0 in [0, 4] (rt: start_indices at (d0) -> (d0, "
+      "0)), s0 in [0, 3]",
       "() -> ()",
   };
   for (const char* text : kMaps) {
@@ -116,7 +118,9 @@ TEST(IndexingMapNotationTest, ParseErrorsNamePositionAndExpectation) {
       {"(d0) (d0)", 5, "expected '->' between the variables and the results"},
       {"(d0) -> (d0); domain: d0 in [0 9]", 31, "expected ',' between the bounds"},
       {"(d0, d1) -> (d0); domain: d0 in [0, 9]", 38, "the domain has no bounds for d1"},
-      {"(d0) -> (d0); domain: d0 in [0, 9], d0 in [1, 2]", 36, "a second bound for d0"},
+      {"(d0)[s0] -> (d0); domain: d0 in [0, 9], s0 in [0, 1] (rt: x at (d0) -> ()), "
+       "s0 in [0, 0] (rt: x at (d0) -> ())",
+       76, "a runtime source belongs to the first bound of s0"},
       {"(d0) -> (d0)", 12, "expected '; domain:' with the bounds of every variable"},
       {"(d0) -> (99999999999999999999)", 9, "expected an integer that fits in 64 bits"},
   };
@@ -328,6 +332,23 @@ TEST(IndexingMapTemplateTest, Row6Gather) {
                    "s1 in [0, 68] (rt: start_indices at (d0, d1, d2, d3) -> (d0, 1))",
                "start_indices: (d0, d1, d2, d3)[s0] -> (d0, s0); domain: " + domain +
                    ", s0 in [0, 1]"}));
+}
+
+// C8 lets a collapsed dimension have slice size 0: its start index is
+// clamped into [0, 3] and the result element has a value only where the
+// clamped index lies inside the operand, a constraint on the runtime
+// variable (the other results are uncovered: the spec gives them none).
+TEST(IndexingMapTemplateTest, GatherCollapsedSliceOfSizeZero) {
+  EXPECT_EQ(Maps("gather",
+                 "operands: {operand: tensor<3x4xf32>, start_indices: tensor<2x1xi32>}\n"
+                 "attributes: {offset_dims: [1], collapsed_slice_dims: [0],\n"
+                 "  start_index_map: [0], index_vector_dim: 1, slice_sizes: [0, 4],\n"
+                 "  indices_are_sorted: false}\n"
+                 "results: {result: tensor<2x4xf32>}"),
+            (Strings{"operand: (d0, d1)[s0] -> (s0, d1); domain: d0 in [0, 1], d1 in [0, 3], "
+                     "s0 in [0, 3] (rt: start_indices at (d0, d1) -> (d0, 0)), s0 in [0, 2]",
+                     "start_indices: (d0, d1)[s0] -> (d0, s0); domain: d0 in [0, 1], "
+                     "d1 in [0, 3], s0 in [0, 0]"}));
 }
 
 TEST(IndexingMapTemplateTest, Row7Transpose) {
