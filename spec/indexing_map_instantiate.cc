@@ -177,8 +177,8 @@ class Instantiator {
   }
 
   // The first case that applies, for the current bindings.
-  absl::StatusOr<AffineExpr> Case(const std::vector<TemplateCase>& cases, int64_t dims,
-                                  int64_t symbols) {
+  absl::StatusOr<AffineExpr> FirstCase(const std::vector<TemplateCase>& cases, int64_t dims,
+                                       int64_t symbols) {
     for (const TemplateCase& c : cases) {
       auto holds = Holds(c.when);
       if (!holds.ok()) return holds.status();
@@ -197,7 +197,7 @@ class Instantiator {
     }
     for (int64_t k = 0; k < rank; ++k) {
       evaluator_.SetMember("k", Value(k));
-      auto expr = Case(cases, dims, symbols);
+      auto expr = FirstCase(cases, dims, symbols);
       if (!expr.ok()) return expr.status();
       exprs.push_back(*expr);
     }
@@ -325,6 +325,10 @@ absl::StatusOr<OpIndexingMaps> InstantiateIndexingMaps(const OpSpec& op,
     return absl::NotFoundError(op.name + " has no indexing_maps section");
   }
   return Instantiator(op, instance).Run();
+}
+
+absl::StatusOr<OpIndexingMaps> InstantiateIndexingMaps(const OpSpec& op, const Case& c) {
+  return InstantiateIndexingMaps(op, OpInstance::FromCase(op, c));
 }
 
 RuntimeValueReader CaseValueReader(const Case& c) {

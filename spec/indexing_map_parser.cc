@@ -284,9 +284,15 @@ class AffineParser {
     }
     Expect("at", "before the access map");
     int64_t dims = num_dims_, symbols = num_symbols_;
+    SkipSpace();
+    size_t access_at = pos_;
     rt.access = Map();
     num_dims_ = dims;
     num_symbols_ = symbols;
+    if (!failed() && (rt.access.num_dims != dims || rt.access.num_symbols != 0)) {
+      pos_ = access_at;
+      Fail("expected an access map of the map's " + std::to_string(dims) + " dims and no symbols");
+    }
     Expect(")", "to close the runtime source");
     if (failed()) return std::nullopt;
     return rt;

@@ -131,11 +131,14 @@ struct OpIndexingMaps {
 // with the variables' ranges; constraints that always hold are dropped.
 absl::StatusOr<OpIndexingMaps> InstantiateIndexingMaps(const OpSpec& op,
                                                        const OpInstance& instance);
+// The same for a case's shapes and attributes.
+absl::StatusOr<OpIndexingMaps> InstantiateIndexingMaps(const OpSpec& op, const Case& c);
 
 // Reads runtime variables from the case's operands: the integer at the
 // index, saturated to int64_t (only ui64 values above 2^63 - 1 saturate;
 // the feasible ranges lie inside int64_t, so clamping the saturated value
-// gives what clamping the exact one gives).
+// gives what clamping the exact one gives). The reader refers to `c`, which
+// must outlive it.
 RuntimeValueReader CaseValueReader(const Case& c);
 
 }  // namespace hlocheck::spec

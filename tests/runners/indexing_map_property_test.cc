@@ -15,7 +15,6 @@
 
 #include "spec/indexing_map_check.h"
 #include "spec/indexing_map_template.h"
-#include "spec/instance.h"
 #include "tests/runners/cpu_session.h"
 
 namespace hlocheck {
@@ -51,7 +50,7 @@ void CheckMaps(const std::string& name, Backend backend) {
       return;
     }
   }
-  auto maps = spec::InstantiateIndexingMaps(op, spec::OpInstance::FromCase(op, c));
+  auto maps = spec::InstantiateIndexingMaps(op, c);
   if (!maps.ok()) RC_FAIL(std::string(maps.status().message()));
   auto outputs = Outputs(backend, c);
   if (!outputs.ok()) RC_FAIL(std::string(outputs.status().message()));

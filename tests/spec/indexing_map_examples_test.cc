@@ -4,7 +4,6 @@
 
 #include "spec/example.h"
 #include "spec/indexing_map_check.h"
-#include "spec/instance.h"
 #include "spec/registry.h"
 
 namespace hlocheck::spec {
@@ -19,7 +18,7 @@ TEST(IndexingMapExamplesTest, ExampleResultsFollowTheMaps) {
     ASSERT_TRUE(op.example.runnable) << op.name;
     auto example = ExampleAsCase(op);
     ASSERT_TRUE(example.ok()) << op.name << ": " << example.status();
-    auto maps = InstantiateIndexingMaps(op, OpInstance::FromCase(op, example->c));
+    auto maps = InstantiateIndexingMaps(op, example->c);
     ASSERT_TRUE(maps.ok()) << op.name << ": " << maps.status();
     auto compared = CheckValueMaps(*maps, example->c, example->expected[0]);
     ASSERT_TRUE(compared.ok()) << op.name << ": " << compared.status();
@@ -39,7 +38,7 @@ TEST(IndexingMapExamplesTest, OverwrittenOperandElementsAreUnreached) {
   const OpSpec& op = *(*registry)->Find("dynamic_update_slice");
   auto example = ExampleAsCase(op);
   ASSERT_TRUE(example.ok()) << example.status();
-  auto maps = InstantiateIndexingMaps(op, OpInstance::FromCase(op, example->c));
+  auto maps = InstantiateIndexingMaps(op, example->c);
   ASSERT_TRUE(maps.ok()) << maps.status();
   auto reached = ReachedElements(*maps, example->c);
   ASSERT_TRUE(reached.ok()) << reached.status();

@@ -122,6 +122,8 @@ TEST(IndexingMapNotationTest, ParseErrorsNamePositionAndExpectation) {
        "s0 in [0, 0] (rt: x at (d0) -> ())",
        76, "a runtime source belongs to the first bound of s0"},
       {"(d0) -> (d0)", 12, "expected '; domain:' with the bounds of every variable"},
+      {"(d0)[s0] -> (s0); domain: d0 in [0, 1], s0 in [0, 1] (rt: x at (d0, d1) -> ())", 63,
+       "expected an access map of the map's 1 dims and no symbols"},
       {"(d0) -> (99999999999999999999)", 9, "expected an integer that fits in 64 bits"},
   };
   for (const Bad& bad : kBad) {
