@@ -3,9 +3,64 @@
 
 #include "runners/commands.h"
 #include "runners/flags.h"
+#include "spec/indexing_map_template.h"
+#include "spec/instance.h"
 #include "spec/registry.h"
 
 namespace hlocheck {
+
+namespace {
+
+std::string Cases(const std::vector<spec::TemplateCase>& cases) {
+  std::string out;
+  for (const spec::TemplateCase& c : cases) {
+    if (!out.empty()) out += "; ";
+    out += c.when ? "when " + c.when->text + ": " + c.expr.text : c.expr.text;
+  }
+  return out;
+}
+
+// The op's indexing-map templates and, instantiated, the maps of its example.
+void PrintIndexingMaps(const spec::OpSpec& op) {
+  const spec::IndexingMapsSpec& maps = *op.indexing_maps;
+  std::cout << "  indexing maps (seed 004): " << maps.note << "\n";
+  for (const spec::MapTemplate& map : maps.maps) {
+    std::cout << "    " << map.input << (map.role == spec::MapRole::kIndex ? " (index)" : "")
+              << ": " << (map.results.empty() ? "()" : Cases(map.results)) << "\n";
+    for (const spec::BoundsCase& d : map.dims) {
+      std::cout << "      output dim k in " << d.range.text
+                << (d.when ? " when " + d.when->text : "") << "\n";
+    }
+    for (const spec::SymbolGroupTemplate& g : map.symbols) {
+      std::cout << "      " << g.count.text << " symbols in " << g.range.text;
+      if (!g.runtime.empty()) {
+        std::cout << ", read from " << g.runtime << (g.element ? "[" + g.element->text + "]" : "");
+        if (!g.access.empty()) std::cout << " at " << Cases(g.access);
+      }
+      std::cout << "\n";
+    }
+    for (const spec::ConstraintTemplate& c : map.constraints) {
+      std::cout << "      constraint " << c.expr.text << " in " << c.range.text
+                << (c.when ? " when " + c.when->text : "") << "\n";
+    }
+  }
+  if (maps.value_of_index) std::cout << "    value of index: " << maps.value_of_index->text << "\n";
+  if (op.example.instance == nullptr) return;
+  auto instantiated = spec::InstantiateIndexingMaps(op, *op.example.instance);
+  if (!instantiated.ok()) {
+    std::cout << "  on the example: " << instantiated.status().message() << "\n";
+    return;
+  }
+  std::cout << "  on the example:\n";
+  for (const spec::InputIndexingMap& m : instantiated->maps) {
+    std::cout << "    " << m.Name() << ": " << m.map.ToString() << "\n";
+  }
+  if (instantiated->value_of_index) {
+    std::cout << "    value of index: " << instantiated->value_of_index->ToString() << "\n";
+  }
+}
+
+}  // namespace
 
 int SpecCommand(const std::vector<std::string>& args) {
   Flags flags;
@@ -20,7 +75,8 @@ int SpecCommand(const std::vector<std::string>& args) {
         << "usage: hlocheck spec [OP]\n\n"
            "Without OP: the number of ops and constraints in spec/ops (or $HLOCHECK_SPEC_DIR)\n"
            "and how many constraints have an executable formula. With OP: its operands,\n"
-           "attributes, results and numbered constraints.\n\nflags:\n"
+           "attributes, results and numbered constraints, and its indexing maps (seed 004)\n"
+           "as templates and instantiated for its example.\n\nflags:\n"
         << flags.Help();
     return kExitOk;
   }
@@ -81,6 +137,7 @@ int SpecCommand(const std::vector<std::string>& args) {
     if (c.condition) std::cout << "        when " << c.condition->text << "\n";
     if (!c.note.empty()) std::cout << "        note: " << c.note << "\n";
   }
+  if (op->indexing_maps != nullptr) PrintIndexingMaps(*op);
   return kExitOk;
 }
 

@@ -7,8 +7,9 @@
 
 #include "absl/status/status.h"
 #include "spec/formula/parser.h"
+#include "spec/indexing_map_template.h"
 #include "spec/instance.h"
-#include "yaml-cpp/yaml.h"
+#include "spec/yaml_reader.h"
 
 namespace hlocheck::spec {
 
@@ -84,9 +85,9 @@ std::optional<std::vector<ElementType>> ExpandTypeClass(std::string_view name) {
 namespace {
 
 // Reads one op file, keeping the file name for every message.
-class Loader {
+class Loader : public YamlReader {
  public:
-  explicit Loader(std::string file) : file_(std::move(file)) {}
+  explicit Loader(std::string file) : YamlReader(std::move(file)) {}
 
   absl::StatusOr<TypeConstraints> LoadTypes(const std::string& text) {
     YAML::Node root;
@@ -140,58 +141,6 @@ class Loader {
   }
 
  private:
-  absl::Status Error(const YAML::Node& node, const std::string& message) const {
-    return absl::InvalidArgumentError(Where(node).ToString() + ": " + message);
-  }
-
-  SourceLocation Where(const YAML::Node& node) const {
-    YAML::Mark mark = node.Mark();
-    if (mark.is_null()) return {file_, 1, 1};
-    return {file_, mark.line + 1, mark.column + 1};
-  }
-
-  absl::Status CheckKeys(const YAML::Node& map, std::string_view what,
-                         std::initializer_list<std::string_view> required,
-                         std::initializer_list<std::string_view> optional) const {
-    if (!map.IsMap()) return Error(map, "expected a mapping for " + std::string(what));
-    std::set<std::string> seen;
-    for (const auto& entry : map) {
-      std::string key = entry.first.Scalar();
-      // yaml-cpp keeps the first of two equal keys; the second is a mistake.
-      if (!seen.insert(key).second) {
-        return Error(entry.first, "duplicate key '" + key + "' in " + std::string(what));
-      }
-      bool known = std::find(required.begin(), required.end(), key) != required.end() ||
-                   std::find(optional.begin(), optional.end(), key) != optional.end();
-      if (!known) {
-        std::string expected;
-        for (auto k : required) expected += (expected.empty() ? "" : ", ") + std::string(k);
-        for (auto k : optional) expected += (expected.empty() ? "" : ", ") + std::string(k);
-        return Error(entry.first, "unknown key '" + key + "' in " + std::string(what) +
-                                      "; expected one of: " + expected);
-      }
-    }
-    for (auto k : required) {
-      if (!map[std::string(k)]) {
-        return Error(map, "missing key '" + std::string(k) + "' in " + std::string(what));
-      }
-    }
-    return absl::OkStatus();
-  }
-
-  absl::StatusOr<std::string> Scalar(const YAML::Node& node, std::string_view what) const {
-    if (!node.IsScalar()) return Error(node, "expected a text value for " + std::string(what));
-    return node.Scalar();
-  }
-
-  absl::StatusOr<bool> Bool(const YAML::Node& node, std::string_view what) const {
-    auto text = Scalar(node, what);
-    if (!text.ok()) return text.status();
-    if (*text == "true") return true;
-    if (*text == "false") return false;
-    return Error(node, "expected true or false for " + std::string(what));
-  }
-
   // The parts every constraint has: text, formula, optional `when` and note.
   absl::Status ParseConstraintBody(const YAML::Node& entry, ConstraintSpec& c) const {
     c.text = entry["text"].Scalar();
@@ -205,26 +154,6 @@ class Loader {
     }
     if (entry["note"]) c.note = entry["note"].Scalar();
     return absl::OkStatus();
-  }
-
-  absl::StatusOr<Formula> ParseFormulaNode(const YAML::Node& node, std::string_view what) const {
-    auto text = Scalar(node, what);
-    if (!text.ok()) return text.status();
-    Formula formula;
-    formula.text = *text;
-    formula.location = Where(node);
-    // A quoted scalar's text starts one column after its mark.
-    if (node.Tag() == "!") formula.location.column += 1;
-    ParseError error;
-    auto expr = ParseFormula(formula.text, &error);
-    if (!expr.ok()) {
-      SourceLocation at = formula.location;
-      at.column += error.offset;
-      return absl::InvalidArgumentError(at.ToString() + ": in " + std::string(what) + " '" +
-                                        formula.text + "': " + error.message);
-    }
-    formula.expr = *expr;
-    return formula;
   }
 
   absl::StatusOr<TypeSet> ParseTypes(const YAML::Node& entry) const {
@@ -413,7 +342,7 @@ class Loader {
             root, "op file",
             {"op", "category", "summary", "operands", "results", "constraints", "numerics"},
             {"seed_heading", "attributes", "regions", "definitions", "example", "recipe",
-             "unmodelled_attributes"});
+             "unmodelled_attributes", "indexing_maps"});
         !s.ok()) {
       return s;
     }
@@ -581,6 +510,11 @@ class Loader {
       literals(example["operands"], op.operands, &op.example.operand_literals);
       literals(example["results"], op.results, &op.example.result_literals);
     }
+    if (const YAML::Node& maps = root["indexing_maps"]) {
+      auto section = ParseIndexingMapsSpec(*this, maps, op);
+      if (!section.ok()) return section.status();
+      op.indexing_maps = std::make_shared<const IndexingMapsSpec>(*std::move(section));
+    }
     for (auto& [index, node] : violations) {
       if (op.example.instance == nullptr) {
         return Error(node, "violated_by mutates the op's example, and there is none");
@@ -591,8 +525,6 @@ class Loader {
     }
     return op;
   }
-
-  std::string file_;
 };
 
 }  // namespace

@@ -87,6 +87,7 @@ struct AttributeSpec {
 };
 
 struct OpInstance;
+struct IndexingMapsSpec;  // spec/indexing_map_template.h
 
 struct ConstraintSpec {
   std::string id;    // "C1"
@@ -163,6 +164,9 @@ struct OpSpec {
   NumericsSpec numerics;
   std::vector<RecipeStep> recipe;
   ExampleSpec example;
+  // The output-to-input indexing maps (seed 004) as templates; null when the
+  // op file has no indexing_maps section.
+  std::shared_ptr<const IndexingMapsSpec> indexing_maps;
   std::string file;
 
   const ValueSpec* FindOperand(std::string_view name) const;

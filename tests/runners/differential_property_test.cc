@@ -4,19 +4,10 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "runners/session.h"
+#include "tests/runners/cpu_session.h"
 
 namespace hlocheck {
 namespace {
-
-Session& CpuSession() {
-  static Session* session = [] {
-    auto opened = OpenSession("cpu", 2);
-    if (!opened.ok()) throw std::runtime_error(std::string(opened.status().message()));
-    return opened->release();
-  }();
-  return *session;
-}
 
 void CheckOp(const std::string& name) {
   Session& session = CpuSession();
