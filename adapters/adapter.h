@@ -43,6 +43,18 @@ class Adapter {
   // exactly the case's result types; an error status is a backend failure,
   // which the runner reports as a finding.
   virtual absl::StatusOr<std::vector<Tensor>> Run(const Case& c) = 0;
+
+  // Run() into `results`: on success they hold the case's results. A
+  // backend may build them on the storage of the tensors `results` holds on
+  // entry (those of an earlier call, say), so that a caller that runs many
+  // cases of one shape does not pay for fresh buffers each time. On failure
+  // `results` is left in a valid but unspecified state.
+  virtual absl::Status RunInto(const Case& c, std::vector<Tensor>& results) {
+    absl::StatusOr<std::vector<Tensor>> fresh = Run(c);
+    if (!fresh.ok()) return fresh.status();
+    results = std::move(*fresh);
+    return absl::OkStatus();
+  }
 };
 
 struct AdapterDescription {

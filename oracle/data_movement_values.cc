@@ -82,10 +82,25 @@ Results GetDimensionSize(const Case& c) {
   return results;
 }
 
+// optimization_barrier: result = operand, one for one. The barrier only
+// constrains how a compiler may move ops across it; on values it is the
+// identity (tokens and tuples are the interpreter's).
+Results OptimizationBarrier(const Case& c) {
+  std::vector<ResultExpectation> results(c.operands.size());
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    results[i].reference = c.operands[i];
+    results[i].check = Check::kExact;
+  }
+  return results;
+}
+
 }  // namespace
 
 std::vector<OpEntry> ValueOps() {
-  return {{"constant", Constant}, {"get_dimension_size", GetDimensionSize}, {"iota", Iota}};
+  return {{"constant", Constant},
+          {"get_dimension_size", GetDimensionSize},
+          {"iota", Iota},
+          {"optimization_barrier", OptimizationBarrier}};
 }
 
 }  // namespace hlocheck::oracle

@@ -102,6 +102,38 @@ AdapterSupport CpuAdapter::Supports(const Case& c) const {
   return op->supports(c);
 }
 
+namespace {
+
+// The tensors RunInto was handed, for NewResult to build results on. Ops
+// run on the calling thread (the pool only runs their kernels), so a
+// thread-local list reaches them without threading it through every op's
+// signature; outside RunInto it is null and NewResult allocates.
+thread_local std::vector<Tensor>* recycled_results = nullptr;
+
+}  // namespace
+
+Tensor cpu::NewResult(const TensorType& type) {
+  if (recycled_results != nullptr) {
+    const int64_t bytes = type.num_elements() * ContainerBytes(type.element_type);
+    for (Tensor& candidate : *recycled_results) {
+      if (static_cast<int64_t>(candidate.bytes().size()) == bytes && bytes > 0) {
+        return Tensor::Reusing(type, std::move(candidate));
+      }
+    }
+  }
+  return Tensor(type);
+}
+
+absl::Status CpuAdapter::RunInto(const Case& c, std::vector<Tensor>& results) {
+  std::vector<Tensor> recycled = std::move(results);
+  recycled_results = &recycled;
+  absl::StatusOr<std::vector<Tensor>> ran = Run(c);
+  recycled_results = nullptr;
+  if (!ran.ok()) return ran.status();
+  results = std::move(*ran);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::vector<Tensor>> CpuAdapter::Run(const Case& c) {
   if (AdapterSupport support = Supports(c); !support.supported) {
     return absl::UnimplementedError(support.reason);

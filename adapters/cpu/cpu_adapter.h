@@ -26,6 +26,9 @@ class CpuAdapter : public Adapter {
   std::string_view name() const override { return "cpu"; }
   AdapterSupport Supports(const Case& c) const override;
   absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override;
+  // Elementwise ops build their result on a tensor of `results` of the
+  // same size; the others allocate as Run() does.
+  absl::Status RunInto(const Case& c, std::vector<Tensor>& results) override;
 
   int threads() const;
   // The ops this backend implements, in the order of its table.

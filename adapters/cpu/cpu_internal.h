@@ -50,6 +50,11 @@ absl::StatusOr<Results> RunSlice(const Case& c, const Device& device);
 AdapterSupport SupportsDotGeneral(const Case& c);
 absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device);
 
+// The result tensor of an op that writes every element of it: on the
+// storage of a tensor of the same size that CpuAdapter::RunInto was handed,
+// when there is one (taken from that list), else a new one.
+Tensor NewResult(const TensorType& type);
+
 // One op of the adapter's table.
 struct OpEntry {
   std::string_view name;

@@ -146,7 +146,7 @@ AdapterSupport SupportsAdd(const Case& c) { return SupportsTypes(c, AnyType, "ev
 
 absl::StatusOr<Results> RunAdd(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 2, true); !status.ok()) return status;
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   DispatchElementType(result.element_type(), [&]<ElementType T>() {
     AddKernel<T>(c.operands[0], c.operands[1], result, device);
   });
@@ -161,7 +161,7 @@ AdapterSupport SupportsExponential(const Case& c) {
 
 absl::StatusOr<Results> RunExponential(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 1, true); !status.ok()) return status;
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const ElementType type = result.element_type();
   if (!IsFloat(type) && !IsComplex(type)) {
     return absl::InvalidArgumentError(
@@ -180,7 +180,7 @@ AdapterSupport SupportsConvert(const Case& c) { return SupportsTypes(c, AnyType,
 absl::StatusOr<Results> RunConvert(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
   const Tensor& operand = c.operands[0];
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const ElementType from = operand.element_type();
   const ElementType to = result.element_type();
   const int from_bytes = ContainerBytes(from);

@@ -225,7 +225,7 @@ P CorrectlyRoundedModulus(P re, P im) {
 absl::StatusOr<Results> RunAbs(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
   const Tensor& operand = c.operands[0];
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const ElementType type = operand.element_type();
   if (!SignedFloatOrComplex(type) || ComponentType(type) != result.element_type()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -260,7 +260,7 @@ absl::StatusOr<Results> RunComplex(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 2, false); !status.ok()) return status;
   const Tensor& lhs = c.operands[0];
   const Tensor& rhs = c.operands[1];
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const ElementType part = lhs.element_type();
   if (!IsComplex(result.element_type()) || rhs.element_type() != part ||
       ComponentType(result.element_type()) != part) {
@@ -285,7 +285,7 @@ template <bool kImag>
 absl::StatusOr<Results> RunPart(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
   const Tensor& operand = c.operands[0];
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const ElementType type = operand.element_type();
   if (!FloatOrComplex(type) || ComponentType(type) != result.element_type()) {
     return absl::InvalidArgumentError(

@@ -174,7 +174,7 @@ bool DenseContainer(ElementType t) { return !IsBool(t) && BitWidth(t) == 8 * Con
 absl::StatusOr<Results> RunBitcastConvert(const Case& c, const Device& device) {
   if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
   const Tensor& operand = c.operands[0];
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const ElementType from = operand.element_type();
   const ElementType to = result.element_type();
   const int64_t bits = operand.num_elements() * BitWidth(from);

@@ -75,7 +75,7 @@ absl::StatusOr<Results> RunClamp(const Case& c, const Device& device) {
   const Tensor& min = c.operands[0];
   const Tensor& operand = c.operands[1];
   const Tensor& max = c.operands[2];
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const ElementType type = operand.element_type();
   for (const Tensor* bound : {&min, &max}) {
     if (bound->element_type() != type ||
@@ -113,7 +113,7 @@ absl::StatusOr<Results> RunSelect(const Case& c, const Device& device) {
   const Tensor& pred = c.operands[0];
   const Tensor& on_true = c.operands[1];
   const Tensor& on_false = c.operands[2];
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   if (!IsBool(pred.element_type()) || on_true.type() != result.type() ||
       on_false.type() != result.type() ||
       (pred.shape().size() != 0 && pred.shape() != result.shape())) {
@@ -213,7 +213,7 @@ absl::StatusOr<Results> RunCompare(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 2, false); !status.ok()) return status;
   const Tensor& lhs = c.operands[0];
   const Tensor& rhs = c.operands[1];
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   if (lhs.element_type() != rhs.element_type() || !IsBool(result.element_type())) {
     return absl::InvalidArgumentError("compare: operand or result types do not fit");
   }

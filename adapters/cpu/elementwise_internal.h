@@ -167,7 +167,7 @@ template <typename Allowed, typename Kernel>
 absl::StatusOr<Results> RunSameType(const Case& c, size_t operands, Allowed allowed,
                                     Kernel&& kernel) {
   if (absl::Status status = CheckElementwise(c, operands, true); !status.ok()) return status;
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const ElementType type = result.element_type();
   if (!allowed(type)) {
     return absl::InvalidArgumentError(

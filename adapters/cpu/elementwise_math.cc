@@ -245,7 +245,7 @@ HLOCHECK_ROUNDING_OP(RoundNearestEven, nearbyint)
 absl::StatusOr<Results> RunIsFinite(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
   const Tensor& operand = c.operands[0];
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   if (!IsFloat(operand.element_type()) || !IsBool(result.element_type())) {
     return absl::InvalidArgumentError("is_finite: needs a float operand and an i1 result");
   }
