@@ -27,10 +27,10 @@ absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std
 
 absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name) {
   const Attribute* attribute = c.FindAttribute(name);
-  const int64_t* value = attribute == nullptr ? nullptr : std::get_if<int64_t>(attribute);
+  const auto* value = attribute == nullptr ? nullptr : std::get_if<int64_t>(attribute);
   if (value == nullptr) {
     return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": attribute ", name, " is missing or not an integer"));
+        absl::StrCat(c.op, ": integer attribute ", name, " is missing"));
   }
   return *value;
 }
