@@ -311,6 +311,12 @@ absl::StatusOr<GatherPlan> PlanGather(const Case& c) {
 constexpr int64_t kPrefetchDistance = 4;
 constexpr int64_t kPrefetchBytes = 4096;
 
+// Asks for the cache lines of [start, start + bytes) ahead of their use.
+inline void Prefetch(const void* start, int64_t bytes) {
+  const auto* line = static_cast<const char*>(start);
+  for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(line + b);
+}
+
 // Where one slice is copied from (an operand element offset, or -1 for a
 // slice outside the operand) and to (a result element offset).
 struct SlicePlacement {
@@ -404,22 +410,18 @@ absl::StatusOr<Results> RunGather(const Case& c, const Device& device) {
       // is requested while this one is copied.
       const int64_t prefetch_bytes = std::min<int64_t>(
           slice.source_strides.back() == 1 ? slice.sizes.back() * sizeof(S) : 0, kPrefetchBytes);
-      ParallelFor(device, positions, slice_elements * sizeof(S), slice_elements,
-                  [&](int64_t first, int64_t last) {
-                    for (int64_t p = first; p < last; ++p) {
-                      if (p + kPrefetchDistance < last) {
-                        const int64_t ahead = placements[p + kPrefetchDistance].source;
-                        const auto* line =
-                            reinterpret_cast<const char*>(source + std::max<int64_t>(ahead, 0));
-                        for (int64_t b = 0; b < prefetch_bytes; b += 64)
-                          __builtin_prefetch(line + b);
-                      }
-                      if (placements[p].source < 0) continue;
-                      CopyBoxElements(source + placements[p].source,
-                                      destination + placements[p].destination, slice, 0,
-                                      slice_elements);
-                    }
-                  });
+      ParallelFor(
+          device, positions, slice_elements * sizeof(S), slice_elements,
+          [&](int64_t first, int64_t last) {
+            for (int64_t p = first; p < last; ++p) {
+              if (p + kPrefetchDistance < last && placements[p + kPrefetchDistance].source >= 0) {
+                Prefetch(source + placements[p + kPrefetchDistance].source, prefetch_bytes);
+              }
+              if (placements[p].source < 0) continue;
+              CopyBoxElements(source + placements[p].source,
+                              destination + placements[p].destination, slice, 0, slice_elements);
+            }
+          });
       return;
     }
     for (const SlicePlacement& placement : placements) {
