@@ -12,6 +12,14 @@
 // ~16K page faults; --keep-heap raises glibc's mmap and trim thresholds
 // (mallopt) so that freed results are reused, which isolates the kernels.
 //
+// Measured (2-core VM shared with other jobs, Release, --threads=2,
+// medians of 5; about +-15% from run to run): memcpy 7.2-7.5 ms. As is:
+// transpose 73.8 ms (bandwidth / memcpy's 0.10), gather 59.3 ms (0.12),
+// concatenate 49.8 ms (0.15). With --keep-heap: transpose 35.8 ms (0.21;
+// Eigen's shuffle, whose strided TensorBlockIO copy takes most of it),
+// gather 16.5 ms (0.45), concatenate 9.8 ms (0.76); both still pay for
+// zero-filling the fresh result.
+//
 //   cpu_data_movement_bench [--threads=N] [--keep-heap] [benchmark flags]
 #include <malloc.h>
 
