@@ -25,6 +25,16 @@ absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std
   return *values;
 }
 
+absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name) {
+  const Attribute* attribute = c.FindAttribute(name);
+  const auto* value = attribute == nullptr ? nullptr : std::get_if<int64_t>(attribute);
+  if (value == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, ": integer attribute ", name, " is missing"));
+  }
+  return *value;
+}
+
 absl::Status CheckCounts(const Case& c, size_t operands) {
   if (c.operands.size() != operands || c.result_types.size() != 1) {
     return absl::InvalidArgumentError(
@@ -51,7 +61,8 @@ const std::vector<OpEntry>& OpTable() {
         {"dot_general", 2, &cpu::SupportsDotGeneral, &cpu::RunDotGeneral},
     };
     for (const auto& family :
-         {cpu::ArithmeticOps(), cpu::MathOps(), cpu::BitwiseOps(), cpu::CompareOps()}) {
+         {cpu::ArithmeticOps(), cpu::MathOps(), cpu::BitwiseOps(), cpu::CompareOps(),
+          cpu::ShapeOps(), cpu::IndexingOps(), cpu::ValueOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;
@@ -95,7 +106,8 @@ std::vector<std::string> CpuAdapter::Ops() {
 AdapterSupport CpuAdapter::Supports(const Case& c) const {
   const OpEntry* op = FindOp(c.op);
   if (op == nullptr) return AdapterSupport::No(absl::StrCat("op ", c.op, " is not implemented"));
-  if (c.operands.size() != op->operands || c.result_types.size() != 1) {
+  if (op->operands != cpu::kVariadic &&
+      (c.operands.size() != op->operands || c.result_types.size() != 1)) {
     return AdapterSupport::No(
         absl::StrCat(std::string(op->name), " needs ", op->operands, " operands and 1 result"));
   }

@@ -55,10 +55,14 @@ absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device);
 // when there is one (taken from that list), else a new one.
 Tensor NewResult(const TensorType& type);
 
+// OpEntry::operands of an op whose operand count varies (concatenate,
+// dynamic_slice, ...): its supports() checks the operand and result counts.
+inline constexpr size_t kVariadic = static_cast<size_t>(-1);
+
 // One op of the adapter's table.
 struct OpEntry {
   std::string_view name;
-  size_t operands;
+  size_t operands;  // with 1 result; or kVariadic
   AdapterSupport (*supports)(const Case&);
   absl::StatusOr<Results> (*run)(const Case&, const Device&);
 };
@@ -70,6 +74,13 @@ std::vector<OpEntry> ArithmeticOps();
 std::vector<OpEntry> MathOps();
 std::vector<OpEntry> BitwiseOps();
 std::vector<OpEntry> CompareOps();
+
+// The data movement ops beyond transpose and slice, by family
+// (data_movement_shape.cc, data_movement_indexing.cc,
+// data_movement_values.cc).
+std::vector<OpEntry> ShapeOps();
+std::vector<OpEntry> IndexingOps();
+std::vector<OpEntry> ValueOps();
 
 // The Eigen kernels of data movement are instantiated for ranks up to this.
 inline constexpr int kMaxRank = 8;
@@ -153,9 +164,32 @@ using Map = Eigen::TensorMap<Eigen::Tensor<S, Rank, Eigen::RowMajor, Eigen::Inde
 // the std::string_view that Name() returns.
 inline std::string TypeName(ElementType type) { return std::string(Name(type)); }
 
+inline Results OneResult(Tensor tensor) {
+  Results results;
+  results.push_back(std::move(tensor));
+  return results;
+}
+
+// No when an operand or result is quantized: this backend has no kernels
+// for quantized tensors.
+inline AdapterSupport SupportsUnquantized(const Case& c) {
+  for (const Tensor& t : c.operands) {
+    if (t.type().quantization.has_value()) {
+      return AdapterSupport::No(std::string(c.op) + ": quantized tensors are not supported");
+    }
+  }
+  for (const TensorType& t : c.result_types) {
+    if (t.quantization.has_value()) {
+      return AdapterSupport::No(std::string(c.op) + ": quantized tensors are not supported");
+    }
+  }
+  return AdapterSupport::Yes();
+}
+
 // Attribute access that answers a status instead of throwing.
 absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std::string& name,
                                                         bool optional = false);
+absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name);
 
 // Checks the operand and result counts; the adapter's table also checks
 // them, but every Run*() is callable on its own.

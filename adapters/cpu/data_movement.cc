@@ -1,5 +1,6 @@
 // Data movement ops of the spec: transpose (Eigen's shuffle) and slice
-// (Eigen's stridedSlice). They move bytes and never look at values, so the
+// (Eigen's stridedSlice), and what the data movement files share
+// (data_movement_internal.h). They move bytes and never look at values, so the
 // kernels are instantiated per container size and rank, not per element
 // type. Dimensions that need no work are collapsed away first: the kernels
 // then run at the lowest rank that describes the movement, and a movement
@@ -12,57 +13,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "adapters/cpu/cpu_internal.h"
+#include "adapters/cpu/data_movement_internal.h"
 
 namespace hlocheck::cpu {
 namespace {
-
-// Calls fn.template operator()<S>() with S a type of `bytes` bytes. The
-// 16-byte type is complex<double> because Eigen knows it (NumTraits,
-// packets); its copies move bits unchanged like the integer ones.
-template <typename Fn>
-void DispatchContainer(int bytes, Fn&& fn) {
-  switch (bytes) {
-    case 1:
-      return fn.template operator()<uint8_t>();
-    case 2:
-      return fn.template operator()<uint16_t>();
-    case 4:
-      return fn.template operator()<uint32_t>();
-    case 8:
-      return fn.template operator()<uint64_t>();
-    case 16:
-      return fn.template operator()<std::complex<double>>();
-  }
-  __builtin_unreachable();
-}
-
-template <typename Fn>
-void DispatchRank(int rank, Fn&& fn) {
-  switch (rank) {
-#define HLOCHECK_RANK_CASE(R) \
-  case R:                     \
-    return fn.template operator()<R>();
-    HLOCHECK_RANK_CASE(1)
-    HLOCHECK_RANK_CASE(2)
-    HLOCHECK_RANK_CASE(3)
-    HLOCHECK_RANK_CASE(4)
-    HLOCHECK_RANK_CASE(5)
-    HLOCHECK_RANK_CASE(6)
-    HLOCHECK_RANK_CASE(7)
-    HLOCHECK_RANK_CASE(8)
-#undef HLOCHECK_RANK_CASE
-  }
-  __builtin_unreachable();
-}
-
-void ParallelCopy(const void* source, void* destination, int64_t bytes, const Device& device) {
-  const auto* from = static_cast<const std::byte*>(source);
-  auto* to = static_cast<std::byte*>(destination);
-  ParallelFor(device, bytes, 1, 0.1, [&](int64_t first, int64_t last) {
-    std::memcpy(to + first, from + first, static_cast<size_t>(last - first));
-  });
-}
 
 // A transpose with dimensions of size 1 dropped and runs of operand
 // dimensions that stay adjacent in the result merged into one.
@@ -181,19 +135,104 @@ AdapterSupport SupportsRank(const Case& c) {
   return AdapterSupport::Yes();
 }
 
-absl::Status CheckSameElementType(const Case& c) {
-  if (c.operands[0].element_type() != c.result_types[0].element_type) {
+}  // namespace
+
+void ParallelCopy(const void* source, void* destination, int64_t bytes, const Device& device) {
+  const auto* from = static_cast<const std::byte*>(source);
+  auto* to = static_cast<std::byte*>(destination);
+  ParallelFor(device, bytes, 1, 0.1, [&](int64_t first, int64_t last) {
+    std::memcpy(to + first, from + first, static_cast<size_t>(last - first));
+  });
+}
+
+void ParallelFill(const void* element, void* destination, int64_t count, int container_bytes,
+                  const Device& device) {
+  DispatchContainer(container_bytes, [&]<typename S>() {
+    S value;
+    std::memcpy(&value, element, sizeof(S));
+    S* to = static_cast<S*>(destination);
+    ParallelFor(device, count, sizeof(S), 0.1 * sizeof(S),
+                [&](int64_t first, int64_t last) { std::fill(to + first, to + last, value); });
+  });
+}
+
+StridedBox Simplify(const StridedBox& box) {
+  StridedBox simple;
+  for (size_t d = 0; d < box.sizes.size(); ++d) {
+    const int64_t size = box.sizes[d];
+    const int64_t source_stride = box.source_strides[d];
+    const int64_t destination_stride = box.destination_strides[d];
+    if (size == 1) continue;
+    if (!simple.sizes.empty() && simple.source_strides.back() == source_stride * size &&
+        simple.destination_strides.back() == destination_stride * size) {
+      simple.sizes.back() *= size;
+      simple.source_strides.back() = source_stride;
+      simple.destination_strides.back() = destination_stride;
+      continue;
+    }
+    simple.sizes.push_back(size);
+    simple.source_strides.push_back(source_stride);
+    simple.destination_strides.push_back(destination_stride);
+  }
+  if (simple.sizes.empty()) return {{1}, {1}, {1}};
+  return simple;
+}
+
+void CopyBox(const void* source, void* destination, const StridedBox& box, int container_bytes,
+             const Device& device) {
+  const int64_t count = NumElements(box.sizes);
+  if (count == 0) return;
+  const StridedBox simple = Simplify(box);
+  DispatchContainer(container_bytes, [&]<typename S>() {
+    ParallelFor(device, count, sizeof(S), 0.1 * sizeof(S), [&](int64_t first, int64_t last) {
+      CopyBoxElements(static_cast<const S*>(source), static_cast<S*>(destination), simple, first,
+                      last);
+    });
+  });
+}
+
+AdapterSupport SupportsMovement(const Case& c) {
+  if (AdapterSupport unquantized = SupportsUnquantized(c); !unquantized.supported) {
+    return unquantized;
+  }
+  int64_t rank = 0;
+  for (const Tensor& t : c.operands) rank = std::max(rank, t.rank());
+  for (const TensorType& t : c.result_types) rank = std::max(rank, t.rank());
+  if (rank > kMaxRank) {
+    return AdapterSupport::No(absl::StrCat(c.op, " of rank ", rank, " is not implemented (the ",
+                                           "kernels go up to rank ", kMaxRank, ")"));
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::Status CheckSameElementType(const Case& c, size_t operand) {
+  if (operand >= c.operands.size() || c.result_types.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(c.op, ": operand ", operand, " is missing"));
+  }
+  if (c.operands[operand].element_type() != c.result_types[0].element_type) {
     return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": operand ", c.operands[0].type().ToString(), " and result ",
+        absl::StrCat(c.op, ": operand ", c.operands[operand].type().ToString(), " and result ",
                      c.result_types[0].ToString(), " differ in element type"));
   }
-  if (c.operands[0].rank() > kMaxRank) {
-    return absl::InvalidArgumentError(absl::StrCat(c.op, ": rank above ", kMaxRank));
+  for (const Tensor& t : c.operands) {
+    if (t.rank() > kMaxRank) {
+      return absl::InvalidArgumentError(absl::StrCat(c.op, ": rank above ", kMaxRank));
+    }
+  }
+  for (const TensorType& t : c.result_types) {
+    if (t.rank() > kMaxRank) {
+      return absl::InvalidArgumentError(absl::StrCat(c.op, ": rank above ", kMaxRank));
+    }
   }
   return absl::OkStatus();
 }
 
-}  // namespace
+absl::Status CheckSegments(const Case& c, const std::vector<int64_t>& expected) {
+  if (c.operand_segments.empty() || c.operand_segments == expected) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(c.op, ": operand segments [", absl::StrJoin(c.operand_segments, ", "),
+                   "] should be [", absl::StrJoin(expected, ", "), "]"));
+}
 
 bool TransposeIsIdentity(const Shape& shape, std::span<const int64_t> perm) {
   return NumElements(shape) == 0 || Collapse(shape, perm).dims.size() <= 1;

@@ -28,15 +28,8 @@ absl::Status CheckElementwise(const Case& c, size_t operands, bool same_type);
 template <typename Allowed>
 AdapterSupport SupportsTypes(const Case& c, Allowed allowed, std::string_view what,
                              size_t operand = 0) {
-  for (const Tensor& t : c.operands) {
-    if (t.type().quantization.has_value()) {
-      return AdapterSupport::No(absl::StrCat(c.op, ": quantized tensors are not supported"));
-    }
-  }
-  for (const TensorType& t : c.result_types) {
-    if (t.quantization.has_value()) {
-      return AdapterSupport::No(absl::StrCat(c.op, ": quantized tensors are not supported"));
-    }
+  if (AdapterSupport unquantized = SupportsUnquantized(c); !unquantized.supported) {
+    return unquantized;
   }
   if (operand >= c.operands.size()) return AdapterSupport::No(absl::StrCat(c.op, ": no operand"));
   const ElementType type = c.operands[operand].element_type();
@@ -51,12 +44,6 @@ inline bool AnyType(ElementType) { return true; }
 inline bool FloatOrComplex(ElementType t) { return IsFloat(t) || IsComplex(t); }
 inline bool IntFloatOrComplex(ElementType t) { return IsInteger(t) || FloatOrComplex(t); }
 inline bool BoolOrInt(ElementType t) { return IsBool(t) || IsInteger(t); }
-
-inline Results OneResult(Tensor tensor) {
-  Results results;
-  results.push_back(std::move(tensor));
-  return results;
-}
 
 // z[i] = f(x[i]) as one Eigen expression on the pool.
 template <typename In, typename Out, typename F>

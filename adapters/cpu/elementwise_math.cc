@@ -301,16 +301,6 @@ U ReducePrecisionBits(U x, bool nan, int exponent_bits, int mantissa_bits, int64
   return r;
 }
 
-absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name) {
-  const Attribute* attribute = c.FindAttribute(name);
-  const auto* value = attribute == nullptr ? nullptr : std::get_if<int64_t>(attribute);
-  if (value == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": integer attribute ", name, " is missing"));
-  }
-  return *value;
-}
-
 absl::StatusOr<Results> RunReducePrecision(const Case& c, const Device& device) {
   absl::StatusOr<int64_t> exponent = IntAttribute(c, "exponent_bits");
   if (!exponent.ok()) return exponent.status();
