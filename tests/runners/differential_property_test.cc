@@ -36,6 +36,8 @@ RC_GTEST_PROP(DifferentialProperty, ConvertAgrees, ()) { CheckOp("convert"); }
 RC_GTEST_PROP(DifferentialProperty, TransposeAgrees, ()) { CheckOp("transpose"); }
 RC_GTEST_PROP(DifferentialProperty, SliceAgrees, ()) { CheckOp("slice"); }
 RC_GTEST_PROP(DifferentialProperty, DotGeneralAgrees, ()) { CheckOp("dot_general"); }
+RC_GTEST_PROP(DifferentialProperty, ScatterAgrees, ()) { CheckOp("scatter"); }
+RC_GTEST_PROP(DifferentialProperty, SortAgrees, ()) { CheckOp("sort"); }
 
 }  // namespace
 }  // namespace hlocheck
