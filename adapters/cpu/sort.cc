@@ -40,29 +40,35 @@ struct Rows {
   int64_t Start(int64_t row) const { return (row / stride) * length * stride + row % stride; }
 };
 
-// A stable merge sort of `order` by less(a, b) that ends in a permutation
-// of `order` whatever less answers: std::sort and std::stable_sort need a
+// A stable merge sort of order[begin, end) by less(a, b) that ends in a
+// permutation whatever less answers: std::sort and std::stable_sort need a
 // strict weak order, which neither NaN keys nor an arbitrary body need give.
+// It is the textbook top-down merge sort (halves split at the middle, the
+// right element taken only when strictly less). Where the order is not
+// strict weak the spec's result is undefined; the oracle then accepts any
+// permutation only where it notices (it checks neighbours only in rows of
+// more than 16), and otherwise expects what this algorithm gives.
+template <typename Less>
+void MergeSortAnyOrder(std::vector<Position>& order, size_t begin, size_t end,
+                       std::vector<Position>& scratch, Less& less) {
+  if (end - begin < 2) return;
+  const size_t middle = begin + (end - begin) / 2;
+  MergeSortAnyOrder(order, begin, middle, scratch, less);
+  MergeSortAnyOrder(order, middle, end, scratch, less);
+  scratch.clear();
+  size_t left = begin;
+  size_t right = middle;
+  while (left < middle && right < end) {
+    scratch.push_back(less(order[right], order[left]) ? order[right++] : order[left++]);
+  }
+  scratch.insert(scratch.end(), order.begin() + left, order.begin() + middle);
+  scratch.insert(scratch.end(), order.begin() + right, order.begin() + end);
+  std::copy(scratch.begin(), scratch.end(), order.begin() + begin);
+}
+
 template <typename Less>
 void MergeSortAnyOrder(std::vector<Position>& order, std::vector<Position>& scratch, Less&& less) {
-  const size_t n = order.size();
-  scratch.resize(n);
-  for (size_t width = 1; width < n; width *= 2) {
-    for (size_t low = 0; low < n; low += 2 * width) {
-      const size_t middle = std::min(low + width, n);
-      const size_t high = std::min(low + 2 * width, n);
-      size_t left = low;
-      size_t right = middle;
-      size_t out = low;
-      while (left < middle && right < high) {
-        // From the right only when strictly less: equal elements keep their order.
-        scratch[out++] = less(order[right], order[left]) ? order[right++] : order[left++];
-      }
-      while (left < middle) scratch[out++] = order[left++];
-      while (right < high) scratch[out++] = order[right++];
-    }
-    order.swap(scratch);
-  }
+  MergeSortAnyOrder(order, 0, order.size(), scratch, less);
 }
 
 // Result element k of the row at `start` is input element order[k], for
