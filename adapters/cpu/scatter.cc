@@ -165,24 +165,16 @@ absl::Status CheckDims(const ScatterDims& d, const Shape& input, const Shape& in
   return absl::OkStatus();
 }
 
-// The start indices as int64, unsigned ones beyond its range saturated
-// (they are out of bounds either way).
-std::vector<int64_t> IndexValues(const Tensor& indices) {
-  std::vector<int64_t> values(static_cast<size_t>(indices.num_elements()));
-  DispatchElementType(indices.element_type(), [&]<ElementType T>() {
-    if constexpr (IsInteger(T)) {
-      auto in = indices.values<T>();
-      for (size_t i = 0; i < values.size(); ++i) {
-        if constexpr (IsUnsignedInt(T)) {
-          constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
-          values[i] = static_cast<int64_t>(std::min<uint64_t>(in[i], kMax));
-        } else {
-          values[i] = static_cast<int64_t>(in[i]);
-        }
-      }
-    }
-  });
-  return values;
+// A start index as int64, an unsigned one beyond its range saturated (it
+// is out of bounds either way).
+template <ElementType I>
+int64_t IndexValue(ContainerT<I> value) {
+  if constexpr (IsUnsignedInt(I)) {
+    constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
+    return static_cast<int64_t>(std::min<uint64_t>(value, kMax));
+  } else {
+    return static_cast<int64_t>(value);
+  }
 }
 
 // update_scatter_dims = [d for d in axes(updates[0]) if d not in update_window_dims]
@@ -195,7 +187,9 @@ std::vector<int64_t> IndexValues(const Tensor& indices) {
 //
 // Returns, for each update element in row-major order, the row-major
 // position of its result_index in the results, or -1 where that is out of
-// bounds.
+// bounds. Only dimensions with a start index can be: CheckDims has bounded
+// the window and batching indices by the input's sizes.
+template <ElementType I>
 std::vector<int64_t> ResultPositions(const ScatterDims& d, const Shape& input,
                                      const Tensor& scatter_indices, const Shape& update,
                                      const Device& device) {
@@ -205,60 +199,68 @@ std::vector<int64_t> ResultPositions(const ScatterDims& d, const Shape& input,
   const std::vector<int64_t> index_strides = RowMajorStrides(scatter_indices.shape());
   const std::vector<int64_t> result_strides = RowMajorStrides(input);
   const int64_t vector_stride = ivd < scatter_indices.rank() ? index_strides[ivd] : 0;
-  const std::vector<int64_t> index_values = IndexValues(scatter_indices);
+  const ContainerT<I>* index_values = scatter_indices.values<I>().data();
 
-  // Per update dimension: the input dimension whose result index it adds to
-  // (a window or batching dimension), or -1; and its stride in
-  // scatter_indices (0 for a window dimension).
-  std::vector<int64_t> input_dim(update_rank, -1);
+  // Per update dimension: its stride in scatter_indices (0 for a window
+  // dimension), and in the results through the input dimension whose
+  // window or batching index it is (0 for none).
   std::vector<int64_t> index_stride(update_rank, 0);
+  std::vector<int64_t> result_stride(update_rank, 0);
+  // Per input dimension: the update dimension of its window index, or -1.
+  std::vector<int64_t> window_of(input_rank, -1);
   const std::vector<int64_t> window_input_dims = WindowInputDims(d, input_rank);
   int64_t scatter_dim = 0;
   size_t window_dim = 0;
   for (int64_t u = 0; u < update_rank; ++u) {
     if (Contains(d.update_window_dims, u)) {
-      input_dim[u] = window_input_dims[window_dim++];
+      const int64_t dim = window_input_dims[window_dim++];
+      window_of[dim] = u;
+      result_stride[u] = result_strides[dim];
       continue;
     }
     const int64_t index_dim = scatter_dim < ivd ? scatter_dim : scatter_dim + 1;
     index_stride[u] = index_strides[index_dim];
     for (size_t i = 0; i < d.scatter_indices_batching_dims.size(); ++i) {
-      if (d.scatter_indices_batching_dims[i] == index_dim) input_dim[u] = d.input_batching_dims[i];
+      if (d.scatter_indices_batching_dims[i] == index_dim) {
+        result_stride[u] = result_strides[d.input_batching_dims[i]];
+      }
     }
     ++scatter_dim;
   }
 
   std::vector<int64_t> positions(static_cast<size_t>(NumElements(update)));
-  ParallelFor(device, static_cast<int64_t>(positions.size()), 16, 8.0 * (input_rank + update_rank),
+  ParallelFor(device, static_cast<int64_t>(positions.size()), 16, 4.0 * (input_rank + update_rank),
               [&](int64_t first, int64_t last) {
+                // The update index, and its offsets in scatter_indices and (window
+                // and batching part) in the results, advanced element by element.
                 std::vector<int64_t> update_index(update_rank);
+                int64_t base = 0;
+                int64_t offset = 0;
                 for (int64_t u = update_rank - 1, rest = first; u >= 0; --u) {
                   update_index[u] = rest % update[u];
                   rest /= update[u];
+                  base += update_index[u] * index_stride[u];
+                  offset += update_index[u] * result_stride[u];
                 }
-                std::vector<int64_t> result_index(input_rank);
                 for (int64_t e = first; e < last; ++e) {
-                  int64_t base = 0;
-                  std::fill(result_index.begin(), result_index.end(), 0);
-                  for (int64_t u = 0; u < update_rank; ++u) {
-                    base += update_index[u] * index_stride[u];
-                    if (input_dim[u] >= 0) result_index[input_dim[u]] = update_index[u];
-                  }
                   bool in_bounds = true;
+                  int64_t position = offset;
                   for (size_t k = 0; k < d.scatter_dims_to_operand_dims.size(); ++k) {
                     const int64_t dim = d.scatter_dims_to_operand_dims[k];
-                    const int64_t start = index_values[base + k * vector_stride];
+                    const int64_t start = IndexValue<I>(index_values[base + k * vector_stride]);
+                    const int64_t window = window_of[dim] < 0 ? 0 : update_index[window_of[dim]];
                     // Range-checked before the sum, which then cannot overflow.
-                    in_bounds = in_bounds && -input[dim] < start && start < input[dim];
-                    result_index[dim] += in_bounds ? start : 0;
-                  }
-                  int64_t position = 0;
-                  for (int64_t i = 0; i < input_rank; ++i) {
-                    in_bounds = in_bounds && 0 <= result_index[i] && result_index[i] < input[i];
-                    position += result_index[i] * result_strides[i];
+                    in_bounds = in_bounds && -input[dim] < start && start < input[dim] &&
+                                0 <= start + window && start + window < input[dim];
+                    position += in_bounds ? start * result_strides[dim] : 0;
                   }
                   positions[e] = in_bounds ? position : -1;
-                  for (int64_t u = update_rank - 1; u >= 0 && ++update_index[u] == update[u]; --u) {
+                  for (int64_t u = update_rank - 1; u >= 0; --u) {
+                    base += index_stride[u];
+                    offset += result_stride[u];
+                    if (++update_index[u] < update[u]) break;
+                    base -= update[u] * index_stride[u];
+                    offset -= update[u] * result_stride[u];
                     update_index[u] = 0;
                   }
                 }
@@ -483,8 +485,13 @@ absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
     body_updates[i] = &converted[i];
   }
 
-  const std::vector<int64_t> positions =
-      ResultPositions(*dims, input_shape, scatter_indices, updates[0].shape(), device);
+  std::vector<int64_t> positions;
+  DispatchElementType(scatter_indices.element_type(), [&]<ElementType I>() {
+    if constexpr (IsInteger(I)) {
+      positions =
+          ResultPositions<I>(*dims, input_shape, scatter_indices, updates[0].shape(), device);
+    }
+  });
   if (!AllKnown(kinds)) {
     if (absl::Status status = ApplyBody(*evaluator, results, body_updates, positions, device);
         !status.ok()) {
