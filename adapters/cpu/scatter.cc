@@ -187,8 +187,9 @@ int64_t IndexValue(ContainerT<I> value) {
 //
 // Returns, for each update element in row-major order, the row-major
 // position of its result_index in the results, or -1 where that is out of
-// bounds. Only dimensions with a start index can be: CheckDims has bounded
-// the window and batching indices by the input's sizes.
+// bounds. Only dimensions with a start index can be (in a non-empty
+// input): CheckDims has bounded the window and batching indices by the
+// input's sizes.
 template <ElementType I>
 std::vector<int64_t> ResultPositions(const ScatterDims& d, const Shape& input,
                                      const Tensor& scatter_indices, const Shape& update,
@@ -228,7 +229,10 @@ std::vector<int64_t> ResultPositions(const ScatterDims& d, const Shape& input,
     ++scatter_dim;
   }
 
-  std::vector<int64_t> positions(static_cast<size_t>(NumElements(update)));
+  std::vector<int64_t> positions(static_cast<size_t>(NumElements(update)), -1);
+  // An empty input has no index in bounds, not even 0 at an inserted
+  // dimension, which the loop below does not check.
+  if (NumElements(input) == 0) return positions;
   ParallelFor(device, static_cast<int64_t>(positions.size()), 16, 4.0 * (input_rank + update_rank),
               [&](int64_t first, int64_t last) {
                 // The update index, and its offsets in scatter_indices and (window
