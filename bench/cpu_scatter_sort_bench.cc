@@ -222,11 +222,7 @@ int main(int argc, char** argv) {
   hlocheck::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  const auto& t = reporter.times();
-  auto time = [&](const char* name) {
-    auto it = t.find(name);
-    return it == t.end() ? NAN : it->second;
-  };
+  auto time = [&](const char* name) { return reporter.time(name); };
   auto ratio = [&](const char* label, const char* name, const char* baseline) {
     std::printf("%-44s %10.2f ms  / %s: %.2f\n", label, time(name), baseline,
                 time(name) / time(baseline));

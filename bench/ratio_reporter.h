@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "benchmark/benchmark.h"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -32,6 +33,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
   }
   const std::map<std::string, double>& times() const { return times_; }
+  // The time of one benchmark, NaN where it did not run.
+  double time(const std::string& name) const {
+    auto it = times_.find(name);
+    return it == times_.end() ? NAN : it->second;
+  }
 
  private:
   std::map<std::string, double> times_;
