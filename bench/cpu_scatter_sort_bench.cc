@@ -9,6 +9,16 @@
 // - scatter-add of 1M f32 updates at random indices into a 1M table,
 //   against a loop that adds each update into a copy of the table.
 //
+// Measured (2-core VM shared with other builds, load ~3, Release,
+// --threads=2, medians of 3): std::sort 16M 1681 ms, the key path 779 ms
+// (0.46; one row, so one thread does the work: an LSD radix sort of
+// (key, position) pairs); on 64K std::sort 4.5 ms, the key path 0.67 ms, the
+// general evaluator 280 ms (418x the key path: every comparison runs compare
+// and select through the op table). Scatter-add: plain loop 1.7 ms, the
+// adapter 9.7 ms on one thread (5.5x: result positions for any dimension
+// numbers, then the updates) and 20 ms on two (the pool's threads compete
+// with the caller for the two cores).
+//
 //   cpu_scatter_sort_bench [--threads=N] [benchmark flags]
 #include <algorithm>
 #include <cmath>
