@@ -212,8 +212,8 @@ absl::StatusOr<RegionEvaluator> RegionEvaluator::Create(const Region& region,
     }
     const TensorType& type = e.slots_[slot->second].type();
     if (!IsScalarOf(ValueType::Of(type), results[j])) {
-      return invalid("result ", j, " is ", type.ToString(), ", not tensor<", std::string(MlirName(results[j])),
-                     ">");
+      return invalid("result ", j, " is ", type.ToString(), ", not tensor<",
+                     std::string(MlirName(results[j])), ">");
     }
     e.return_slots_.push_back(slot->second);
   }
