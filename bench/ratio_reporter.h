@@ -33,10 +33,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
   }
   const std::map<std::string, double>& times() const { return times_; }
-  // The time of one benchmark, NaN where it did not run.
+  // The time of benchmark `name`, or NaN where it did not run (filtered out).
   double time(const std::string& name) const {
     auto it = times_.find(name);
-    return it == times_.end() ? NAN : it->second;
+    return it == times_.end() ? std::nan("") : it->second;
   }
 
  private:

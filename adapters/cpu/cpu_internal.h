@@ -54,17 +54,17 @@ absl::StatusOr<Results> RunScatter(const Case& c, const Device& device);
 AdapterSupport SupportsSort(const Case& c);
 absl::StatusOr<Results> RunSort(const Case& c, const Device& device);
 
+// OpEntry::operands of an op whose operand count varies (concatenate,
+// dynamic_slice, ...): its supports() checks the operand and result counts.
+inline constexpr size_t kVariadic = static_cast<size_t>(-1);
+
 // One op of the adapter's table.
 struct OpEntry {
   std::string_view name;
-  size_t operands;
+  size_t operands;  // with 1 result; or kVariadic
   AdapterSupport (*supports)(const Case&);
   absl::StatusOr<Results> (*run)(const Case&, const Device&);
 };
-
-// OpEntry::operands of an op with variadic operands or results: its
-// Supports*() and Run*() check the counts.
-inline constexpr size_t kVariadic = ~size_t{0};
 
 // The adapter's table, for the ops that run region bodies through it
 // (region.h): the entry of an op ("add" or "stablehlo.add"), or null; and
