@@ -262,6 +262,9 @@ OrderFreeValue OrderFreeSum(const std::vector<double>& terms, const FloatFormat&
   }
   if (positive_infinity || negative_infinity) {
     v.hi = positive_infinity ? HUGE_VAL : -HUGE_VAL;
+    // Some order of the finite terms may overflow to the other infinity,
+    // and Inf - Inf is NaN.
+    v.free = !(magnitude <= MaxFinite(format));
     return v;
   }
   v.hi = sum.hi();
@@ -547,6 +550,27 @@ Results Scatter(const Case& c) {
       for (size_t i = 0; i < n; ++i) {
         if (!settled[i] && !agree[i]) results[i].free.Mark(position, kAnyOrderReason);
       }
+    }
+    // A complex product with an infinite or NaN part is implementation-
+    // defined (the multiply op says so too); CallRegion keeps only its
+    // reference value.
+    for (size_t i = 0; i < n; ++i) {
+      if (kinds[i] != Combiner::kMultiply && kinds[i] != Combiner::kOther) continue;
+      DispatchElementType(current[i].element_type(), [&]<ElementType T>() {
+        if constexpr (IsComplex(T)) {
+          auto finite = [](ContainerT<T> z) {
+            return std::isfinite(z.real()) && std::isfinite(z.imag());
+          };
+          bool special =
+              !finite(current[i].values<T>()[position]) || !finite((*reference)[i].values<T>()[0]);
+          for (int64_t u : h) special = special || !finite(updates[i].values<T>()[u]);
+          if (special) {
+            results[i].free.Mark(position,
+                                 "a complex product with infinite or NaN parts is "
+                                 "implementation-defined");
+          }
+        }
+      });
     }
     for (size_t i = 0; i < n; ++i) {
       const size_t bytes = ContainerBytes(results[i].reference.element_type());

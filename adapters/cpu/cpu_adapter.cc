@@ -35,6 +35,17 @@ absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name) {
   return *value;
 }
 
+absl::StatusOr<bool> BoolAttribute(const Case& c, const std::string& name, bool missing) {
+  const Attribute* attribute = c.FindAttribute(name);
+  if (attribute == nullptr) return missing;
+  const auto* value = std::get_if<bool>(attribute);
+  if (value == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, ": attribute ", name, " is not a boolean"));
+  }
+  return *value;
+}
+
 absl::Status CheckCounts(const Case& c, size_t operands) {
   if (c.operands.size() != operands || c.result_types.size() != 1) {
     return absl::InvalidArgumentError(
@@ -42,6 +53,31 @@ absl::Status CheckCounts(const Case& c, size_t operands) {
                      c.operands.size(), " and ", c.result_types.size()));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::span<const Tensor>>> OperandGroups(const Case& c, size_t inputs) {
+  std::vector<int64_t> sizes = c.operand_segments;
+  if (sizes.empty()) sizes.assign(c.operands.size(), 1);
+  const auto count = static_cast<int64_t>(c.operands.size());
+  bool valid = sizes.size() == inputs;
+  int64_t total = 0;
+  for (int64_t size : sizes) {
+    valid = valid && size >= 0 && size <= count;
+    total += valid ? size : 0;
+  }
+  if (!valid || total != count) {
+    return absl::InvalidArgumentError(absl::StrCat(c.op, ": ", c.operands.size(),
+                                                   " operands do not make its ", inputs,
+                                                   " inputs (operand_segments)"));
+  }
+  std::vector<std::span<const Tensor>> groups;
+  std::span<const Tensor> all(c.operands);
+  size_t start = 0;
+  for (int64_t size : sizes) {
+    groups.push_back(all.subspan(start, static_cast<size_t>(size)));
+    start += static_cast<size_t>(size);
+  }
+  return groups;
 }
 
 }  // namespace cpu
@@ -59,6 +95,8 @@ const std::vector<OpEntry>& OpTable() {
         {"transpose", 1, &cpu::SupportsTranspose, &cpu::RunTranspose},
         {"slice", 1, &cpu::SupportsSlice, &cpu::RunSlice},
         {"dot_general", 2, &cpu::SupportsDotGeneral, &cpu::RunDotGeneral},
+        {"scatter", cpu::kVariadic, &cpu::SupportsScatter, &cpu::RunScatter},
+        {"sort", cpu::kVariadic, &cpu::SupportsSort, &cpu::RunSort},
     };
     for (const auto& family :
          {cpu::ArithmeticOps(), cpu::MathOps(), cpu::BitwiseOps(), cpu::CompareOps(),
@@ -70,6 +108,10 @@ const std::vector<OpEntry>& OpTable() {
   return table;
 }
 
+}  // namespace
+
+namespace cpu {
+
 const OpEntry* FindOp(std::string_view name) {
   // Case ops may carry the dialect prefix ("stablehlo.add").
   if (name.starts_with("stablehlo.")) name.remove_prefix(10);
@@ -79,7 +121,18 @@ const OpEntry* FindOp(std::string_view name) {
   return nullptr;
 }
 
-}  // namespace
+AdapterSupport SupportsCase(const Case& c) {
+  const OpEntry* op = FindOp(c.op);
+  if (op == nullptr) return AdapterSupport::No(absl::StrCat("op ", c.op, " is not implemented"));
+  if (op->operands != kVariadic &&
+      (c.operands.size() != op->operands || c.result_types.size() != 1)) {
+    return AdapterSupport::No(
+        absl::StrCat(std::string(op->name), " needs ", op->operands, " operands and 1 result"));
+  }
+  return op->supports(c);
+}
+
+}  // namespace cpu
 
 struct CpuAdapter::Pool {
   explicit Pool(int threads) : pool(threads), device(&pool, threads) {}
@@ -103,16 +156,7 @@ std::vector<std::string> CpuAdapter::Ops() {
   return names;
 }
 
-AdapterSupport CpuAdapter::Supports(const Case& c) const {
-  const OpEntry* op = FindOp(c.op);
-  if (op == nullptr) return AdapterSupport::No(absl::StrCat("op ", c.op, " is not implemented"));
-  if (op->operands != cpu::kVariadic &&
-      (c.operands.size() != op->operands || c.result_types.size() != 1)) {
-    return AdapterSupport::No(
-        absl::StrCat(std::string(op->name), " needs ", op->operands, " operands and 1 result"));
-  }
-  return op->supports(c);
-}
+AdapterSupport CpuAdapter::Supports(const Case& c) const { return cpu::SupportsCase(c); }
 
 namespace {
 
@@ -150,7 +194,7 @@ absl::StatusOr<std::vector<Tensor>> CpuAdapter::Run(const Case& c) {
   if (AdapterSupport support = Supports(c); !support.supported) {
     return absl::UnimplementedError(support.reason);
   }
-  return FindOp(c.op)->run(c, pool_->device);
+  return cpu::FindOp(c.op)->run(c, pool_->device);
 }
 
 }  // namespace hlocheck

@@ -49,6 +49,14 @@ AdapterSupport SupportsSlice(const Case& c);
 absl::StatusOr<Results> RunSlice(const Case& c, const Device& device);
 AdapterSupport SupportsDotGeneral(const Case& c);
 absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device);
+AdapterSupport SupportsScatter(const Case& c);
+absl::StatusOr<Results> RunScatter(const Case& c, const Device& device);
+AdapterSupport SupportsSort(const Case& c);
+absl::StatusOr<Results> RunSort(const Case& c, const Device& device);
+
+// OpEntry::operands of an op whose operand count varies (concatenate,
+// dynamic_slice, ...): its supports() checks the operand and result counts.
+inline constexpr size_t kVariadic = static_cast<size_t>(-1);
 
 // The result tensor of an op that writes every element of it: on the
 // storage of a tensor of the same size that CpuAdapter::RunInto was handed,
@@ -66,6 +74,12 @@ struct OpEntry {
   AdapterSupport (*supports)(const Case&);
   absl::StatusOr<Results> (*run)(const Case&, const Device&);
 };
+
+// The adapter's table, for the ops that run region bodies through it
+// (region.h): the entry of an op ("add" or "stablehlo.add"), or null; and
+// what CpuAdapter::Supports answers for a case.
+const OpEntry* FindOp(std::string_view name);
+AdapterSupport SupportsCase(const Case& c);
 
 // The elementwise ops beyond add, exponential and convert, by family
 // (elementwise_arithmetic.cc, elementwise_math.cc, elementwise_bitwise.cc,
@@ -106,6 +120,11 @@ void TransposeBytes(const void* source, const Shape& shape, std::span<const int6
 // True when transposing `shape` by `perm` leaves the bytes where they are
 // (it only moves dimensions of size 1, or the tensor is empty).
 bool TransposeIsIdentity(const Shape& shape, std::span<const int64_t> perm);
+
+// Converts `count` elements as the spec's convert does (the shared
+// conversion layer, in blocks on the pool).
+void ConvertBuffer(ElementType from, const void* source, ElementType to, void* destination,
+                   int64_t count, const Device& device);
 
 // Float types narrower than f32 are computed in float. float holds every
 // value of each of them exactly, and with 24 >= 2p + 2 significand bits one
@@ -190,10 +209,16 @@ inline AdapterSupport SupportsUnquantized(const Case& c) {
 absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std::string& name,
                                                         bool optional = false);
 absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name);
+// `missing` where the case does not have the attribute.
+absl::StatusOr<bool> BoolAttribute(const Case& c, const std::string& name, bool missing);
 
 // Checks the operand and result counts; the adapter's table also checks
 // them, but every Run*() is callable on its own.
 absl::Status CheckCounts(const Case& c, size_t operands);
+
+// The tensors of each of the `inputs` operands of the spec (several for a
+// variadic one, as operand_segments says; one each when it is empty).
+absl::StatusOr<std::vector<std::span<const Tensor>>> OperandGroups(const Case& c, size_t inputs);
 
 }  // namespace hlocheck::cpu
 

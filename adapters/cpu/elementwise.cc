@@ -124,6 +124,19 @@ void ExponentialKernel(const Tensor& operand, Tensor& out, const Device& device)
 
 }  // namespace
 
+void ConvertBuffer(ElementType from, const void* source, ElementType to, void* destination,
+                   int64_t count, const Device& device) {
+  const int from_bytes = ContainerBytes(from);
+  const int to_bytes = ContainerBytes(to);
+  const auto* in = static_cast<const std::byte*>(source);
+  auto* out = static_cast<std::byte*>(destination);
+  // The shared conversion layer dispatches once per call, so each block pays
+  // for one dispatch only.
+  ParallelFor(device, count, from_bytes + to_bytes, 50, [&](int64_t first, int64_t last) {
+    ConvertElements(from, in + first * from_bytes, to, out + first * to_bytes, last - first);
+  });
+}
+
 absl::Status CheckElementwise(const Case& c, size_t operands, bool same_type) {
   if (absl::Status status = CheckCounts(c, operands); !status.ok()) return status;
   const TensorType& result = c.result_types[0];
@@ -181,19 +194,8 @@ absl::StatusOr<Results> RunConvert(const Case& c, const Device& device) {
   if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
   const Tensor& operand = c.operands[0];
   Tensor result = NewResult(c.result_types[0]);
-  const ElementType from = operand.element_type();
-  const ElementType to = result.element_type();
-  const int from_bytes = ContainerBytes(from);
-  const int to_bytes = ContainerBytes(to);
-  const auto* source = static_cast<const std::byte*>(operand.raw());
-  auto* destination = static_cast<std::byte*>(result.raw());
-  // The shared conversion layer dispatches once per call, so each block pays
-  // for one dispatch only.
-  ParallelFor(device, result.num_elements(), from_bytes + to_bytes, 50,
-              [&](int64_t first, int64_t last) {
-                ConvertElements(from, source + first * from_bytes, to,
-                                destination + first * to_bytes, last - first);
-              });
+  ConvertBuffer(operand.element_type(), operand.raw(), result.element_type(), result.raw(),
+                result.num_elements(), device);
   Results results;
   results.push_back(std::move(result));
   return results;

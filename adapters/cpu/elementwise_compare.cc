@@ -15,49 +15,6 @@ namespace {
 
 // ------------------------------------------------------ maximum, minimum
 
-// IEEE-754 maximum (kMax) or minimum of two real values.
-template <bool kMax, typename P>
-P FloatExtremum(P a, P b) {
-  if (std::isnan(a) || std::isnan(b)) return a + b;
-  if (a == b) return (std::signbit(a) == kMax) ? b : a;  // -0 < +0
-  return (a > b) == kMax ? a : b;
-}
-
-// Complex numbers are ordered lexicographically by (real, imag); a NaN part
-// makes the result NaN.
-template <bool kMax, typename P>
-std::complex<P> ComplexExtremum(std::complex<P> a, std::complex<P> b) {
-  if (std::isnan(a.real()) || std::isnan(a.imag()) || std::isnan(b.real()) ||
-      std::isnan(b.imag())) {
-    const P nan = std::numeric_limits<P>::quiet_NaN();
-    return {nan, nan};
-  }
-  const bool greater = a.real() > b.real() || (a.real() == b.real() && a.imag() > b.imag());
-  const bool equal = a.real() == b.real() && a.imag() == b.imag();
-  if (equal) return a;
-  return greater == kMax ? a : b;
-}
-
-// max or min as a function of T's containers.
-template <bool kMax, ElementType T>
-auto Extremum() {
-  using C = ContainerT<T>;
-  if constexpr (IsBool(T)) {
-    return [](C a, C b) -> C {
-      const bool x = a != 0;
-      const bool y = b != 0;
-      return (kMax ? (x || y) : (x && y)) ? 1 : 0;
-    };
-  } else if constexpr (IsInteger(T)) {
-    // Containers hold the value sign- or zero-extended: compare them as is.
-    return [](C a, C b) -> C { return (a > b) == kMax ? a : b; };
-  } else if constexpr (IsComplex(T)) {
-    return [](C a, C b) -> C { return ComplexExtremum<kMax>(a, b); };
-  } else {
-    return LiftFloat2<T>([](ComputeT<T> a, ComputeT<T> b) { return FloatExtremum<kMax>(a, b); });
-  }
-}
-
 template <bool kMax>
 absl::StatusOr<Results> RunExtremum(const Case& c, const Device& device) {
   return RunSameType(c, 2, AnyType, [&]<ElementType T>(Tensor& result) {
@@ -168,22 +125,6 @@ bool Compare(Direction direction, K a, K b) {
       return a < b;
   }
   return false;
-}
-
-// IEEE-754 totalOrder as a signed key of the encoding: negative values
-// (sign bit set) count down from -1, so -NaN < -Inf < ... < -0 < +0 < ...
-template <ElementType T>
-int64_t TotalOrderKey(ContainerT<T> value) {
-  const uint64_t bits = FloatBits<T>(value);
-  const uint64_t sign_mask = [] {
-    if constexpr (T == ElementType::kF32) return uint64_t{1} << 31;
-    if constexpr (T == ElementType::kF64) return uint64_t{1} << 63;
-    return Format(T).sign_mask();
-  }();
-  if (sign_mask != 0 && (bits & sign_mask) != 0) {
-    return -static_cast<int64_t>(bits & ~sign_mask) - 1;
-  }
-  return static_cast<int64_t>(bits);
 }
 
 template <typename P>

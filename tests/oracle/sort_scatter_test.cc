@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 
 #include "mlir/reader.h"
@@ -488,6 +489,52 @@ TEST(ScatterTest, RepeatedFloatMultiplyIsBounded) {
   Tensor dropped(Shape{1}, ElementType::kF32);
   dropped.values<ElementType::kF32>()[0] = 1.5f * 1.1f * 7.7f;
   EXPECT_FALSE(CompareResult(e[0], dropped, 0).ok());
+}
+
+TEST(ScatterTest, RepeatedFloatAddWithAnInfinityMayBeNaN) {
+  // 0 + max + max overflows to +Inf, and + -Inf is then NaN; -Inf first
+  // gives -Inf: either order is allowed.
+  const float max = std::numeric_limits<float>::max();
+  const float inf = std::numeric_limits<float>::infinity();
+  Tensor input = Dense("dense<[0.0]> : tensor<1xf32>");
+  Tensor indices = Dense("dense<[0, 0, 0]> : tensor<3xi64>");
+  Tensor updates(Shape{3}, ElementType::kF32);
+  updates.values<ElementType::kF32>()[0] = max;
+  updates.values<ElementType::kF32>()[1] = max;
+  updates.values<ElementType::kF32>()[2] = -inf;
+  ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
+  auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("add", "f32")));
+  ASSERT_EQ(e.size(), 1u);
+  for (float v : {std::nanf(""), -inf}) {
+    Tensor t(Shape{1}, ElementType::kF32);
+    t.values<ElementType::kF32>()[0] = v;
+    EXPECT_TRUE(CompareResult(e[0], t, 0).ok()) << v;
+  }
+}
+
+TEST(ScatterTest, ComplexProductsWithInfinitiesAreImplementationDefined) {
+  // As for multiply itself: C99 Annex G recovers (Inf, -Inf) where the
+  // textbook formula gives NaN parts. A finite product stays exact.
+  const float inf = std::numeric_limits<float>::infinity();
+  const ElementType c64 = ElementType::kComplexF32;
+  Tensor input(Shape{2}, c64);
+  input.values<ElementType::kComplexF32>()[0] = {-inf, -inf};
+  input.values<ElementType::kComplexF32>()[1] = {1.0f, 2.0f};
+  Tensor indices = Dense("dense<[0, 1]> : tensor<2xi64>");
+  Tensor updates(Shape{2}, c64);
+  updates.values<ElementType::kComplexF32>()[0] = {0.0f, 2.0f};
+  updates.values<ElementType::kComplexF32>()[1] = {3.0f, 4.0f};
+  ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
+  auto e =
+      RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("multiply", "complex<f32>")));
+  ASSERT_EQ(e.size(), 1u);
+  Tensor annex_g(Shape{2}, c64);
+  annex_g.values<ElementType::kComplexF32>()[0] = {inf, -inf};
+  annex_g.values<ElementType::kComplexF32>()[1] = {-5.0f, 10.0f};
+  EXPECT_TRUE(CompareResult(e[0], annex_g, 0).ok());
+  Tensor off = annex_g;
+  off.values<ElementType::kComplexF32>()[1] = {-5.0f, 11.0f};
+  EXPECT_FALSE(CompareResult(e[0], off, 0).ok());
 }
 
 TEST(ScatterTest, OrderIndependentComputationsAreExact) {
