@@ -63,10 +63,6 @@ inline constexpr size_t kVariadic = static_cast<size_t>(-1);
 // when there is one (taken from that list), else a new one.
 Tensor NewResult(const TensorType& type);
 
-// OpEntry::operands of an op whose operand count varies (concatenate,
-// dynamic_slice, ...): its supports() checks the operand and result counts.
-inline constexpr size_t kVariadic = static_cast<size_t>(-1);
-
 // One op of the adapter's table.
 struct OpEntry {
   std::string_view name;

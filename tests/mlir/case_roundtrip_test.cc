@@ -47,10 +47,14 @@ TEST(CaseRoundTripTest, GeneratedCasesOfEveryImplementedOpPrintReadAndInterpret)
       options.max_elements = 64;
       options.primary_type = type;
       for (int seed = 0; seed < 4; ++seed) {
-        rc::Shrinkable<Case> generated = GenerateCase(op, options, seed * 7919 + 13, 20);
-        const Case& c = generated.value();
+        Case c;
+        try {
+          c = GenerateCase(op, options, seed * 7919 + 13, 20).value();
+        } catch (const NotRunnable&) {
+          continue;  // quantized tensors, tokens, tuples: no Case form yet
+        }
         auto expected = oracle.Run(c);
-        // The oracle's known gaps (complex atan2) say so; the gate skips them too.
+        // The oracle's stated gaps say so; the gate skips them too.
         if (absl::IsUnimplemented(expected.status())) continue;
         ASSERT_TRUE(expected.ok()) << op.name << ": " << expected.status();
         CaseOutcome outcome;
