@@ -5,9 +5,10 @@
 // reports the result's bytes per second (SetBytesProcessed), so that
 // bandwidth / memcpy's = t_memcpy / t_op.
 //
-// Inputs are built once, outside the timing. Run() returns a fresh result
-// tensor (the adapter API has no output buffers), zero-filled by Tensor's
-// constructor; that allocation is part of every call's time. glibc serves
+// Inputs are built once, outside the timing. The loop calls RunInto with
+// the previous call's results, which transpose, gather and concatenate
+// build on. With --fresh-result every call gets a new, zero-filled result
+// tensor as Run() gives, and that allocation is part of its time. glibc serves
 // 64 MiB with mmap and returns it with munmap, so each call also takes
 // ~16K page faults; --keep-heap raises glibc's mmap and trim thresholds
 // (mallopt) so that freed results are reused, which isolates the kernels.
@@ -20,7 +21,7 @@
 // gather 16.5 ms (0.45), concatenate 9.8 ms (0.76); both still pay for
 // zero-filling the fresh result.
 //
-//   cpu_data_movement_bench [--threads=N] [--keep-heap] [benchmark flags]
+//   cpu_data_movement_bench [--threads=N] [--keep-heap] [--fresh-result] [benchmark flags]
 #include <malloc.h>
 
 #include <algorithm>
@@ -44,6 +45,7 @@ namespace {
 constexpr int64_t kElements = int64_t{16} << 20;
 constexpr int64_t kBytes = kElements * 4;
 int g_threads = 0;
+bool g_fresh_result = false;
 
 Tensor RandomF32(Shape shape, uint32_t seed) {
   Tensor t(std::move(shape), ElementType::kF32);
@@ -113,13 +115,17 @@ const Case& OpCase(const std::string& op) {
 void RunOp(benchmark::State& state, const std::string& op) {
   CpuAdapter adapter(AdapterOptions{.threads = g_threads});
   const Case& c = OpCase(op);
+  // RunInto on the previous call's results, as a runner checking many cases
+  // of one shape does (--fresh-result: Run, a new result every call).
+  std::vector<Tensor> results;
   for (auto _ : state) {
-    absl::StatusOr<std::vector<Tensor>> result = adapter.Run(c);
-    if (!result.ok()) {
-      state.SkipWithError(std::string(result.status().message()).c_str());
+    if (g_fresh_result) results.clear();
+    absl::Status status = adapter.RunInto(c, results);
+    if (!status.ok()) {
+      state.SkipWithError(std::string(status.message()).c_str());
       break;
     }
-    benchmark::DoNotOptimize(result->front().raw());
+    benchmark::DoNotOptimize(results.front().raw());
   }
   state.SetBytesProcessed(state.iterations() * kBytes);
   state.counters["threads"] = g_threads;
@@ -195,6 +201,8 @@ int main(int argc, char** argv) {
       g_threads = std::max(1, std::atoi(argv[i] + 10));
     } else if (std::strcmp(argv[i], "--keep-heap") == 0) {
       keep_heap = true;
+    } else if (std::strcmp(argv[i], "--fresh-result") == 0) {
+      hlocheck::g_fresh_result = true;
     } else {
       args.push_back(argv[i]);
     }

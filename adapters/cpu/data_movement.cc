@@ -281,7 +281,7 @@ absl::StatusOr<Results> RunTranspose(const Case& c, const Device& device) {
                                                    ShapeToString(shape), ", not ",
                                                    c.result_types[0].ToString()));
   }
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   TransposeBytes(operand.raw(), operand.shape(), *perm, ContainerBytes(operand.element_type()),
                  result.raw(), device);
   Results results;
@@ -322,7 +322,7 @@ absl::StatusOr<Results> RunSlice(const Case& c, const Device& device) {
     return absl::InvalidArgumentError(absl::StrCat("slice: result should be ", ShapeToString(shape),
                                                    ", not ", c.result_types[0].ToString()));
   }
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const int bytes = ContainerBytes(operand.element_type());
   if (result.num_elements() > 0) {
     const CollapsedSlice s = Collapse(operand.shape(), *start, *limit, *strides);

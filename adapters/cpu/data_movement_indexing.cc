@@ -382,7 +382,8 @@ absl::StatusOr<Results> RunGather(const Case& c, const Device& device) {
   if (absl::Status status = CheckIntegerIndices(c, start_indices); !status.ok()) return status;
   absl::StatusOr<GatherPlan> plan = PlanGather(c);
   if (!plan.ok()) return plan.status();
-  Tensor result(c.result_types[0]);
+  Tensor result(c.result_types[0]);  // zero-filled: a slice of size 0 in a collapsed dimension
+                                     // leaves elements unwritten
   const int64_t positions = NumElements(plan->batch_sizes);
   const int64_t slice_elements = NumElements(plan->slice.sizes);
   if (result.num_elements() == 0) return OneResult(std::move(result));

@@ -153,7 +153,7 @@ absl::StatusOr<Results> RunConcatenate(const Case& c, const Device& device) {
     }
   }
   if (absl::Status status = CheckResultShape(c, shape); !status.ok()) return status;
-  Tensor result(c.result_types[0]);
+  Tensor result = NewResult(c.result_types[0]);
   const std::vector<int64_t> result_strides = RowMajorStrides(shape);
   const int bytes = ContainerBytes(result.element_type());
   int64_t offset = 0;  // d0 + ... + dk-1
