@@ -1,5 +1,6 @@
 #include "core/case.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <type_traits>
@@ -66,6 +67,72 @@ std::string AttributeToString(const Attribute& attribute) {
         }
       },
       attribute);
+}
+
+std::vector<ValueType> Case::OperandValueTypes() const {
+  if (!operand_structure.empty()) return operand_structure;
+  std::vector<ValueType> types;
+  for (const Tensor& t : operands) types.push_back(ValueType::Of(t.type()));
+  return types;
+}
+
+std::vector<ValueType> Case::ResultValueTypes() const {
+  if (!result_structure.empty()) return result_structure;
+  std::vector<ValueType> types;
+  for (const TensorType& t : result_types) types.push_back(ValueType::Of(t));
+  return types;
+}
+
+int64_t LeafCount(const ValueType& type) {
+  switch (type.kind) {
+    case ValueType::Kind::kTensor:
+      return 1;
+    case ValueType::Kind::kToken:
+      return 0;
+    case ValueType::Kind::kTuple: {
+      int64_t count = 0;
+      for (const ValueType& element : type.elements) count += LeafCount(element);
+      return count;
+    }
+  }
+  return 0;
+}
+
+void AppendLeafTypes(const ValueType& type, std::vector<TensorType>* leaves) {
+  if (type.kind == ValueType::Kind::kTensor) leaves->push_back(type.tensor());
+  for (const ValueType& element : type.elements) AppendLeafTypes(element, leaves);
+}
+
+int64_t LeafOffset(const std::vector<ValueType>& values, size_t index) {
+  int64_t offset = 0;
+  for (size_t i = 0; i < index && i < values.size(); ++i) offset += LeafCount(values[i]);
+  return offset;
+}
+
+bool LeavesMatchStructure(const Case& c, std::string* why) {
+  auto check = [why](const std::vector<ValueType>& structure, const std::vector<TensorType>& leaves,
+                     const char* what) {
+    if (structure.empty()) return true;
+    std::vector<TensorType> expected;
+    for (const ValueType& value : structure) AppendLeafTypes(value, &expected);
+    if (expected == leaves) return true;
+    if (why != nullptr) {
+      *why = absl::StrCat("the ", what, " hold ", leaves.size(),
+                          " tensors where their types ask for ", expected.size());
+      for (size_t i = 0; i < std::min(expected.size(), leaves.size()); ++i) {
+        if (!(expected[i] == leaves[i])) {
+          *why = absl::StrCat(what, " tensor ", i, " is ", leaves[i].ToString(), " where ",
+                              expected[i].ToString(), " is expected");
+          break;
+        }
+      }
+    }
+    return false;
+  };
+  std::vector<TensorType> operand_leaves;
+  for (const Tensor& t : c.operands) operand_leaves.push_back(t.type());
+  return check(c.operand_structure, operand_leaves, "operands") &&
+         check(c.result_structure, c.result_types, "results");
 }
 
 }  // namespace hlocheck

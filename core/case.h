@@ -12,6 +12,7 @@
 #include "core/attribute.h"
 #include "core/program.h"
 #include "core/tensor.h"
+#include "core/types.h"
 
 namespace hlocheck {
 
@@ -29,6 +30,18 @@ struct Case {
   // the spec's order; region_segments as for operands.
   std::vector<Region> regions;
   std::vector<int64_t> region_segments;
+  // Set when an operand (result) is a token or a tuple: the type of every
+  // operand (result) value, in the spec's order; segments then count these
+  // values. `operands` (`result_types`) hold the tensors inside them,
+  // depth-first, a token holding none, so that every backend sees the same
+  // flat list of tensors. Empty when every operand (result) is a tensor.
+  std::vector<ValueType> operand_structure;
+  std::vector<ValueType> result_structure;
+
+  // The type of each operand (result) value: the structure when there is
+  // one, else one tensor type per operand (result).
+  std::vector<ValueType> OperandValueTypes() const;
+  std::vector<ValueType> ResultValueTypes() const;
 
   const Attribute* FindAttribute(const std::string& name) const {
     auto it = attributes.find(name);
@@ -40,6 +53,16 @@ struct Case {
     return std::get<T>(attributes.at(name));
   }
 };
+
+// The number of tensors a value of `type` holds (a tensor 1, a token 0, a
+// tuple the sum over its elements), and their types, depth-first.
+int64_t LeafCount(const ValueType& type);
+void AppendLeafTypes(const ValueType& type, std::vector<TensorType>* leaves);
+// Where the tensors of value `index` of `values` begin among all of theirs.
+int64_t LeafOffset(const std::vector<ValueType>& values, size_t index);
+// Whether the case's tensors are those its structure says, in type and
+// number; on a mismatch, `why` (if not null) says where.
+bool LeavesMatchStructure(const Case& c, std::string* why = nullptr);
 
 }  // namespace hlocheck
 

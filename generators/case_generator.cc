@@ -190,8 +190,9 @@ void RegisterPickElementType(spec::FunctionTable& table, const spec::OpSpec& op,
       return absl::InvalidArgumentError("'" + name + "' accepts no element type");
     // The first draw for the first operand is the run's type; later draws
     // (further values of a variadic operand) range over every type.
-    const std::string& primary = op.operands.empty() ? op.results[0].name : op.operands[0].name;
-    if (name == primary && options.primary_type && !state->primary_taken) {
+    const spec::ValueSpec* primary = PrimaryValue(op);
+    if (primary != nullptr && name == primary->name && options.primary_type &&
+        !state->primary_taken) {
       state->primary_taken = true;
       if (!value->types.Contains(*options.primary_type)) {
         return absl::InvalidArgumentError(std::string(Name(*options.primary_type)) +
@@ -217,7 +218,8 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
       return absl::InvalidArgumentError("elem() takes an element type name such as \"si32\"");
     }
     auto type = ParseElementType(args[0].as_string());
-    if (!type) return absl::InvalidArgumentError("elem(): unknown element type " + args[0].ToString());
+    if (!type)
+      return absl::InvalidArgumentError("elem(): unknown element type " + args[0].ToString());
     return Value(*type);
   });
   table.Register("token_type", [](Args args) -> absl::StatusOr<Value> {
@@ -230,7 +232,8 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
     }
     std::vector<ValueType> elements;
     for (const Value& item : args[0].items()) {
-      if (!item.is_type()) return absl::InvalidArgumentError("tuple_type(): " + item.ToString() + " is not a type");
+      if (!item.is_type())
+        return absl::InvalidArgumentError("tuple_type(): " + item.ToString() + " is not a type");
       elements.push_back(item.as_type());
     }
     return Value(ValueType::Tuple(std::move(elements)));
@@ -244,7 +247,8 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
     for (int side = 0; side < 2; ++side) {
       for (const Value& item : args[side].items()) {
         if (!item.is_type()) {
-          return absl::InvalidArgumentError("function_type(): " + item.ToString() + " is not a type");
+          return absl::InvalidArgumentError("function_type(): " + item.ToString() +
+                                            " is not a type");
         }
         (side == 0 ? f.inputs : f.outputs).push_back(item.as_type());
       }
@@ -279,7 +283,8 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
       q.scales.push_back(v.is_float() ? v.as_float() : static_cast<double>(v.as_int()));
     }
     for (const Value& v : args[4].items()) {
-      if (!v.is_int()) return absl::InvalidArgumentError("quant_type(): zero points must be integers");
+      if (!v.is_int())
+        return absl::InvalidArgumentError("quant_type(): zero points must be integers");
       q.zero_points.push_back(v.as_int());
     }
     if (args[5].is_int()) q.quantization_dimension = args[5].as_int();
@@ -293,7 +298,8 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
       return absl::InvalidArgumentError("body_kinds() takes a function type");
     }
     std::vector<Value> kinds;
-    for (const std::string& kind : BodyKindsFor(args[0].as_function_type())) kinds.push_back(Value(kind));
+    for (const std::string& kind : BodyKindsFor(args[0].as_function_type()))
+      kinds.push_back(Value(kind));
     return Value(std::move(kinds));
   });
   // gen_dense(type): a dense literal of a plain tensor type, its values drawn
@@ -346,7 +352,8 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
                    std::string(value.status().message()));
     }
     if (step.name == "assume") {
-      if (!value->is_bool()) Fail(op, step.formula.location.ToString() + ": assume must be a truth value");
+      if (!value->is_bool())
+        Fail(op, step.formula.location.ToString() + ": assume must be a truth value");
       if (!value->as_bool()) throw Rejected{};
       continue;
     }
@@ -355,13 +362,15 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
 
   auto bound = [&](const std::string& name) -> const Value& {
     const Value* value = evaluator.FindMember(name);
-    if (value == nullptr || (value->is_string() && value->as_string().rfind(kUnboundPrefix, 0) == 0)) {
+    if (value == nullptr ||
+        (value->is_string() && value->as_string().rfind(kUnboundPrefix, 0) == 0)) {
       Fail(op, "the recipe does not bind '" + name + "'");
     }
     return *value;
   };
   auto as_type = [&](const std::string& name, const Value& value) -> ValueType {
-    if (!value.is_type()) Fail(op, "'" + name + "' must be bound to a type, got " + value.ToString());
+    if (!value.is_type())
+      Fail(op, "'" + name + "' must be bound to a type, got " + value.ToString());
     return value.as_type();
   };
   auto types_of = [&](const spec::ValueSpec& v) {
@@ -388,12 +397,14 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
       Fail(op, "the recipe does not bind attribute '" + attribute.name + "'");
     }
     auto converted = spec::AttributeFromValue(attribute, *value);
-    if (!converted.ok()) Fail(op, attribute.name + ": " + std::string(converted.status().message()));
+    if (!converted.ok())
+      Fail(op, attribute.name + ": " + std::string(converted.status().message()));
     instance.attributes[attribute.name] = *std::move(converted);
   }
   for (const char* grid : {"num_replicas", "num_partitions"}) {
     if (const Value* value = evaluator.FindMember(grid)) {
-      if (!value->is_int() || value->as_int() < 1) Fail(op, std::string(grid) + " must be a positive integer");
+      if (!value->is_int() || value->as_int() < 1)
+        Fail(op, std::string(grid) + " must be a positive integer");
       (std::string(grid) == "num_replicas" ? instance.num_replicas : instance.num_partitions) =
           value->as_int();
     }
@@ -401,7 +412,8 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
   for (const spec::RegionSpec& region : op.regions) {
     const Value& value = bound(region.name);
     std::vector<Value> signatures = region.variadic ? value.items() : std::vector<Value>{value};
-    if (region.variadic && !value.is_list()) Fail(op, "variadic region '" + region.name + "' must be a list");
+    if (region.variadic && !value.is_list())
+      Fail(op, "variadic region '" + region.name + "' must be a list");
     const Value* kinds = evaluator.FindMember(region.name + "_body");
     std::vector<FunctionType> types;
     for (size_t i = 0; i < signatures.size(); ++i) {
@@ -417,7 +429,8 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
         kind = k.as_string();
       } else {
         std::vector<std::string> fits = BodyKindsFor(signature);
-        if (fits.empty()) Fail(op, "no body kind fits " + signature.ToString() + "; bind " + region.name + "_body");
+        if (fits.empty())
+          Fail(op, "no body kind fits " + signature.ToString() + "; bind " + region.name + "_body");
         kind = fits.front();
       }
       auto body = BuildRegionBody(kind, signature);
@@ -431,19 +444,57 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
   return g;
 }
 
-// Data for a runnable case (plain tensors in and out), else the reason.
+// Ops that pass their values through untouched: for them a token, a tuple
+// or a quantized tensor is data like any other (the tensors inside, their
+// storage bits), so their cases are runnable with such values too. Other
+// ops compute on quantized values, which no runner takes as a Case yet.
+bool PassesValuesThrough(const spec::OpSpec& op) {
+  return op.name == "tuple" || op.name == "get_tuple_element" || op.name == "optimization_barrier";
+}
+
+bool IsStructured(const ValueType& t) { return !t.is_tensor(); }
+
+// Data for a tensor of `type`; a quantized one gets random storage values
+// (the recipes' quantized types take the storage type's whole range).
+Tensor LeafData(const TensorType& type, DataPolicy policy) {
+  if (!type.quantization) return *TensorData(type, policy);
+  const UniformQuantization& q = *type.quantization;
+  const int bits = BitWidth(type.element_type);
+  const bool is_signed = IsSignedInt(type.element_type);
+  const int64_t lowest = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
+  const int64_t highest =
+      is_signed ? (int64_t{1} << (bits - 1)) - 1 : static_cast<int64_t>((uint64_t{1} << bits) - 1);
+  if (q.storage_min != lowest || q.storage_max != highest) {
+    throw std::runtime_error("no data for " + type.ToString() +
+                             ": a storage range narrower than its type is not generated");
+  }
+  Tensor storage = *TensorData(TensorType(type.shape, type.element_type), policy);
+  return Tensor::Reusing(type, std::move(storage));
+}
+
+void AppendLeafData(const ValueType& type, DataPolicy policy, std::vector<Tensor>* leaves) {
+  if (type.is_tensor()) leaves->push_back(LeafData(type.tensor(), policy));
+  for (const ValueType& element : type.elements) AppendLeafData(element, policy, leaves);
+}
+
+// Data for a runnable case, else the reason.
 void AddData(const spec::OpSpec& op, const GenerationOptions& options, GeneratedCase& g) {
+  const bool opaque_values = PassesValuesThrough(op);
+  bool structured = false;
   for (const auto& group : g.instance.operands) {
     for (const ValueType& t : group) {
-      if (!IsPlainTensor(t)) {
+      structured = structured || IsStructured(t);
+      if (!IsPlainTensor(t) && !opaque_values) {
         g.not_runnable = "operand of type " + t.ToString() + " (only plain tensors carry data)";
         return;
       }
     }
   }
+  bool structured_results = false;
   for (const auto& group : g.instance.results) {
     for (const ValueType& t : group) {
-      if (!IsPlainTensor(t)) {
+      structured_results = structured_results || IsStructured(t);
+      if (!IsPlainTensor(t) && !opaque_values) {
         g.not_runnable = "result of type " + t.ToString();
         return;
       }
@@ -470,8 +521,12 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
     variadic = variadic || op.operands[i].variadic;
     bool indices = op.operands[i].data == "indices" && Choose(rc::gen::inRange(0, 4)) != 0;
     for (const ValueType& t : g.instance.operands[i]) {
-      TensorType type{t.shape, t.element_type};
-      c.operands.push_back(indices ? *IndexData(type, bound) : *TensorData(type, policy));
+      if (structured) c.operand_structure.push_back(t);
+      if (indices && IsPlainTensor(t)) {
+        c.operands.push_back(*IndexData(t.tensor(), bound));
+      } else {
+        AppendLeafData(t, policy, &c.operands);
+      }
     }
     c.operand_segments.push_back(static_cast<int64_t>(g.instance.operands[i].size()));
   }
@@ -479,7 +534,10 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
   bool variadic_results = false;
   for (size_t i = 0; i < op.results.size(); ++i) {
     variadic_results = variadic_results || op.results[i].variadic;
-    for (const ValueType& t : g.instance.results[i]) c.result_types.push_back({t.shape, t.element_type});
+    for (const ValueType& t : g.instance.results[i]) {
+      if (structured_results) c.result_structure.push_back(t);
+      AppendLeafTypes(t, &c.result_types);
+    }
     c.result_segments.push_back(static_cast<int64_t>(g.instance.results[i].size()));
   }
   if (!variadic_results) c.result_segments.clear();
@@ -514,10 +572,16 @@ std::span<const int64_t> KernelBoundarySizes() {
   return kSizes;
 }
 
+const spec::ValueSpec* PrimaryValue(const spec::OpSpec& op) {
+  if (!op.operands.empty() && !op.operands[0].types.element_types.empty()) return &op.operands[0];
+  if (!op.operands.empty() && op.operands[0].kind == spec::ValueKind::kToken) return nullptr;
+  if (!op.results.empty() && !op.results[0].types.element_types.empty()) return &op.results[0];
+  return nullptr;
+}
+
 std::vector<ElementType> PrimaryTypes(const spec::OpSpec& op) {
-  if (!op.operands.empty()) return op.operands[0].types.element_types;
-  if (!op.results.empty()) return op.results[0].types.element_types;
-  return {};
+  const spec::ValueSpec* primary = PrimaryValue(op);
+  return primary == nullptr ? std::vector<ElementType>{} : primary->types.element_types;
 }
 
 rc::Gen<GeneratedCase> GeneratedCaseGenerator(const spec::OpSpec& op,

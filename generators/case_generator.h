@@ -14,9 +14,9 @@
 
 #include "core/case.h"
 #include "core/program.h"
-#include "spec/instance.h"
 #include "generators/data.h"
 #include "rapidcheck.h"
+#include "spec/instance.h"
 #include "spec/op_spec.h"
 
 namespace hlocheck {
@@ -37,23 +37,28 @@ struct GenerationOptions {
 };
 
 // One generated case. Every op has an instance; ops whose inputs and
-// results are all plain tensors also have a runnable Case with data.
+// results are all plain tensors also have a runnable Case with data, and so
+// do those that pass tokens, tuples and quantized tensors through untouched
+// (tuple, get_tuple_element, optimization_barrier).
 struct GeneratedCase {
   spec::OpInstance instance;
   std::vector<Region> regions;  // bodies, in spec order (variadic ones flattened)
   std::vector<int64_t> region_segments;
   std::optional<Case> runnable;
-  bool plain_tensors = false;  // every operand and result a plain tensor (runnable given data)
+  bool plain_tensors = false;  // runnable given data (see above)
   std::string not_runnable;    // why `runnable` is empty
-  int discards = 0;          // draws the recipe rejected before this one
+  int discards = 0;            // draws the recipe rejected before this one
 };
 
 // Dimension sizes at kernel boundaries (vector widths, unrolled tails, tile
 // sizes) that gen_shape and gen_dims now and then draw.
 std::span<const int64_t> KernelBoundarySizes();
 
-// Element types the op's first operand (or first result) accepts: the
-// "type" of a case in reports. Empty for ops whose first input is a token.
+// The value whose element type is the "type" of a case in reports: the
+// op's first operand, or its first result when it has no operands or its
+// first operand is a tuple (get_tuple_element). Null for ops whose first
+// input is a token. PrimaryTypes: the element types that value accepts.
+const spec::ValueSpec* PrimaryValue(const spec::OpSpec& op);
 std::vector<ElementType> PrimaryTypes(const spec::OpSpec& op);
 
 rc::Gen<GeneratedCase> GeneratedCaseGenerator(const spec::OpSpec& op,
@@ -62,8 +67,8 @@ rc::Shrinkable<GeneratedCase> GenerateInstance(const spec::OpSpec& op,
                                                const GenerationOptions& options, uint64_t seed,
                                                int size);
 
-// Thrown by CaseGenerator's cases that carry no data: quantized tensors,
-// tokens and tuples, which no runner takes as a Case yet.
+// Thrown by CaseGenerator's cases that carry no data: quantized tensors in
+// ops that compute on them, which no runner takes as a Case yet.
 struct NotRunnable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

@@ -178,10 +178,12 @@ std::string PrintModule(const Module& module, const spec::SpecRegistry& registry
 
 namespace {
 
+// One name per operand value (a tuple or a token is one value).
 std::vector<std::string> OperandNames(const spec::OpSpec& op, const Case& c) {
+  const size_t values = c.OperandValueTypes().size();
   std::vector<std::string> names;
   size_t next = 0;
-  for (size_t i = 0; i < op.operands.size() && next < c.operands.size(); ++i) {
+  for (size_t i = 0; i < op.operands.size() && next < values; ++i) {
     int64_t count = c.operand_segments.empty() ? 1 : c.operand_segments[i];
     for (int64_t k = 0; k < count; ++k, ++next) {
       names.push_back("%" + op.operands[i].name +
@@ -191,43 +193,21 @@ std::vector<std::string> OperandNames(const spec::OpSpec& op, const Case& c) {
   return names;
 }
 
-Operation CaseOperation(const Case& c, std::vector<ValueId>* operand_ids) {
+Operation CaseOperation(const Case& c) {
   Operation op;
   op.name = "stablehlo." + c.op;
-  // Ids above every id the regions use, so names never collide.
-  ValueId next = 0;
-  for (const Region& region : c.regions) {
-    for (const Block& block : region.blocks) {
-      for (ValueId id : block.arguments) next = std::max(next, id + 1);
-      for (const Operation& inner : block.operations) {
-        for (ValueId id : inner.results) next = std::max(next, id + 1);
-      }
-    }
-  }
-  for (const Tensor& operand : c.operands) {
-    op.operands.push_back(next);
-    operand_ids->push_back(next++);
-    op.operand_types.push_back(ValueType::Of(operand.type()));
-  }
-  for (const TensorType& type : c.result_types) {
-    op.results.push_back(next++);
-    op.result_types.push_back(ValueType::Of(type));
-  }
+  op.operand_types = c.OperandValueTypes();
+  op.result_types = c.ResultValueTypes();
   op.attributes = c.attributes;
   op.regions = c.regions;
   return op;
 }
 
-}  // namespace
-
-namespace {
-
 // `"stablehlo.op"(%a, %b) ({...}) {...} : (...) -> ...` with the case's
 // operands named by spec name.
 std::string CaseOperationText(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
                               const Case& c) {
-  std::vector<ValueId> ids;
-  Operation op = CaseOperation(c, &ids);
+  Operation op = CaseOperation(c);
   std::string text = QuoteString(op.name) + "(" + absl::StrJoin(OperandNames(spec, c), ", ") + ")";
   if (!op.regions.empty()) {
     Printer printer(registry);
@@ -238,6 +218,59 @@ std::string CaseOperationText(const spec::SpecRegistry& registry, const spec::Op
   std::vector<std::string> attributes = EncodeAttributes(spec, op.attributes);
   if (!attributes.empty()) text += " {" + absl::StrJoin(attributes, ", ") + "}";
   return text + " : (" + Types(op.operand_types) + ") -> " + ResultTypes(op.result_types);
+}
+
+// A quantized tensor's storage integers, as a tensor of the storage type.
+Tensor Storage(const Tensor& tensor) {
+  return Tensor::Reusing(TensorType(tensor.shape(), tensor.element_type()), Tensor(tensor));
+}
+
+// Lines that build the value `name` of `type` from `leaves` (taken in
+// order): a constant per tensor (a quantized one in generic form, its value
+// the storage integers), after_all for a token, tuple for a tuple.
+void BuildValue(const ValueType& type, const std::string& name, const std::vector<Tensor>& leaves,
+                size_t* next_leaf, std::string* text) {
+  switch (type.kind) {
+    case ValueType::Kind::kTensor: {
+      const Tensor& leaf = leaves.at((*next_leaf)++);
+      if (leaf.type().quantization) {
+        *text += "  " + name +
+                 " = \"stablehlo.constant\"() {value = " + PrintDenseAttribute(Storage(leaf)) +
+                 "} : () -> " + leaf.type().ToString() + "\n";
+      } else {
+        *text += "  " + name + " = stablehlo.constant " + PrintDenseAttribute(leaf) + "\n";
+      }
+      return;
+    }
+    case ValueType::Kind::kToken:
+      *text += "  " + name + " = \"stablehlo.after_all\"() : () -> !stablehlo.token\n";
+      return;
+    case ValueType::Kind::kTuple: {
+      std::vector<std::string> elements;
+      for (size_t i = 0; i < type.elements.size(); ++i) {
+        elements.push_back(name + "_" + std::to_string(i));
+        BuildValue(type.elements[i], elements.back(), leaves, next_leaf, text);
+      }
+      *text += "  " + name + " = \"stablehlo.tuple\"(" + absl::StrJoin(elements, ", ") + ") : (" +
+               Types(type.elements) + ") -> " + type.ToString() + "\n";
+      return;
+    }
+  }
+}
+
+// The names of the tensors inside `value` of `type`, depth-first, with the
+// get_tuple_element lines (their results named `base`_i) that reach those
+// inside tuples.
+void UnpackValue(const ValueType& type, const std::string& value, const std::string& base,
+                 std::vector<std::string>* tensors, std::string* text) {
+  if (type.is_tensor()) tensors->push_back(value);
+  for (size_t i = 0; i < type.elements.size(); ++i) {
+    const std::string element = base + "_" + std::to_string(i);
+    *text += "  " + element + " = \"stablehlo.get_tuple_element\"(" + value +
+             ") {index = " + std::to_string(i) + " : i32} : (" + type.ToString() + ") -> " +
+             type.elements[i].ToString() + "\n";
+    UnpackValue(type.elements[i], element, element, tensors, text);
+  }
 }
 
 }  // namespace
@@ -252,40 +285,62 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
                             const std::vector<std::string>& comments) {
   std::string text;
   for (const std::string& comment : comments) text += "// " + comment + "\n";
-  text += "func.func @main() {\n";
+  // With tokens or tuples, @main returns the op's results: that marks the op
+  // under test among the tuple ops that build its inputs and take its
+  // results apart (ReadCaseModule).
+  const bool structured = !c.operand_structure.empty() || !c.result_structure.empty();
+  const std::vector<ValueType> results = c.ResultValueTypes();
+  text += "func.func @main()";
+  if (structured) text += " -> (" + Types(results) + ")";
+  text += " {\n";
   std::vector<std::string> names = OperandNames(spec, c);
-  for (size_t i = 0; i < c.operands.size(); ++i) {
-    text += "  " + names[i] + " = stablehlo.constant " + PrintDenseAttribute(c.operands[i]) + "\n";
+  const std::vector<ValueType> operands = c.OperandValueTypes();
+  size_t next_leaf = 0;
+  for (size_t i = 0; i < operands.size() && i < names.size(); ++i) {
+    BuildValue(operands[i], names[i], c.operands, &next_leaf, &text);
   }
   std::string result =
-      c.result_types.size() == 1 ? "%result" : "%result:" + std::to_string(c.result_types.size());
+      results.size() == 1 ? "%result" : "%result:" + std::to_string(results.size());
   text += "  " + result + " = " + CaseOperationText(registry, spec, c) + "\n";
-  for (size_t i = 0; i < checks.size(); ++i) {
+  std::vector<std::string> result_names;
+  for (size_t i = 0; i < results.size(); ++i) {
+    result_names.push_back(results.size() == 1 ? "%result" : "%result#" + std::to_string(i));
+  }
+  // The checks are per tensor of the results.
+  std::vector<std::string> tensors;
+  for (size_t i = 0; i < results.size(); ++i) {
+    UnpackValue(results[i], result_names[i],
+                results.size() == 1 ? "%result" : "%result_" + std::to_string(i), &tensors, &text);
+  }
+  for (size_t i = 0; i < checks.size() && i < tensors.size(); ++i) {
     const CaseCheck& check = checks[i];
-    std::string value = c.result_types.size() == 1 ? "%result" : "%result#" + std::to_string(i);
-    std::string type = check.expected.type().ToString();
+    const std::string& value = tensors[i];
+    // A quantized tensor is checked on its storage integers.
+    const Tensor expected =
+        check.expected.type().quantization ? Storage(check.expected) : check.expected;
+    std::string type = expected.type().ToString();
     switch (check.kind) {
       case CaseCheck::Kind::kExact:
-        text +=
-            "  check.expect_eq_const " + value + ", " + PrintDenseAttribute(check.expected) + "\n";
+        text += "  check.expect_eq_const " + value + ", " + PrintDenseAttribute(expected) + "\n";
         break;
       case CaseCheck::Kind::kUlp: {
-        std::string expected = "%expected" + std::to_string(i);
-        text += "  " + expected + " = stablehlo.constant " + PrintDenseAttribute(check.expected) +
-                "\n  check.expect_close " + value + ", " + expected +
+        std::string name = "%expected" + std::to_string(i);
+        text += "  " + name + " = stablehlo.constant " + PrintDenseAttribute(expected) +
+                "\n  check.expect_close " + value + ", " + name +
                 ", max_ulp_difference = " + std::to_string(check.max_ulp) + " : " + type + ", " +
                 type + "\n";
         break;
       }
       case CaseCheck::Kind::kTolerance:
-        text += "  check.expect_almost_eq_const " + value + ", " +
-                PrintDenseAttribute(check.expected) +
+        text += "  check.expect_almost_eq_const " + value + ", " + PrintDenseAttribute(expected) +
                 " {tolerance = " + PrintElementLiteral(ElementType::kF64, &check.tolerance) +
                 " : f64}\n";
         break;
     }
   }
-  text += "  func.return\n}\n";
+  text += structured ? "  func.return " + absl::StrJoin(result_names, ", ") + " : " +
+                           Types(results) + "\n}\n"
+                     : "  func.return\n}\n";
   return text;
 }
 

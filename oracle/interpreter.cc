@@ -162,10 +162,20 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     if (value == op.attributes.end() || !std::holds_alternative<Tensor>(value->second)) {
       return absl::InvalidArgumentError("stablehlo.constant without a dense value");
     }
+    const Tensor& literal = std::get<Tensor>(value->second);
     if (!op.result_types.empty() && op.result_types[0].is_quantized()) {
-      return Unsupported("stablehlo.constant", "quantized constants");
+      // The value is the storage integers; the ops that compute on quantized
+      // tensors say they are unsupported when such a value reaches them.
+      const TensorType type = op.result_types[0].tensor();
+      if (type.shape != literal.shape() || type.element_type != literal.element_type()) {
+        return absl::InvalidArgumentError("a constant of type " + type.ToString() + " holds " +
+                                          literal.type().ToString());
+      }
+      RuntimeValue quantized = RuntimeValue::Of(Tensor::Reusing(type, Tensor(literal)));
+      quantized.type = op.result_types[0];
+      return std::vector<RuntimeValue>{std::move(quantized)};
     }
-    return std::vector<RuntimeValue>{RuntimeValue::Of(std::get<Tensor>(value->second))};
+    return std::vector<RuntimeValue>{RuntimeValue::Of(literal)};
   }
   if (op.name == "stablehlo.tuple") {
     RuntimeValue tuple;

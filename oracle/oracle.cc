@@ -62,6 +62,10 @@ absl::StatusOr<std::vector<ResultExpectation>> Oracle::Compute(const Case& c) co
 absl::StatusOr<std::vector<ResultExpectation>> Oracle::Run(const Case& c) const {
   const spec::OpSpec* op = registry_->Find(c.op);
   if (op == nullptr) return absl::NotFoundError("no spec for op '" + c.op + "'");
+  if (std::string why; !LeavesMatchStructure(c, &why)) {
+    return absl::InvalidArgumentError("the case's tensors do not fit its tuple and token types: " +
+                                      why);
+  }
   spec::VerifyResult verdict = spec::Verify(*op, c, registry_);
   if (!verdict.valid()) {
     return absl::InvalidArgumentError("the case violates the spec of " + c.op + ":\n" +

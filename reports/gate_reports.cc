@@ -10,8 +10,13 @@
 namespace hlocheck {
 namespace {
 
+// Wide enough for the longest op names (dynamic_update_slice,
+// optimization_barrier): the lines are streamed, so the width is fixed.
+constexpr size_t kOpColumn = 22;
+
+// At least one space follows the text, however long.
 std::string Pad(std::string text, size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
+  text.append(text.size() < width ? width - text.size() : 1, ' ');
   return text;
 }
 
@@ -63,15 +68,16 @@ std::string ReproducerFileName(const Finding& f) {
 
 std::string GroupLine(const GroupResult& g) {
   std::string status = g.failed > 0 ? "FAIL" : (g.passed == 0 && g.skipped > 0 ? "SKIP" : "ok");
-  return Pad(status, 5) + Pad(g.op, 14) + Pad(std::string(Name(g.type)), 15) +
+  return Pad(status, 5) + Pad(g.op, kOpColumn) + Pad(std::string(Name(g.type)), 15) +
          Pad(std::to_string(g.cases), 7) + Pad(std::to_string(g.passed), 8) +
          Pad(std::to_string(g.failed), 8) + Pad(std::to_string(g.skipped), 9) +
          Pad(std::to_string(g.free_elements), 8) + Accuracy(g);
 }
 
 void WriteConsoleSummary(const GateRun& run, std::ostream& out) {
-  out << Pad("", 5) << Pad("op", 14) << Pad("type", 15) << Pad("cases", 7) << Pad("passed", 8)
-      << Pad("failed", 8) << Pad("skipped", 9) << Pad("free", 8) << "accuracy\n";
+  out << Pad("", 5) << Pad("op", kOpColumn) << Pad("type", 15) << Pad("cases", 7)
+      << Pad("passed", 8) << Pad("failed", 8) << Pad("skipped", 9) << Pad("free", 8)
+      << "accuracy\n";
   for (const GroupResult& g : run.groups) out << GroupLine(g) << "\n";
   int64_t cases = run.total(&GroupResult::cases);
   int64_t failed = run.total(&GroupResult::failed);

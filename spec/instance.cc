@@ -149,12 +149,8 @@ OpInstance OpInstance::FromCase(const OpSpec& op, const Case& c) {
     }
     return grouped;
   };
-  std::vector<ValueType> operands;
-  for (const Tensor& t : c.operands) operands.push_back(ValueType::Of(t.type()));
-  std::vector<ValueType> results;
-  for (const TensorType& t : c.result_types) results.push_back(ValueType::Of(t));
-  instance.operands = split(operands, c.operand_segments, op.operands.size());
-  instance.results = split(results, c.result_segments, op.results.size());
+  instance.operands = split(c.OperandValueTypes(), c.operand_segments, op.operands.size());
+  instance.results = split(c.ResultValueTypes(), c.result_segments, op.results.size());
   instance.regions.resize(op.regions.size());
   std::vector<FunctionType> signatures;
   for (const Region& region : c.regions) signatures.push_back(region.type());

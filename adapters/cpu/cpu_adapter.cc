@@ -100,7 +100,7 @@ const std::vector<OpEntry>& OpTable() {
     };
     for (const auto& family :
          {cpu::ArithmeticOps(), cpu::MathOps(), cpu::BitwiseOps(), cpu::CompareOps(),
-          cpu::ShapeOps(), cpu::IndexingOps(), cpu::ValueOps()}) {
+          cpu::ShapeOps(), cpu::IndexingOps(), cpu::ValueOps(), cpu::TupleOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;
@@ -124,6 +124,14 @@ const OpEntry* FindOp(std::string_view name) {
 AdapterSupport SupportsCase(const Case& c) {
   const OpEntry* op = FindOp(c.op);
   if (op == nullptr) return AdapterSupport::No(absl::StrCat("op ", c.op, " is not implemented"));
+  if (!c.operand_structure.empty() || !c.result_structure.empty()) {
+    static const std::vector<OpEntry> tuple_ops = TupleOps();
+    bool takes_structure = false;
+    for (const OpEntry& entry : tuple_ops) takes_structure |= entry.name == op->name;
+    if (!takes_structure) {
+      return AdapterSupport::No(absl::StrCat(std::string(op->name), " takes no tokens or tuples"));
+    }
+  }
   if (op->operands != kVariadic &&
       (c.operands.size() != op->operands || c.result_types.size() != 1)) {
     return AdapterSupport::No(

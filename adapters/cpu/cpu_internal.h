@@ -91,6 +91,10 @@ std::vector<OpEntry> CompareOps();
 std::vector<OpEntry> ShapeOps();
 std::vector<OpEntry> IndexingOps();
 std::vector<OpEntry> ValueOps();
+// optimization_barrier, tuple and get_tuple_element
+// (data_movement_tuples.cc): the only ops that take a Case with tokens or
+// tuples (Case's structure).
+std::vector<OpEntry> TupleOps();
 
 // The Eigen kernels of data movement are instantiated for ranks up to this.
 inline constexpr int kMaxRank = 8;

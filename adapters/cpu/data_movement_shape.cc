@@ -1,7 +1,6 @@
 // Data movement ops that reshape, repeat, reorder or join whole tensors:
-// broadcast_in_dim, reshape, reverse, concatenate, pad and
-// optimization_barrier. Each is a parallel copy or one strided box copy
-// (data_movement_internal.h) per input, read off the spec's index formula.
+// broadcast_in_dim, reshape, reverse, concatenate and pad. Each is a parallel copy or one strided
+// box copy (data_movement_internal.h) per input, read off the spec's index formula.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -235,41 +234,6 @@ absl::StatusOr<Results> RunPad(const Case& c, const Device& device) {
   return OneResult(std::move(result));
 }
 
-// ------------------------------------------------------------ optimization_barrier
-
-// Operands are tensors here: the spec's tokens have no Case form, so cases
-// with them never reach a backend.
-AdapterSupport SupportsOptimizationBarrier(const Case& c) {
-  if (c.operands.size() != c.result_types.size()) {
-    return AdapterSupport::No("optimization_barrier needs one result per operand");
-  }
-  return SupportsUnquantized(c);
-}
-
-// The identity: result = operand, bit for bit, for each operand.
-absl::StatusOr<Results> RunOptimizationBarrier(const Case& c, const Device& device) {
-  if (c.operands.size() != c.result_types.size()) {
-    return absl::InvalidArgumentError("optimization_barrier needs one result per operand");
-  }
-  if (absl::Status status = CheckSegments(c, {static_cast<int64_t>(c.operands.size())});
-      !status.ok()) {
-    return status;
-  }
-  Results results;
-  for (size_t i = 0; i < c.operands.size(); ++i) {
-    const Tensor& operand = c.operands[i];
-    if (operand.type() != c.result_types[i]) {
-      return absl::InvalidArgumentError(absl::StrCat("optimization_barrier: operand ", i, " is ",
-                                                     operand.type().ToString(), ", result ",
-                                                     c.result_types[i].ToString()));
-    }
-    Tensor result(c.result_types[i]);
-    ParallelCopy(operand.raw(), result.raw(), static_cast<int64_t>(operand.bytes().size()), device);
-    results.push_back(std::move(result));
-  }
-  return results;
-}
-
 }  // namespace
 
 std::vector<OpEntry> ShapeOps() {
@@ -279,7 +243,6 @@ std::vector<OpEntry> ShapeOps() {
       {"reverse", 1, &SupportsMovement, &RunReverse},
       {"concatenate", kVariadic, &SupportsConcatenate, &RunConcatenate},
       {"pad", 2, &SupportsMovement, &RunPad},
-      {"optimization_barrier", kVariadic, &SupportsOptimizationBarrier, &RunOptimizationBarrier},
   };
 }
 

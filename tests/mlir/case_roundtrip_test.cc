@@ -27,6 +27,8 @@ bool SameCase(const Case& a, const Case& b, std::string* why) {
       return *why = "operand " + std::to_string(i), false;
   }
   if (a.result_types != b.result_types) return *why = "result types", false;
+  if (a.operand_structure != b.operand_structure) return *why = "operand tuples/tokens", false;
+  if (a.result_structure != b.result_structure) return *why = "result tuples/tokens", false;
   for (const auto& [name, value] : a.attributes) {
     auto it = b.attributes.find(name);
     if (it == b.attributes.end()) return *why = "attribute " + name + " lost", false;
@@ -39,6 +41,8 @@ bool SameCase(const Case& a, const Case& b, std::string* why) {
 TEST(CaseRoundTripTest, GeneratedCasesOfEveryImplementedOpPrintReadAndInterpret) {
   Oracle oracle(&Registry());
   int ops = 0;
+  int with_tuples_or_tokens = 0;
+  int with_quantized_tensors = 0;
   for (const spec::OpSpec& op : Registry().ops()) {
     if (!oracle.Implements(op.name) || op.recipe.empty()) continue;
     ++ops;
@@ -51,7 +55,14 @@ TEST(CaseRoundTripTest, GeneratedCasesOfEveryImplementedOpPrintReadAndInterpret)
         try {
           c = GenerateCase(op, options, seed * 7919 + 13, 20).value();
         } catch (const NotRunnable&) {
-          continue;  // quantized tensors, tokens, tuples: no Case form yet
+          continue;  // quantized tensors in ops that compute on them
+        }
+        if (!c.operand_structure.empty() || !c.result_structure.empty()) ++with_tuples_or_tokens;
+        for (const Tensor& t : c.operands) {
+          if (t.type().quantization) {
+            ++with_quantized_tensors;
+            break;
+          }
         }
         auto expected = oracle.Run(c);
         // The oracle's stated gaps say so; the gate skips them too.
@@ -77,6 +88,9 @@ TEST(CaseRoundTripTest, GeneratedCasesOfEveryImplementedOpPrintReadAndInterpret)
     }
   }
   EXPECT_GE(ops, 6);
+  // tuple, get_tuple_element and optimization_barrier draw such values.
+  EXPECT_GT(with_tuples_or_tokens, 20);
+  EXPECT_GT(with_quantized_tensors, 10);
 }
 
 // Ops the generators cannot build yet (no recipe) round-trip through their
