@@ -1,5 +1,6 @@
 #include "runners/commands.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace hlocheck {
@@ -29,9 +30,11 @@ namespace {
 void PrintUsage(std::ostream& out) {
   out << "hlocheck: property-based conformance and differential testing for StableHLO\n\n"
          "usage: hlocheck COMMAND [flags]\n\ncommands:\n";
+  size_t width = 0;
+  for (const Command& c : Commands()) width = std::max(width, std::string(c.name).size());
   for (const Command& c : Commands()) {
     std::string name = c.name;
-    name.resize(10, ' ');
+    name.resize(width + 2, ' ');
     out << "  " << name << c.summary << "\n";
   }
   out << "\n'hlocheck COMMAND --help' explains a command and its flags.\n"

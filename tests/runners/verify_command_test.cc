@@ -74,5 +74,16 @@ TEST(VerifyCommandTest, StablehloSnippetsAndModulesAreVerifiedOpByOp) {
       kExitUsage);
 }
 
+// Every command name stands apart from its summary in the usage text, however
+// long the name.
+TEST(UsageTest, EveryCommandIsListedWithItsSummary) {
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(Main({"--help"}), kExitOk);
+  std::string out = testing::internal::GetCapturedStdout();
+  for (const Command& c : Commands()) {
+    EXPECT_NE(out.find("  " + std::string(c.name) + "  "), std::string::npos) << out;
+  }
+}
+
 }  // namespace
 }  // namespace hlocheck
