@@ -133,7 +133,8 @@ nlohmann::json GateRunToJson(const GateRun& run) {
                             {"seconds", g.seconds},
                             {"findings", findings}};
     if (g.check == "ulp") {
-      group["worst_ulp"] = g.worst_ulp;
+      // No element compared (all of them free): there is no worst distance.
+      group["worst_ulp"] = g.worst_ulp < 0 ? nlohmann::json(nullptr) : nlohmann::json(g.worst_ulp);
       group["allowed_ulp"] = g.allowed_ulp;
     }
     if (g.check == "bound") group["worst_error_over_bound"] = g.worst_bound_fraction;
@@ -180,8 +181,9 @@ std::string GateRunToJunit(const GateRun& run) {
         << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\" time=\""
         << Fixed(seconds, 3) << "\">\n";
     for (const GroupResult* g : groups) {
-      xml << "    <testcase classname=\"" << XmlEscape(op) << "\" name=\"" << Name(g->type)
-          << "\" time=\"" << Fixed(g->seconds, 3) << "\">\n";
+      xml << "    <testcase classname=\"" << XmlEscape(op) << "\" name=\""
+          << XmlEscape(std::string(Name(g->type))) << "\" time=\"" << Fixed(g->seconds, 3)
+          << "\">\n";
       if (g->failed > 0 && !g->findings.empty()) {
         const Finding& f = g->findings.front();
         xml << "      <failure message=\"" << XmlEscape(f.kind + ": " + f.summary) << "\" type=\""
