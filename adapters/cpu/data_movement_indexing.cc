@@ -382,8 +382,13 @@ absl::StatusOr<Results> RunGather(const Case& c, const Device& device) {
   if (absl::Status status = CheckIntegerIndices(c, start_indices); !status.ok()) return status;
   absl::StatusOr<GatherPlan> plan = PlanGather(c);
   if (!plan.ok()) return plan.status();
-  Tensor result(c.result_types[0]);  // zero-filled: a slice of size 0 in a collapsed dimension
-                                     // leaves elements unwritten
+  // A slice of size 0 in a collapsed dimension leaves its elements unwritten:
+  // only then does the result start zero-filled rather than on a recycled buffer.
+  const bool some_slice_may_leave =
+      plan->every_slice_outside ||
+      std::find(plan->start_may_leave.begin(), plan->start_may_leave.end(), 1) !=
+          plan->start_may_leave.end();
+  Tensor result = some_slice_may_leave ? Tensor(c.result_types[0]) : NewResult(c.result_types[0]);
   const int64_t positions = NumElements(plan->batch_sizes);
   const int64_t slice_elements = NumElements(plan->slice.sizes);
   if (result.num_elements() == 0) return OneResult(std::move(result));

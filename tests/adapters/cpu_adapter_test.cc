@@ -430,6 +430,27 @@ TEST(CpuAdapterTransposeTest, LargeEnoughToUseEveryThread) {
   }
 }
 
+// Transposes that move the innermost dimension are copied in 64 x 64 tiles:
+// planes of several tiles with ragged edges, with and without outer
+// dimensions, for every container size.
+TEST(CpuAdapterTransposeTest, TiledPlanesWithRaggedEdges) {
+  std::mt19937_64 rng(7);
+  for (ElementType type : kMovementTypes) {
+    for (const auto& [shape, perm] :
+         std::vector<std::pair<Shape, std::vector<int64_t>>>{{{130, 70}, {1, 0}},
+                                                             {{3, 130, 70}, {2, 0, 1}},
+                                                             {{3, 130, 70}, {0, 2, 1}},
+                                                             {{65, 2, 129}, {2, 1, 0}},
+                                                             {{2, 64, 3, 65}, {3, 0, 2, 1}}}) {
+      Tensor operand = RandomBytes(shape, type, rng);
+      Tensor want = NaiveTranspose(operand, perm);
+      Case c = Unary("transpose", operand, want.type());
+      c.attributes["permutation"] = perm;
+      EXPECT_TRUE(RunOne(c).BitwiseEquals(want)) << operand.type().ToString();
+    }
+  }
+}
+
 TEST(CpuAdapterSliceTest, MatchesNaiveReferenceForEveryContainerSizeAndRank) {
   std::mt19937_64 rng(9);
   for (int trial = 0; trial < 600; ++trial) {
