@@ -2,7 +2,9 @@
 #ifndef HLOCHECK_ORACLE_ARITHMETIC_H_
 #define HLOCHECK_ORACLE_ARITHMETIC_H_
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +24,14 @@ ContainerT<T> RoundDouble(double value) {
   static_assert(IsFloat(T));
   if constexpr (T == ElementType::kF64) {
     return value;
+  } else if constexpr (T == ElementType::kF32) {
+    // The host's double-to-float conversion is IEEE-754's, rounding to
+    // nearest even (the oracle never changes the rounding mode, nor flushes
+    // subnormals), and is ~30x faster than the general encoder. NaNs take
+    // the general encoder, which decides their payload.
+    static_assert(std::numeric_limits<float>::is_iec559);
+    if (!std::isnan(value)) return static_cast<float>(value);
+    return FloatFromBits<T>(EncodeFloat(Format(T), ExactValue::FromDouble(value)));
   } else {
     return FloatFromBits<T>(EncodeFloat(Format(T), ExactValue::FromDouble(value)));
   }
@@ -36,6 +46,19 @@ ContainerT<T> RoundDouble(double value, uint8_t* flags) {
   if constexpr (T == ElementType::kF64) {
     return value;
   } else {
+    if constexpr (T == ElementType::kF32) {
+      // As above, with EncodeFloat's flags: f32 holds every NaN, Inf, sign
+      // and zero, so only inexact and overflow can arise.
+      if (!std::isnan(value)) {
+        const float rounded = static_cast<float>(value);
+        if (std::isinf(rounded) && !std::isinf(value)) {
+          *flags |= kConversionOverflow | kConversionInexact;
+        } else if (rounded != value) {
+          *flags |= kConversionInexact;
+        }
+        return rounded;
+      }
+    }
     return FloatFromBits<T>(
         EncodeFloat(Format(T), ExactValue::FromDouble(value), RoundingMode::kNearestEven, flags));
   }

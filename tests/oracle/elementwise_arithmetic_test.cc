@@ -6,10 +6,14 @@
 #include <mpfr.h>
 #include <rapidcheck/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "core/element_value.h"
+#include "core/exact_value.h"
+#include "oracle/arithmetic.h"
 #include "runners/compare.h"
 #include "tests/oracle/elementwise_test_util.h"
 
@@ -328,6 +332,63 @@ TEST(ElementwiseArithmeticTest, ComplexQuotientAndSqrtAreCorrectlyRoundedPerPart
   auto r = s.reference.values<ElementType::kComplexF32>();
   EXPECT_EQ(r[0], std::complex<float>(0, 2));
   EXPECT_EQ(r[1], std::complex<float>(2, 1));
+}
+
+}  // namespace
+}  // namespace hlocheck::testing
+
+namespace hlocheck::testing {
+namespace {
+
+// RoundDouble<kF32> takes the host's conversion for every non-NaN double:
+// it must give the general encoder's bits and flags, at the ties, the
+// subnormal boundary, overflow and on random bit patterns.
+TEST(RoundDoubleTest, F32FastPathMatchesTheGeneralEncoder) {
+  auto general = [](double value) {
+    return FloatBits<ElementType::kF32>(FloatFromBits<ElementType::kF32>(
+        EncodeFloat(Format(ElementType::kF32), ExactValue::FromDouble(value))));
+  };
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1.0,
+                                std::numeric_limits<double>::infinity(),
+                                -std::numeric_limits<double>::infinity(),
+                                std::numeric_limits<double>::max(),
+                                std::numeric_limits<double>::denorm_min()};
+  for (float f : {std::numeric_limits<float>::max(), std::numeric_limits<float>::min(),
+                  std::numeric_limits<float>::denorm_min(), 1.0f, 3.0f}) {
+    for (double sign : {1.0, -1.0}) {
+      const double d = sign * f;
+      // The value, the ties next to it (half an f32 ulp away) and their neighbours.
+      const double up = std::nextafter(f, std::numeric_limits<float>::infinity());
+      const double tie = sign * (static_cast<double>(f) + (up - f) / 2);
+      values.insert(values.end(), {d, tie, std::nextafter(tie, 0.0), std::nextafter(tie, 2 * tie)});
+    }
+  }
+  std::mt19937_64 random(17);
+  for (int i = 0; i < 1'000'000; ++i) {
+    uint64_t bits = random();
+    // Most draws within f32's exponent range, so that rounding is exercised.
+    if (i % 2 == 0)
+      bits = (bits & 0x800FFFFFFFFFFFFFull) | (uint64_t{(random() % 300) + 1023 - 150} << 52);
+    values.push_back(std::bit_cast<double>(bits));
+  }
+  int64_t checked = 0;
+  for (double value : values) {
+    if (std::isnan(value)) continue;
+    ASSERT_EQ(FloatBits<ElementType::kF32>(oracle::RoundDouble<ElementType::kF32>(value)),
+              general(value))
+        << std::hexfloat << value;
+    uint8_t fast_flags = 0;
+    uint8_t general_flags = 0;
+    const float fast = oracle::RoundDouble<ElementType::kF32>(value, &fast_flags);
+    EncodeFloat(Format(ElementType::kF32), ExactValue::FromDouble(value),
+                RoundingMode::kNearestEven, &general_flags);
+    ASSERT_EQ(FloatBits<ElementType::kF32>(fast), general(value)) << std::hexfloat << value;
+    ASSERT_EQ(fast_flags, general_flags) << std::hexfloat << value;
+    ++checked;
+  }
+  EXPECT_GT(checked, 900'000);
 }
 
 }  // namespace
