@@ -28,9 +28,11 @@ inline constexpr int kDoubleUlps = 16;
 
 // A function libm has in double and long double, with MPFR's counterpart.
 // `Libm` calls the std:: overload for its argument type.
-template <ZivFunction kFunction, class Libm, int kLongDouble, MpfrUnary kMpfr>
+template <ZivFunction kFunction, class Libm, int kLongDouble, MpfrUnary kMpfr,
+          bool kPositive = false>
 struct LibmFunction {
   static constexpr ZivFunction kId = kFunction;
+  static constexpr bool kPositiveOnFiniteArguments = kPositive;
   static double InDouble(double x) { return Libm{}(x); }
   static long double InLongDouble(long double x) { return Libm{}(x); }
   static constexpr int kDoubleUlps = precise::kDoubleUlps;
@@ -56,7 +58,7 @@ HLOCHECK_LIBM_CALL(LibmTanh, tanh);
 HLOCHECK_LIBM_CALL(LibmCbrt, cbrt);
 #undef HLOCHECK_LIBM_CALL
 
-using Exp = LibmFunction<ZivFunction::kExp, LibmExp, 4, mpfr_exp>;
+using Exp = LibmFunction<ZivFunction::kExp, LibmExp, 4, mpfr_exp, /*kPositive=*/true>;
 using Expm1 = LibmFunction<ZivFunction::kExpm1, LibmExpm1, 12, mpfr_expm1>;
 // log(±0) = -Inf, log of a negative number is NaN (MPFR, as C and IEEE).
 using Log = LibmFunction<ZivFunction::kLog, LibmLog, 4, mpfr_log>;
@@ -95,6 +97,7 @@ struct Logistic {
   static long double InLongDouble(long double x) { return Evaluate(x); }
   static constexpr int kDoubleUlps = precise::kDoubleUlps;
   static constexpr int kLongDoubleUlps = 12;
+  static constexpr bool kPositiveOnFiniteArguments = true;
   static ExactValue ToOdd(double x);
 };
 

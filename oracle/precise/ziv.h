@@ -131,9 +131,24 @@ uint64_t CorrectlyRounded(const FloatFormat& format, Doubles... x) {
   uint64_t bits = 0;
   ZivStatistics& statistics = ThreadZivStatistics(F::kId);
   if (precision <= 24) {
-    if (RoundsUnambiguously(format, F::InDouble(x...), F::kDoubleUlps, &bits)) {
+    const double wide = F::InDouble(x...);
+    if (RoundsUnambiguously(format, wide, F::kDoubleUlps, &bits)) {
       ++statistics.fast;
       return bits;
+    }
+    // A function positive on finite arguments whose double result overflows
+    // or falls below double's normal range is far beyond the range of every
+    // format of up to 24 significand bits and 8 exponent bits, where any
+    // value so large (or so small) rounds alike.
+    if constexpr (requires { requires F::kPositiveOnFiniteArguments; }) {
+      if (format.exponent_bits <= 8 && (std::isfinite(x) && ...) && !std::isnan(wide) &&
+          !(wide >= std::numeric_limits<double>::min() &&
+            wide <= std::numeric_limits<double>::max())) {
+        ++statistics.fast;
+        return EncodeFloat(
+            format, ExactValue::FromDouble(wide > 1 ? std::numeric_limits<double>::max()
+                                                    : std::numeric_limits<double>::denorm_min()));
+      }
     }
   } else if constexpr (kLongDoubleIsExtended) {
     if (precision <= 53 &&
