@@ -13,13 +13,15 @@
 // ~16K page faults; --keep-heap raises glibc's mmap and trim thresholds
 // (mallopt) so that freed results are reused, which isolates the kernels.
 //
-// Measured (2-core VM shared with other jobs, Release, --threads=2,
-// medians of 5; about +-15% from run to run): memcpy 7.2-7.5 ms. As is:
-// transpose 73.8 ms (bandwidth / memcpy's 0.10), gather 59.3 ms (0.12),
-// concatenate 49.8 ms (0.15). With --keep-heap: transpose 35.8 ms (0.21;
-// Eigen's shuffle, whose strided TensorBlockIO copy takes most of it),
-// gather 16.5 ms (0.45), concatenate 9.8 ms (0.76); both still pay for
-// zero-filling the fresh result.
+// Measured (Release, --threads=2, results built on the previous call's
+// buffers, bandwidth / memcpy's; runs differ by up to +-30%):
+//   2-core AMD EPYC VM, 2026-11-25: memcpy 3.4-5.5 ms; transpose 0.25-0.34,
+//   gather 0.57-0.68, concatenate 0.77-1.78. Reading the tile through a
+//   buffer (0.13-0.23) or writing its columns instead of its rows (0.03)
+//   was slower there.
+//   The 2-core VM of 2026-11-24: transpose 0.50-0.58, gather 0.74-0.89,
+//   concatenate 1.14-1.48.
+// --fresh-result adds ~16K page faults and a zero fill to every call.
 //
 //   cpu_data_movement_bench [--threads=N] [--keep-heap] [--fresh-result] [benchmark flags]
 #include <malloc.h>
