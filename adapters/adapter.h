@@ -35,6 +35,12 @@ class Adapter {
 
   virtual std::string_view name() const = 0;
 
+  // The ops this backend implements at all (some element types or attribute
+  // values may still be unsupported: Supports() decides per case). Every name
+  // is an op of spec/ops; a test cross-checks it, and `hlocheck spec` prints
+  // it next to the oracle's.
+  virtual std::vector<std::string> ImplementedOps() const = 0;
+
   // Whether this backend can run the case at all: its op, element types and
   // attribute values. A case it cannot run is counted as skipped, never as a pass.
   virtual AdapterSupport Supports(const Case& c) const = 0;

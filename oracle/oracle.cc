@@ -50,7 +50,12 @@ std::vector<std::string> Oracle::ImplementedOps() const {
 absl::StatusOr<std::vector<ResultExpectation>> Oracle::Compute(const Case& c) const {
   auto it = OpTable().find(c.op);
   if (it == OpTable().end()) {
-    return absl::UnimplementedError("the oracle does not implement '" + c.op + "' yet");
+    std::string message = "the oracle does not implement '" + c.op + "' yet";
+    if (const oracle::NotYetImplemented* planned = oracle::FindNotYetImplemented(c.op)) {
+      message += " (planned in issue " + std::to_string(planned->issue) + ": " +
+                 std::string(planned->family) + ")";
+    }
+    return absl::UnimplementedError(message);
   }
   if (!SubnormalArithmeticIntact()) {
     return absl::FailedPreconditionError(

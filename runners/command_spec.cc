@@ -1,8 +1,11 @@
 // `hlocheck spec [OP]`: the spec as loaded from spec/ops.
+#include <algorithm>
+#include <iomanip>
 #include <iostream>
 
 #include "runners/commands.h"
 #include "runners/flags.h"
+#include "runners/op_support.h"
 #include "spec/indexing_map_template.h"
 #include "spec/instance.h"
 #include "spec/registry.h"
@@ -60,6 +63,49 @@ void PrintIndexingMaps(const spec::OpSpec& op) {
   }
 }
 
+// One line per op: its constraints, whether the oracle computes it (or the
+// issue that will bring it) and whether each backend runs it; then totals.
+void PrintSupportTable(const spec::SpecRegistry& registry, const OpSupportTable& support) {
+  size_t width = 2;
+  for (const spec::OpSpec& op : registry.ops()) width = std::max(width, op.name.size());
+  std::cout << "\n  " << std::left << std::setw(static_cast<int>(width)) << "op"
+            << "  " << std::setw(14) << "constraints" << std::setw(10) << "oracle";
+  for (const std::string& backend : support.backends) std::cout << std::setw(8) << backend;
+  std::cout << "\n";
+  size_t oracle_count = 0;
+  std::vector<size_t> backend_counts(support.backends.size(), 0);
+  for (size_t i = 0; i < support.ops.size(); ++i) {
+    const spec::OpSpec& op = registry.ops()[i];
+    const OpSupport& row = support.ops[i];
+    std::string constraints = std::to_string(op.seed_constraint_count());
+    if (op.constraints.size() != op.seed_constraint_count()) {
+      constraints += "+" + std::to_string(op.constraints.size() - op.seed_constraint_count()) + "p";
+    }
+    if (op.seed_heading.empty()) constraints += " (public)";
+    std::string oracle = row.oracle               ? "yes"
+                         : row.planned_issue != 0 ? "#" + std::to_string(row.planned_issue)
+                                                  : "no";
+    oracle_count += row.oracle;
+    std::cout << "  " << std::setw(static_cast<int>(width)) << op.name << "  " << std::setw(14)
+              << constraints << std::setw(10) << oracle;
+    for (size_t b = 0; b < row.backends.size(); ++b) {
+      backend_counts[b] += row.backends[b];
+      std::cout << std::setw(8) << (row.backends[b] ? "yes" : "no");
+    }
+    std::cout << "\n";
+  }
+  std::cout << std::right << "\nchecked: the oracle computes " << oracle_count << " of "
+            << support.ops.size() << " ops (#N: planned in issue N)";
+  for (size_t b = 0; b < support.backends.size(); ++b) {
+    std::cout << "; " << support.backends[b] << " runs " << backend_counts[b];
+  }
+  std::cout << ". A case runs on a backend only where both say yes; 'p': constraints from the\n"
+               "public spec beyond seed 002's.\n";
+  for (const std::string& unknown : support.unknown) {
+    std::cout << "warning: not an op of spec/ops: " << unknown << "\n";
+  }
+}
+
 }  // namespace
 
 int SpecCommand(const std::vector<std::string>& args) {
@@ -73,10 +119,12 @@ int SpecCommand(const std::vector<std::string>& args) {
   if (flags.Switch("help")) {
     std::cout
         << "usage: hlocheck spec [OP]\n\n"
-           "Without OP: the number of ops and constraints in spec/ops (or $HLOCHECK_SPEC_DIR)\n"
-           "and how many constraints have an executable formula. With OP: its operands,\n"
-           "attributes, results and numbered constraints, and its indexing maps (seed 004)\n"
-           "as templates and instantiated for its example.\n\nflags:\n"
+           "Without OP: the number of ops and constraints in spec/ops (or $HLOCHECK_SPEC_DIR),\n"
+           "how many constraints have an executable formula, and per op whether the oracle\n"
+           "computes it (or the issue that will bring it) and whether each backend runs it.\n"
+           "With OP: the same for that op, its operands, attributes, results and numbered\n"
+           "constraints, and its indexing maps (seed 004) as templates and instantiated for\n"
+           "its example.\n\nflags:\n"
         << flags.Help();
     return kExitOk;
   }
@@ -103,15 +151,12 @@ int SpecCommand(const std::vector<std::string>& args) {
               << (*registry)->seed_constraint_count() << " seed constraints (of 332), "
               << seed_executable << "/" << (*registry)->seed_constraint_count() << " executable; "
               << public_count << " constraints from the public spec\n";
-    for (const spec::OpSpec& op : (*registry)->ops()) {
-      std::cout << "  " << op.name << " (" << op.category << "): " << op.seed_constraint_count()
-                << " constraints";
-      if (op.constraints.size() != op.seed_constraint_count()) {
-        std::cout << " + " << op.constraints.size() - op.seed_constraint_count() << " public";
-      }
-      if (op.seed_heading.empty()) std::cout << " [public spec only]";
-      std::cout << "\n";
+    auto support = BuildOpSupportTable(**registry);
+    if (!support.ok()) {
+      std::cerr << "hlocheck spec: " << support.status().message() << "\n";
+      return kExitFailure;
     }
+    PrintSupportTable(**registry, *support);
     return kExitOk;
   }
   const spec::OpSpec* op = (*registry)->Find(flags.positional()[0]);
@@ -120,6 +165,20 @@ int SpecCommand(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   std::cout << op->name << ": " << op->summary << "\n(" << op->file << ")\n";
+  if (auto support = BuildOpSupportTable(**registry); support.ok()) {
+    for (const OpSupport& row : support->ops) {
+      if (row.op != op->name) continue;
+      std::cout << "  oracle: "
+                << (row.oracle ? "yes"
+                    : row.planned_issue != 0
+                        ? "not yet (issue " + std::to_string(row.planned_issue) + ")"
+                        : "no");
+      for (size_t b = 0; b < row.backends.size(); ++b) {
+        std::cout << "; " << support->backends[b] << ": " << (row.backends[b] ? "yes" : "no");
+      }
+      std::cout << "\n";
+    }
+  }
   for (const spec::ValueSpec& v : op->operands) {
     std::cout << "  operand " << v.label << " " << v.name << (v.variadic ? " (variadic)" : "")
               << "\n";

@@ -24,6 +24,7 @@ class CpuAdapter : public Adapter {
   CpuAdapter& operator=(const CpuAdapter&) = delete;
 
   std::string_view name() const override { return "cpu"; }
+  std::vector<std::string> ImplementedOps() const override { return Ops(); }
   AdapterSupport Supports(const Case& c) const override;
   absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override;
   // Elementwise ops build their result on a tensor of `results` of the

@@ -15,6 +15,7 @@ class FaultyAdapter : public Adapter {
       : name_(std::move(name)), op_(std::move(op)), cpu_(options) {}
 
   std::string_view name() const override { return name_; }
+  std::vector<std::string> ImplementedOps() const override { return cpu_.ImplementedOps(); }
   AdapterSupport Supports(const Case& c) const override { return cpu_.Supports(c); }
   absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override {
     return c.op == op_ ? Faulty(c) : cpu_.Run(c);

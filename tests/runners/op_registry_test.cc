@@ -1,0 +1,86 @@
+// The op registries of both sides against spec/ops: the oracle's chapter
+// tables, its list of ops not yet implemented, and every backend's table.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "adapters/adapter.h"
+#include "oracle/oracle.h"
+#include "runners/op_support.h"
+#include "spec/registry.h"
+
+namespace hlocheck {
+namespace {
+
+const spec::SpecRegistry& Registry() {
+  static const spec::SpecRegistry* registry = [] {
+    auto loaded = spec::DefaultRegistry();
+    EXPECT_TRUE(loaded.ok()) << loaded.status();
+    return *loaded;
+  }();
+  return *registry;
+}
+
+TEST(OpRegistryTest, OracleAndBackendOpsAreSpecOps) {
+  auto table = BuildOpSupportTable(Registry());
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE(table->unknown.empty())
+      << "registries name ops that spec/ops lacks: " << ::testing::PrintToString(table->unknown);
+  ASSERT_FALSE(table->backends.empty());
+  EXPECT_EQ(table->backends[0], "cpu");
+}
+
+TEST(OpRegistryTest, EverySpecOpIsImplementedOrPlannedNeverBoth) {
+  Oracle oracle(&Registry());
+  std::set<std::string> implemented;
+  for (const std::string& op : oracle.ImplementedOps()) implemented.insert(op);
+  std::set<std::string> planned;
+  for (const oracle::NotYetImplemented& entry : oracle::OpsNotYetImplemented()) {
+    EXPECT_TRUE(planned.insert(std::string(entry.op)).second) << entry.op << " listed twice";
+    EXPECT_TRUE(entry.issue == 19 || entry.issue == 20 || entry.issue == 21)
+        << entry.op << ": issue " << entry.issue;
+  }
+  for (const spec::OpSpec& op : Registry().ops()) {
+    bool in_oracle = implemented.count(op.name) > 0;
+    bool in_plan = planned.count(op.name) > 0;
+    EXPECT_TRUE(in_oracle || in_plan) << op.name
+                                      << " is neither implemented by the oracle nor listed in "
+                                         "oracle/not_yet_implemented.cc";
+    EXPECT_FALSE(in_oracle && in_plan)
+        << op.name << " is implemented now: remove it from oracle/not_yet_implemented.cc";
+  }
+  // Today's split, so that a change to either list is a deliberate one.
+  EXPECT_EQ(implemented.size(), 66u);
+  EXPECT_EQ(planned.size(), 34u);
+  EXPECT_EQ(Registry().ops().size(), 100u);
+}
+
+TEST(OpRegistryTest, TheSupportTableAgreesWithEachRegistry) {
+  auto table = BuildOpSupportTable(Registry());
+  ASSERT_TRUE(table.ok()) << table.status();
+  AdapterOptions options;
+  options.threads = 1;
+  for (size_t b = 0; b < table->backends.size(); ++b) {
+    auto adapter = CreateAdapter(table->backends[b], options);
+    ASSERT_TRUE(adapter.ok()) << adapter.status();
+    std::set<std::string> ops;
+    for (const std::string& op : (*adapter)->ImplementedOps()) ops.insert(op);
+    size_t yes = 0;
+    for (const OpSupport& row : table->ops) {
+      EXPECT_EQ(row.backends[b], ops.count(row.op) > 0) << table->backends[b] << " " << row.op;
+      yes += row.backends[b];
+    }
+    EXPECT_EQ(yes, ops.size()) << table->backends[b];
+  }
+  for (const OpSupport& row : table->ops) {
+    // A backend that runs an op the oracle cannot compute has nothing to be
+    // compared with: the gate would skip every case.
+    for (size_t b = 0; b < row.backends.size(); ++b) {
+      if (row.backends[b]) EXPECT_TRUE(row.oracle) << table->backends[b] << " runs " << row.op;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hlocheck
