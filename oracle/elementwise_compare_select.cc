@@ -8,7 +8,8 @@
 #include <limits>
 
 #include "absl/status/status.h"
-#include "oracle/arithmetic.h"
+#include "oracle/element_encoding.h"
+#include "oracle/element_results.h"
 #include "oracle/oracle.h"
 
 namespace hlocheck::oracle {

@@ -326,4 +326,10 @@ absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
   return results;
 }
 
+std::vector<OpEntry> ContractionOps() {
+  return {
+      {"dot_general", 2, &SupportsDotGeneral, &RunDotGeneral},
+  };
+}
+
 }  // namespace hlocheck::cpu

@@ -88,19 +88,14 @@ using cpu::OpEntry;
 
 const std::vector<OpEntry>& OpTable() {
   static const std::vector<OpEntry> table = [] {
-    std::vector<OpEntry> ops = {
-        {"add", 2, &cpu::SupportsAdd, &cpu::RunAdd},
-        {"exponential", 1, &cpu::SupportsExponential, &cpu::RunExponential},
-        {"convert", 1, &cpu::SupportsConvert, &cpu::RunConvert},
-        {"transpose", 1, &cpu::SupportsTranspose, &cpu::RunTranspose},
-        {"slice", 1, &cpu::SupportsSlice, &cpu::RunSlice},
-        {"dot_general", 2, &cpu::SupportsDotGeneral, &cpu::RunDotGeneral},
-        {"scatter", cpu::kVariadic, &cpu::SupportsScatter, &cpu::RunScatter},
-        {"sort", cpu::kVariadic, &cpu::SupportsSort, &cpu::RunSort},
-    };
-    for (const auto& family :
-         {cpu::ArithmeticOps(), cpu::MathOps(), cpu::BitwiseOps(), cpu::CompareOps(),
-          cpu::ShapeOps(), cpu::IndexingOps(), cpu::ValueOps(), cpu::TupleOps()}) {
+    std::vector<OpEntry> ops;
+    for (const auto& family : {cpu::ElementwiseArithmeticOps(), cpu::ElementwiseBitwiseOps(),
+                               cpu::ElementwiseCompareSelectOps(), cpu::ElementwiseComplexOps(),
+                               cpu::ElementwiseConversionOps(), cpu::ElementwiseRoundingOps(),
+                               cpu::ElementwiseTranscendentalOps(), cpu::ContractionOps(),
+                               cpu::DataMovementIndexingOps(), cpu::DataMovementScatterOps(),
+                               cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(),
+                               cpu::DataMovementTuplesOps(), cpu::DataMovementValuesOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;
@@ -125,7 +120,7 @@ AdapterSupport SupportsCase(const Case& c) {
   const OpEntry* op = FindOp(c.op);
   if (op == nullptr) return AdapterSupport::No(absl::StrCat("op ", c.op, " is not implemented"));
   if (!c.operand_structure.empty() || !c.result_structure.empty()) {
-    static const std::vector<OpEntry> tuple_ops = TupleOps();
+    static const std::vector<OpEntry> tuple_ops = DataMovementTuplesOps();
     bool takes_structure = false;
     for (const OpEntry& entry : tuple_ops) takes_structure |= entry.name == op->name;
     if (!takes_structure) {

@@ -440,7 +440,7 @@ absl::StatusOr<Results> RunGather(const Case& c, const Device& device) {
 
 }  // namespace
 
-std::vector<OpEntry> IndexingOps() {
+std::vector<OpEntry> DataMovementIndexingOps() {
   return {
       {"dynamic_slice", kVariadic, &SupportsDynamicSlice, &RunDynamicSlice},
       {"dynamic_update_slice", kVariadic, &SupportsDynamicUpdateSlice, &RunDynamicUpdateSlice},

@@ -104,7 +104,7 @@ absl::StatusOr<Results> RunPassThrough(const Case& c, const Device& device) {
 
 }  // namespace
 
-std::vector<OpEntry> TupleOps() {
+std::vector<OpEntry> DataMovementTuplesOps() {
   return {
       {"optimization_barrier", kVariadic, &SupportsPassThrough, &RunPassThrough},
       {"tuple", kVariadic, &SupportsPassThrough, &RunPassThrough},

@@ -103,7 +103,7 @@ absl::StatusOr<Results> RunGetDimensionSize(const Case& c, const Device&) {
 
 }  // namespace
 
-std::vector<OpEntry> ValueOps() {
+std::vector<OpEntry> DataMovementValuesOps() {
   return {
       {"constant", 0, &SupportsConstant, &RunConstant},
       {"iota", 0, &SupportsIota, &RunIota},

@@ -1,50 +1,14 @@
-// Data movement ops with static index maps (transpose, slice,
-// broadcast_in_dim, reshape, reverse, concatenate), and what the data
-// movement files share (data_movement.h). Each op computes, for every result
-// index, the operand index its spec names, and copies that element's bytes.
+// Data movement ops that change a tensor's shape, with static index maps
+// (broadcast_in_dim, concatenate, pad, reshape, reverse, slice, transpose).
+// Each op computes, for every result index, the operand index its spec
+// names, and copies that element's bytes.
 #include <algorithm>
 #include <cstring>
-#include <limits>
 
 #include "absl/status/status.h"
-#include "core/element_value.h"
-#include "oracle/data_movement.h"
+#include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
-
-Results Exactly(Tensor result) {
-  std::vector<ResultExpectation> results(1);
-  results[0].reference = std::move(result);
-  results[0].check = Check::kExact;
-  return results;
-}
-
-std::span<const Tensor> InputTensors(const Case& c, size_t input) {
-  std::span<const Tensor> all(c.operands);
-  if (c.operand_segments.empty()) return all.subspan(input, 1);
-  size_t start = 0;
-  for (size_t i = 0; i < input; ++i) start += static_cast<size_t>(c.operand_segments[i]);
-  return all.subspan(start, static_cast<size_t>(c.operand_segments[input]));
-}
-
-std::vector<int64_t> SaturatedIndexValues(const Tensor& indices) {
-  std::vector<int64_t> values(static_cast<size_t>(indices.num_elements()));
-  DispatchElementType(indices.element_type(), [&]<ElementType T>() {
-    if constexpr (IsSignedInt(T)) {
-      auto in = indices.values<T>();
-      for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(in[i]);
-    } else if constexpr (IsUnsignedInt(T)) {
-      auto in = indices.values<T>();
-      constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
-      for (size_t i = 0; i < values.size(); ++i) {
-        values[i] = static_cast<int64_t>(std::min<uint64_t>(in[i], kMax));
-      }
-    }
-    // The spec allows only integer start indices; the verifier has checked.
-  });
-  return values;
-}
-
 namespace {
 
 // transpose: result[result_index] = operand[operand_index] where
@@ -153,19 +117,44 @@ Results Concatenate(const Case& c) {
   }));
 }
 
+// pad: result[result_index] = operand[operand_index] if
+//   result_index = edge_padding_low + operand_index * (interior_padding + 1)
+// for an operand_index in index_space(operand), and padding_value otherwise.
+// Negative edge padding moves operand elements below index 0 or beyond the
+// last result index, which drops them: they match no result_index.
+Results Pad(const Case& c) {
+  const Tensor& operand = c.operands[0];
+  const Tensor& padding_value = c.operands[1];
+  const auto& edge_padding_low = c.attribute<std::vector<int64_t>>("edge_padding_low");
+  const auto& interior_padding = c.attribute<std::vector<int64_t>>("interior_padding");
+  ElementView in(operand);
+  const std::byte* padding = padding_value.bytes().data();
+  std::vector<int64_t> operand_index(operand.rank());
+  return Exactly(ResultFrom(c.result_types[0], [&](const std::vector<int64_t>& result_index) {
+    // Solve result_index = edge_padding_low + operand_index * (interior_padding + 1)
+    // for operand_index, dimension by dimension.
+    for (size_t d = 0; d < result_index.size(); ++d) {
+      const int64_t from_low = result_index[d] - edge_padding_low[d];
+      const int64_t step = interior_padding[d] + 1;
+      if (from_low < 0 || from_low % step != 0 || from_low / step >= operand.shape()[d]) {
+        return padding;
+      }
+      operand_index[d] = from_low / step;
+    }
+    return in.at(operand_index);
+  }));
+}
+
 }  // namespace
 
-std::vector<OpEntry> DataMovementOps() {
-  std::vector<OpEntry> ops = {{"broadcast_in_dim", BroadcastInDim},
-                              {"concatenate", Concatenate},
-                              {"reshape", Reshape},
-                              {"reverse", Reverse},
-                              {"slice", Slice},
-                              {"transpose", Transpose}};
-  for (auto family : {DynamicIndexingOps, PaddingOps, ValueOps, SortOps, ScatterOps}) {
-    for (const OpEntry& entry : family()) ops.push_back(entry);
-  }
-  return ops;
+std::vector<OpEntry> DataMovementShapeOps() {
+  return {{"broadcast_in_dim", BroadcastInDim},
+          {"concatenate", Concatenate},
+          {"pad", Pad},
+          {"reshape", Reshape},
+          {"reverse", Reverse},
+          {"slice", Slice},
+          {"transpose", Transpose}};
 }
 
 }  // namespace hlocheck::oracle

@@ -511,4 +511,10 @@ absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
   return results;
 }
 
+std::vector<OpEntry> DataMovementScatterOps() {
+  return {
+      {"scatter", kVariadic, &SupportsScatter, &RunScatter},
+  };
+}
+
 }  // namespace hlocheck::cpu

@@ -1,5 +1,5 @@
-// Comparing and choosing elementwise ops: compare, maximum, minimum, clamp
-// and select. Floats follow IEEE-754: maximum and minimum propagate NaN and
+// Comparing and choosing elementwise ops: compare, maximum, minimum, clamp,
+// select, and is_finite. Floats follow IEEE-754: maximum and minimum propagate NaN and
 // order -0 below +0; compare is either IEEE (FLOAT) or totalOrder.
 #include <cmath>
 #include <complex>
@@ -211,19 +211,40 @@ absl::StatusOr<Results> RunCompare(const Case& c, const Device& device) {
   return OneResult(std::move(result));
 }
 
-AdapterSupport SupportsAny(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
+// ------------------------------------------------------------ is_finite
+
+absl::StatusOr<Results> RunIsFinite(const Case& c, const Device& device) {
+  if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
+  const Tensor& operand = c.operands[0];
+  Tensor result = NewResult(c.result_types[0]);
+  if (!IsFloat(operand.element_type()) || !IsBool(result.element_type())) {
+    return absl::InvalidArgumentError("is_finite: needs a float operand and an i1 result");
+  }
+  uint8_t* z = result.values<ElementType::kI1>().data();
+  const int64_t n = result.num_elements();
+  DispatchElementType(operand.element_type(), [&]<ElementType T>() {
+    using C = ContainerT<T>;
+    if constexpr (IsFloat(T)) {
+      MapUnary(operand.values<T>().data(), z, n, device,
+               [](C a) -> uint8_t { return std::isfinite(FloatValue<T>(a)) ? 1 : 0; });
+    }
+  });
+  return OneResult(std::move(result));
+}
+
 AdapterSupport SupportsClamp(const Case& c) { return SupportsTypes(c, AnyType, "every type", 1); }
 AdapterSupport SupportsSelect(const Case& c) { return SupportsTypes(c, AnyType, "every type", 1); }
 
 }  // namespace
 
-std::vector<OpEntry> CompareOps() {
+std::vector<OpEntry> ElementwiseCompareSelectOps() {
   return {
       {"compare", 2, &SupportsAny, &RunCompare},
       {"maximum", 2, &SupportsAny, &RunExtremum<true>},
       {"minimum", 2, &SupportsAny, &RunExtremum<false>},
       {"clamp", 3, &SupportsClamp, &RunClamp},
       {"select", 3, &SupportsSelect, &RunSelect},
+      {"is_finite", 1, &SupportsFloat, &RunIsFinite},
   };
 }
 

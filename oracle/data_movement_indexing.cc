@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
-#include "oracle/data_movement.h"
+#include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
 namespace {
@@ -214,7 +214,7 @@ Results Gather(const Case& c) {
 
 }  // namespace
 
-std::vector<OpEntry> DynamicIndexingOps() {
+std::vector<OpEntry> DataMovementIndexingOps() {
   return {{"dynamic_slice", DynamicSlice},
           {"dynamic_update_slice", DynamicUpdateSlice},
           {"gather", Gather}};

@@ -1,4 +1,4 @@
-// Reductions and contractions (seed 002: dot_general). The spec sums with
+// Contractions (seed 002: dot_general). The spec sums with
 // reduce(add) in an implementation-defined order, so for floats the oracle
 // returns the (nearly) exact sum and a bound that every order satisfies.
 #include <algorithm>
@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "absl/status/status.h"
-#include "oracle/arithmetic.h"
+#include "oracle/element_encoding.h"
 #include "oracle/oracle.h"
 #include "oracle/precise/double_double.h"
 
@@ -296,6 +296,6 @@ Results DotGeneral(const Case& c) {
 
 }  // namespace
 
-std::vector<OpEntry> ReductionOps() { return {{"dot_general", DotGeneral}}; }
+std::vector<OpEntry> ContractionOps() { return {{"dot_general", DotGeneral}}; }
 
 }  // namespace hlocheck::oracle
