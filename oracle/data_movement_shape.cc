@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "absl/status/status.h"
+#include "core/case_attributes.h"
+#include "core/status_macros.h"
 #include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
@@ -15,7 +17,8 @@ namespace {
 // result_index[d] = operand_index[permutation[d]].
 Results Transpose(const Case& c) {
   const Tensor& operand = c.operands[0];
-  const auto& permutation = c.attribute<std::vector<int64_t>>("permutation");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> permutation,
+                            IntListAttribute(c, "permutation"));
   ElementView in(operand);
   std::vector<int64_t> operand_index(operand.rank());
   return Exactly(ResultFrom(c.result_types[0], [&](const std::vector<int64_t>& result_index) {
@@ -29,8 +32,9 @@ Results Transpose(const Case& c) {
 // slice: result[result_index] = operand[start_indices + result_index * strides].
 Results Slice(const Case& c) {
   const Tensor& operand = c.operands[0];
-  const auto& start_indices = c.attribute<std::vector<int64_t>>("start_indices");
-  const auto& strides = c.attribute<std::vector<int64_t>>("strides");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> start_indices,
+                            IntListAttribute(c, "start_indices"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> strides, IntListAttribute(c, "strides"));
   ElementView in(operand);
   std::vector<int64_t> operand_index(operand.rank());
   return Exactly(ResultFrom(c.result_types[0], [&](const std::vector<int64_t>& result_index) {
@@ -46,7 +50,8 @@ Results Slice(const Case& c) {
 // result_index[broadcast_dimensions[d]] otherwise.
 Results BroadcastInDim(const Case& c) {
   const Tensor& operand = c.operands[0];
-  const auto& broadcast_dimensions = c.attribute<std::vector<int64_t>>("broadcast_dimensions");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> broadcast_dimensions,
+                            IntListAttribute(c, "broadcast_dimensions"));
   ElementView in(operand);
   std::vector<int64_t> operand_index(operand.rank());
   return Exactly(ResultFrom(c.result_types[0], [&](const std::vector<int64_t>& result_index) {
@@ -75,7 +80,8 @@ Results Reshape(const Case& c) {
 // dimensions, and result_index[d] otherwise.
 Results Reverse(const Case& c) {
   const Tensor& operand = c.operands[0];
-  const auto& dimensions = c.attribute<std::vector<int64_t>>("dimensions");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> dimensions,
+                            IntListAttribute(c, "dimensions"));
   const TensorType& result_type = c.result_types[0];
   std::vector<bool> reversed(result_type.rank(), false);
   for (int64_t d : dimensions) reversed[d] = true;
@@ -94,7 +100,8 @@ Results Reverse(const Case& c) {
 // sizes of dimension d of the inputs.
 Results Concatenate(const Case& c) {
   std::span<const Tensor> inputs = InputTensors(c, 0);
-  const auto dimension = static_cast<size_t>(c.attribute<int64_t>("dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t dimension_attribute, IntAttribute(c, "dimension"));
+  const auto dimension = static_cast<size_t>(dimension_attribute);
   std::vector<ElementView> views;
   // first[k] = d0 + ... + dk-1: where input k starts along dimension.
   std::vector<int64_t> first;
@@ -125,8 +132,10 @@ Results Concatenate(const Case& c) {
 Results Pad(const Case& c) {
   const Tensor& operand = c.operands[0];
   const Tensor& padding_value = c.operands[1];
-  const auto& edge_padding_low = c.attribute<std::vector<int64_t>>("edge_padding_low");
-  const auto& interior_padding = c.attribute<std::vector<int64_t>>("interior_padding");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> edge_padding_low,
+                            IntListAttribute(c, "edge_padding_low"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> interior_padding,
+                            IntListAttribute(c, "interior_padding"));
   ElementView in(operand);
   const std::byte* padding = padding_value.bytes().data();
   std::vector<int64_t> operand_index(operand.rank());

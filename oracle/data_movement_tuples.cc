@@ -2,6 +2,8 @@
 // get_tuple_element): the only ops whose operands and results are tokens and
 // tuples (Case's structure); grouped with data movement because their
 // results are exact.
+#include "core/case_attributes.h"
+#include "core/status_macros.h"
 #include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
@@ -30,7 +32,7 @@ Results Tuple(const Case& c) { return PassThrough(c); }
 // get_tuple_element: result = operand[index], the tensors of that element.
 Results GetTupleElement(const Case& c) {
   const std::vector<ValueType> operand = c.OperandValueTypes();
-  const int64_t index = c.attribute<int64_t>("index");
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t index, IntAttribute(c, "index"));
   if (operand.size() != 1 || operand[0].kind != ValueType::Kind::kTuple || index < 0 ||
       index >= static_cast<int64_t>(operand[0].elements.size())) {
     return absl::InvalidArgumentError("get_tuple_element needs a tuple with an element at index " +

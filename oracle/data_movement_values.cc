@@ -5,7 +5,9 @@
 #include <limits>
 
 #include "absl/status/status.h"
+#include "core/case_attributes.h"
 #include "core/element_value.h"
+#include "core/status_macros.h"
 #include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
@@ -13,10 +15,10 @@ namespace {
 
 // constant: output = value, bit for bit.
 Results Constant(const Case& c) {
-  const Tensor& value = c.attribute<Tensor>("value");
+  HLOCHECK_ASSIGN_OR_RETURN(const Tensor* value, TensorAttribute(c, "value"));
   Tensor output(c.result_types[0]);
-  if (!value.bytes().empty()) {
-    std::memcpy(output.bytes().data(), value.bytes().data(), value.bytes().size());
+  if (!value->bytes().empty()) {
+    std::memcpy(output.bytes().data(), value->bytes().data(), value->bytes().size());
   }
   return Exactly(std::move(output));
 }
@@ -32,7 +34,9 @@ Results Iota(const Case& c) {
   if (output_type.quantization) {
     return absl::UnimplementedError("unsupported: iota with a quantized output type");
   }
-  const auto iota_dimension = static_cast<size_t>(c.attribute<int64_t>("iota_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t iota_dimension_attribute,
+                            IntAttribute(c, "iota_dimension"));
+  const auto iota_dimension = static_cast<size_t>(iota_dimension_attribute);
   // constants[i] = constant(i, element_type(output)) for every index i
   // along iota_dimension, converted in one call (one dispatch).
   const int64_t size = output_type.shape[iota_dimension];
@@ -69,7 +73,8 @@ Results Iota(const Case& c) {
 // size beyond si32's range (possible only with another dimension of size 0)
 // is not representable: the spec does not say what the result is then.
 Results GetDimensionSize(const Case& c) {
-  const int64_t size = c.operands[0].shape()[c.attribute<int64_t>("dimension")];
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t dimension, IntAttribute(c, "dimension"));
+  const int64_t size = c.operands[0].shape()[dimension];
   Tensor result(c.result_types[0]);
   std::vector<ResultExpectation> results(1);
   if (size > std::numeric_limits<int32_t>::max()) {

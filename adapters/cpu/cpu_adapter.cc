@@ -6,45 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/cpu_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck {
 namespace cpu {
-
-absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std::string& name,
-                                                        bool optional) {
-  const Attribute* attribute = c.FindAttribute(name);
-  if (attribute == nullptr) {
-    if (optional) return std::vector<int64_t>{};
-    return absl::InvalidArgumentError(absl::StrCat(c.op, ": attribute ", name, " is missing"));
-  }
-  const auto* values = std::get_if<std::vector<int64_t>>(attribute);
-  if (values == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": attribute ", name, " is not a list of integers"));
-  }
-  return *values;
-}
-
-absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name) {
-  const Attribute* attribute = c.FindAttribute(name);
-  const auto* value = attribute == nullptr ? nullptr : std::get_if<int64_t>(attribute);
-  if (value == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": integer attribute ", name, " is missing"));
-  }
-  return *value;
-}
-
-absl::StatusOr<bool> BoolAttribute(const Case& c, const std::string& name, bool missing) {
-  const Attribute* attribute = c.FindAttribute(name);
-  if (attribute == nullptr) return missing;
-  const auto* value = std::get_if<bool>(attribute);
-  if (value == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": attribute ", name, " is not a boolean"));
-  }
-  return *value;
-}
 
 absl::Status CheckCounts(const Case& c, size_t operands) {
   if (c.operands.size() != operands || c.result_types.size() != 1) {
@@ -188,7 +153,7 @@ absl::Status CpuAdapter::RunInto(const Case& c, std::vector<Tensor>& results) {
   recycled_results = &recycled;
   absl::StatusOr<std::vector<Tensor>> ran = Run(c);
   recycled_results = nullptr;
-  if (!ran.ok()) return ran.status();
+  HLOCHECK_RETURN_IF_ERROR(ran.status());
   results = std::move(*ran);
   return absl::OkStatus();
 }

@@ -23,9 +23,11 @@
 #include "absl/status/statusor.h"
 #include "adapters/adapter.h"
 #include "core/case.h"
+#include "core/case_attributes.h"
 #include "core/element_type.h"
 #include "core/element_value.h"
 #include "core/exact_value.h"
+#include "core/status_macros.h"
 #include "core/tensor.h"
 
 namespace hlocheck::cpu {
@@ -186,13 +188,6 @@ inline AdapterSupport SupportsUnquantized(const Case& c) {
   }
   return AdapterSupport::Yes();
 }
-
-// Attribute access that answers a status instead of throwing.
-absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std::string& name,
-                                                        bool optional = false);
-absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name);
-// `missing` where the case does not have the attribute.
-absl::StatusOr<bool> BoolAttribute(const Case& c, const std::string& name, bool missing);
 
 // Checks the operand and result counts; the adapter's table also checks
 // them, but every Run*() is callable on its own.

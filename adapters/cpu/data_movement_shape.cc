@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adapters/cpu/data_movement_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -37,10 +38,10 @@ bool DistinctBelow(const std::vector<int64_t>& values, int64_t bound) {
 // a box of the result's shape whose source stride is the operand's stride
 // of the dimension mapped there, and 0 (repeat) where none is.
 absl::StatusOr<Results> RunBroadcastInDim(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> dims = IntVectorAttribute(c, "broadcast_dimensions");
-  if (!dims.ok()) return dims.status();
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  absl::StatusOr<std::vector<int64_t>> dims = IntListAttribute(c, "broadcast_dimensions");
+  HLOCHECK_RETURN_IF_ERROR(dims.status());
   const Tensor& operand = c.operands[0];
   const TensorType& result_type = c.result_types[0];
   bool valid = static_cast<int64_t>(dims->size()) == operand.rank() &&
@@ -69,8 +70,8 @@ absl::StatusOr<Results> RunBroadcastInDim(const Case& c, const Device& device) {
 
 // The row-major orders of operand and result are the same: the bytes stay.
 absl::StatusOr<Results> RunReshape(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
   const Tensor& operand = c.operands[0];
   if (operand.num_elements() != c.result_types[0].num_elements()) {
     return absl::InvalidArgumentError(absl::StrCat("reshape: ", operand.type().ToString(), " and ",
@@ -88,12 +89,12 @@ absl::StatusOr<Results> RunReshape(const Case& c, const Device& device) {
 // dimensions: the box starts at the operand's last element along those
 // dimensions and steps back through them.
 absl::StatusOr<Results> RunReverse(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> dimensions = IntVectorAttribute(c, "dimensions");
-  if (!dimensions.ok()) return dimensions.status();
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  absl::StatusOr<std::vector<int64_t>> dimensions = IntListAttribute(c, "dimensions");
+  HLOCHECK_RETURN_IF_ERROR(dimensions.status());
   const Tensor& operand = c.operands[0];
-  if (absl::Status status = CheckResultShape(c, operand.shape()); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckResultShape(c, operand.shape()));
   if (!DistinctBelow(*dimensions, operand.rank())) {
     return absl::InvalidArgumentError(
         absl::StrCat("reverse: dimensions [", absl::StrJoin(*dimensions, ", "),
@@ -130,10 +131,10 @@ absl::StatusOr<Results> RunConcatenate(const Case& c, const Device& device) {
   if (count == 0 || c.result_types.size() != 1) {
     return absl::InvalidArgumentError("concatenate needs at least one input and 1 result");
   }
-  if (absl::Status status = CheckSegments(c, {count}); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckSegments(c, {count}));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
   absl::StatusOr<int64_t> dimension = IntAttribute(c, "dimension");
-  if (!dimension.ok()) return dimension.status();
+  HLOCHECK_RETURN_IF_ERROR(dimension.status());
   const Shape& first_shape = c.operands[0].shape();
   if (*dimension < 0 || *dimension >= c.operands[0].rank()) {
     return absl::InvalidArgumentError(
@@ -153,7 +154,7 @@ absl::StatusOr<Results> RunConcatenate(const Case& c, const Device& device) {
           absl::StrCat("concatenate: inputs differ in more than dimension ", *dimension));
     }
   }
-  if (absl::Status status = CheckResultShape(c, shape); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckResultShape(c, shape));
   Tensor result = NewResult(c.result_types[0]);
   const std::vector<int64_t> result_strides = RowMajorStrides(shape);
   const int bytes = ContainerBytes(result.element_type());
@@ -176,15 +177,15 @@ absl::StatusOr<Results> RunConcatenate(const Case& c, const Device& device) {
 // that range, with result strides times interior_padding + 1, over a result
 // filled with padding_value.
 absl::StatusOr<Results> RunPad(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 2); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c, 1); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> low = IntVectorAttribute(c, "edge_padding_low");
-  if (!low.ok()) return low.status();
-  absl::StatusOr<std::vector<int64_t>> high = IntVectorAttribute(c, "edge_padding_high");
-  if (!high.ok()) return high.status();
-  absl::StatusOr<std::vector<int64_t>> interior = IntVectorAttribute(c, "interior_padding");
-  if (!interior.ok()) return interior.status();
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 2));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c, 1));
+  absl::StatusOr<std::vector<int64_t>> low = IntListAttribute(c, "edge_padding_low");
+  HLOCHECK_RETURN_IF_ERROR(low.status());
+  absl::StatusOr<std::vector<int64_t>> high = IntListAttribute(c, "edge_padding_high");
+  HLOCHECK_RETURN_IF_ERROR(high.status());
+  absl::StatusOr<std::vector<int64_t>> interior = IntListAttribute(c, "interior_padding");
+  HLOCHECK_RETURN_IF_ERROR(interior.status());
   const Tensor& operand = c.operands[0];
   const Tensor& padding_value = c.operands[1];
   const size_t rank = operand.shape().size();
@@ -204,7 +205,7 @@ absl::StatusOr<Results> RunPad(const Case& c, const Device& device) {
     return absl::InvalidArgumentError(
         absl::StrCat("pad: the paddings make a negative dimension: ", ShapeToString(shape)));
   }
-  if (absl::Status status = CheckResultShape(c, shape); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckResultShape(c, shape));
 
   const std::vector<int64_t> operand_strides = RowMajorStrides(operand.shape());
   const std::vector<int64_t> result_strides = RowMajorStrides(shape);
@@ -241,10 +242,10 @@ absl::StatusOr<Results> RunPad(const Case& c, const Device& device) {
 // result_index[d] = operand_index[permutation[d]]: the shared transposition
 // of whole buffers (TransposeBytes).
 absl::StatusOr<Results> RunTranspose(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> perm = IntVectorAttribute(c, "permutation");
-  if (!perm.ok()) return perm.status();
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  absl::StatusOr<std::vector<int64_t>> perm = IntListAttribute(c, "permutation");
+  HLOCHECK_RETURN_IF_ERROR(perm.status());
   const Tensor& operand = c.operands[0];
   const int64_t rank = operand.rank();
   std::vector<bool> seen(rank, false);
@@ -333,14 +334,14 @@ AdapterSupport SupportsRank(const Case& c) {
   return AdapterSupport::Yes();
 }
 absl::StatusOr<Results> RunSlice(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> start = IntVectorAttribute(c, "start_indices");
-  if (!start.ok()) return start.status();
-  absl::StatusOr<std::vector<int64_t>> limit = IntVectorAttribute(c, "limit_indices");
-  if (!limit.ok()) return limit.status();
-  absl::StatusOr<std::vector<int64_t>> strides = IntVectorAttribute(c, "strides");
-  if (!strides.ok()) return strides.status();
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  absl::StatusOr<std::vector<int64_t>> start = IntListAttribute(c, "start_indices");
+  HLOCHECK_RETURN_IF_ERROR(start.status());
+  absl::StatusOr<std::vector<int64_t>> limit = IntListAttribute(c, "limit_indices");
+  HLOCHECK_RETURN_IF_ERROR(limit.status());
+  absl::StatusOr<std::vector<int64_t>> strides = IntListAttribute(c, "strides");
+  HLOCHECK_RETURN_IF_ERROR(strides.status());
   const Tensor& operand = c.operands[0];
   const size_t rank = operand.shape().size();
   if (start->size() != rank || limit->size() != rank || strides->size() != rank) {

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -186,7 +187,7 @@ absl::StatusOr<Results> RunArith(const Case& c, const Device& device) {
 }
 
 absl::StatusOr<Results> RunAdd(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 2, true); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 2, true));
   Tensor result = NewResult(c.result_types[0]);
   DispatchElementType(result.element_type(), [&]<ElementType T>() {
     AddKernel<T>(c.operands[0], c.operands[1], result, device);
@@ -284,7 +285,7 @@ P CorrectlyRoundedModulus(P re, P im) {
 
 // abs: complex operands give their float modulus.
 absl::StatusOr<Results> RunAbs(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 1, false));
   const Tensor& operand = c.operands[0];
   Tensor result = NewResult(c.result_types[0]);
   const ElementType type = operand.element_type();

@@ -5,12 +5,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
 
 absl::StatusOr<Results> RunComplex(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 2, false); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 2, false));
   const Tensor& lhs = c.operands[0];
   const Tensor& rhs = c.operands[1];
   Tensor result = NewResult(c.result_types[0]);
@@ -36,7 +37,7 @@ absl::StatusOr<Results> RunComplex(const Case& c, const Device& device) {
 
 template <bool kImag>
 absl::StatusOr<Results> RunPart(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 1, false));
   const Tensor& operand = c.operands[0];
   Tensor result = NewResult(c.result_types[0]);
   const ElementType type = operand.element_type();

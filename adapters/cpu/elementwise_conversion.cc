@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 // -------------------------------------------------------------- convert
 
 absl::StatusOr<Results> RunConvert(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 1, false));
   const Tensor& operand = c.operands[0];
   Tensor result = NewResult(c.result_types[0]);
   ConvertBuffer(operand.element_type(), operand.raw(), result.element_type(), result.raw(),
@@ -77,7 +78,7 @@ bool DenseContainer(ElementType t) { return !IsBool(t) && BitWidth(t) == 8 * Con
 // types (i1, si2, si4, ui2, ui4, f4, f6) are packed into a bit stream first,
 // element k of width w holding bits [k w, (k + 1) w).
 absl::StatusOr<Results> RunBitcastConvert(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
   const Tensor& operand = c.operands[0];
   Tensor result = NewResult(c.result_types[0]);
   const ElementType from = operand.element_type();

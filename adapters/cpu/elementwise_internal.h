@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/cpu_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 
@@ -217,7 +218,7 @@ int64_t TotalOrderKey(ContainerT<T> value) {
 template <typename Allowed, typename Kernel>
 absl::StatusOr<Results> RunSameType(const Case& c, size_t operands, Allowed allowed,
                                     Kernel&& kernel) {
-  if (absl::Status status = CheckElementwise(c, operands, true); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, operands, true));
   Tensor result = NewResult(c.result_types[0]);
   const ElementType type = result.element_type();
   if (!allowed(type)) {

@@ -4,6 +4,7 @@
 // elementwise case.
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 
@@ -21,7 +22,7 @@ void ConvertBuffer(ElementType from, const void* source, ElementType to, void* d
 }
 
 absl::Status CheckElementwise(const Case& c, size_t operands, bool same_type) {
-  if (absl::Status status = CheckCounts(c, operands); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, operands));
   const TensorType& result = c.result_types[0];
   for (const Tensor& operand : c.operands) {
     if (operand.shape() != result.shape) {

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -68,9 +69,9 @@ U ReducePrecisionBits(U x, bool nan, int exponent_bits, int mantissa_bits, int64
 
 absl::StatusOr<Results> RunReducePrecision(const Case& c, const Device& device) {
   absl::StatusOr<int64_t> exponent = IntAttribute(c, "exponent_bits");
-  if (!exponent.ok()) return exponent.status();
+  HLOCHECK_RETURN_IF_ERROR(exponent.status());
   absl::StatusOr<int64_t> mantissa = IntAttribute(c, "mantissa_bits");
-  if (!mantissa.ok()) return mantissa.status();
+  HLOCHECK_RETURN_IF_ERROR(mantissa.status());
   if (*exponent < 1 || *mantissa < 0) {
     return absl::InvalidArgumentError("reduce_precision: exponent_bits < 1 or mantissa_bits < 0");
   }

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -314,7 +315,7 @@ absl::StatusOr<Results> RunPower(const Case& c, const Device& device) {
 }
 
 absl::StatusOr<Results> RunExponential(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 1, true); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 1, true));
   Tensor result = NewResult(c.result_types[0]);
   const ElementType type = result.element_type();
   if (!IsFloat(type) && !IsComplex(type)) {
