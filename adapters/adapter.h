@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/case.h"
+#include "core/status_macros.h"
 
 namespace hlocheck {
 
@@ -57,7 +58,7 @@ class Adapter {
   // `results` is left in a valid but unspecified state.
   virtual absl::Status RunInto(const Case& c, std::vector<Tensor>& results) {
     absl::StatusOr<std::vector<Tensor>> fresh = Run(c);
-    if (!fresh.ok()) return fresh.status();
+    HLOCHECK_RETURN_IF_ERROR(fresh.status());
     results = std::move(*fresh);
     return absl::OkStatus();
   }

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "core/literal.h"
 #include "core/literal_internal.h"
+#include "core/status_macros.h"
 #include "core/types.h"
 
 namespace hlocheck {
@@ -255,12 +256,12 @@ absl::Status ReadComplex(Cursor& cursor, ContainerT<T>* out) {
   }
   ContainerT<kPart> real;
   ContainerT<kPart> imaginary;
-  if (absl::Status status = ReadFloat<kPart>(cursor, &real); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(ReadFloat<kPart>(cursor, &real));
   if (!cursor.Consume(',')) {
     return cursor.Error("expected ',' between the parts of " + form() + ", found " +
                         cursor.DescribeNext());
   }
-  if (absl::Status status = ReadFloat<kPart>(cursor, &imaginary); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(ReadFloat<kPart>(cursor, &imaginary));
   if (!cursor.Consume(')')) {
     return cursor.Error("expected ')' closing " + form() + ", found " + cursor.DescribeNext());
   }
@@ -484,7 +485,7 @@ absl::Status CheckLiteralSize(const TensorType& type) {
 }
 
 absl::StatusOr<Tensor> ParseBody(Cursor& cursor, const TensorType& type) {
-  if (absl::Status status = CheckLiteralSize(type); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckLiteralSize(type));
   Tensor tensor(type);
   cursor.SkipWhitespace();
   if (cursor.AtEnd()) {
@@ -507,7 +508,7 @@ absl::StatusOr<Tensor> ParseBody(Cursor& cursor, const TensorType& type) {
       }
       // A single value fills the whole tensor.
       ContainerT<T> value;
-      if (absl::Status read = ReadElement<T>(cursor, &value); !read.ok()) return read;
+      HLOCHECK_RETURN_IF_ERROR(ReadElement<T>(cursor, &value));
       std::fill(values.begin(), values.end(), value);
       return absl::OkStatus();
     });
@@ -524,7 +525,7 @@ absl::StatusOr<Tensor> ParseBody(Cursor& cursor, const TensorType& type) {
 
 absl::StatusOr<TensorType> ParseTensorType(std::string_view text) {
   absl::StatusOr<ValueType> type = ParseValueType(text);
-  if (!type.ok()) return type.status();
+  HLOCHECK_RETURN_IF_ERROR(type.status());
   if (!type->is_tensor()) {
     return absl::InvalidArgumentError("expected a tensor type like tensor<2x3xf32>, found '" +
                                       std::string(TrimWhitespace(text)) + "'");
@@ -576,7 +577,7 @@ absl::Status ParseElementLiteral(std::string_view text, ElementType type, void* 
   Cursor cursor(text);
   return DispatchElementType(type, [&]<ElementType T>() -> absl::Status {
     ContainerT<T> value;
-    if (absl::Status status = ReadElement<T>(cursor, &value); !status.ok()) return status;
+    HLOCHECK_RETURN_IF_ERROR(ReadElement<T>(cursor, &value));
     cursor.SkipWhitespace();
     if (!cursor.AtEnd()) {
       return cursor.Error("unexpected " + cursor.DescribeNext() + " after the literal");

@@ -8,6 +8,7 @@
 #include "core/element_value.h"
 #include "core/exact_value.h"
 #include "core/literal.h"
+#include "core/status_macros.h"
 #include "core/tensor.h"
 
 namespace hlocheck {
@@ -112,18 +113,18 @@ class TypeParser {
     SkipSpace();
     if (!Accept("(")) return Expected("'(' starting a function type");
     auto inputs = ParseTypeList(")");
-    if (!inputs.ok()) return inputs.status();
+    HLOCHECK_RETURN_IF_ERROR(inputs.status());
     function.inputs = *std::move(inputs);
     SkipSpace();
     if (!Accept("->")) return Expected("'->' in a function type");
     SkipSpace();
     if (Accept("(")) {
       auto outputs = ParseTypeList(")");
-      if (!outputs.ok()) return outputs.status();
+      HLOCHECK_RETURN_IF_ERROR(outputs.status());
       function.outputs = *std::move(outputs);
     } else {
       auto output = ParseValueType();
-      if (!output.ok()) return output.status();
+      HLOCHECK_RETURN_IF_ERROR(output.status());
       function.outputs.push_back(*std::move(output));
     }
     return function;
@@ -142,7 +143,7 @@ class TypeParser {
     if (Accept(close)) return types;
     while (true) {
       auto type = ParseValueType();
-      if (!type.ok()) return type.status();
+      HLOCHECK_RETURN_IF_ERROR(type.status());
       types.push_back(*std::move(type));
       SkipSpace();
       if (Accept(close)) return types;
@@ -173,23 +174,23 @@ class TypeParser {
         static_cast<int64_t>(std::min<uint64_t>(IntegerMaxUnsigned(*storage), INT64_MAX));
     if (Accept("<")) {
       auto min = ParseInteger();
-      if (!min.ok()) return min.status();
+      HLOCHECK_RETURN_IF_ERROR(min.status());
       if (!Accept(":")) return Expected("':' between storage_min and storage_max");
       auto max = ParseInteger();
-      if (!max.ok()) return max.status();
+      HLOCHECK_RETURN_IF_ERROR(max.status());
       if (!Accept(">")) return Expected("'>' after storage_max");
       q.storage_min = *min;
       q.storage_max = *max;
     }
     if (!Accept(":")) return Expected("':' before the expressed type");
     auto expressed = ParseElement();
-    if (!expressed.ok()) return expressed.status();
+    HLOCHECK_RETURN_IF_ERROR(expressed.status());
     if (expressed->quantization) return Error(position_, "a quantized expressed type");
     q.expressed_type = expressed->element_type;
     SkipSpace();
     if (Accept(":")) {
       auto dimension = ParseInteger();
-      if (!dimension.ok()) return dimension.status();
+      HLOCHECK_RETURN_IF_ERROR(dimension.status());
       q.quantization_dimension = *dimension;
     }
     SkipSpace();
@@ -198,12 +199,12 @@ class TypeParser {
     bool braced = Accept("{");
     while (true) {
       auto scale = ParseScale(q.expressed_type);
-      if (!scale.ok()) return scale.status();
+      HLOCHECK_RETURN_IF_ERROR(scale.status());
       int64_t zero_point = 0;
       SkipSpace();
       if (Accept(":")) {
         auto parsed = ParseInteger();
-        if (!parsed.ok()) return parsed.status();
+        HLOCHECK_RETURN_IF_ERROR(parsed.status());
         zero_point = *parsed;
       }
       q.scales.push_back(*scale);

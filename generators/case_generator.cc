@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "core/literal.h"
+#include "core/status_macros.h"
 #include "generators/choice.h"
 #include "generators/region_bodies.h"
 #include "spec/attributes.h"
@@ -120,9 +121,9 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
   table.Register("gen_dims", [state](Args args) -> absl::StatusOr<Value> {
     if (args.size() != 2) return absl::InvalidArgumentError("gen_dims(lo, hi) takes 2 arguments");
     auto lo = IntArg("gen_dims", args[0]);
-    if (!lo.ok()) return lo.status();
+    HLOCHECK_RETURN_IF_ERROR(lo.status());
     auto hi = IntArg("gen_dims", args[1]);
-    if (!hi.ok()) return hi.status();
+    HLOCHECK_RETURN_IF_ERROR(hi.status());
     if (*lo < 0 || *lo > *hi) return absl::InvalidArgumentError("gen_dims(): empty range");
     return DrawDimensions(*state, *lo, *hi);
   });
@@ -130,9 +131,9 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
   table.Register("gen_int", [](Args args) -> absl::StatusOr<Value> {
     if (args.size() != 2) return absl::InvalidArgumentError("gen_int(lo, hi) takes 2 arguments");
     auto lo = IntArg("gen_int", args[0]);
-    if (!lo.ok()) return lo.status();
+    HLOCHECK_RETURN_IF_ERROR(lo.status());
     auto hi = IntArg("gen_int", args[1]);
-    if (!hi.ok()) return hi.status();
+    HLOCHECK_RETURN_IF_ERROR(hi.status());
     if (*lo > *hi) {
       return absl::InvalidArgumentError("gen_int(" + std::to_string(*lo) + ", " +
                                         std::to_string(*hi) + "): empty range");
@@ -147,7 +148,7 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
   table.Register("gen_permutation", [](Args args) -> absl::StatusOr<Value> {
     if (args.size() != 1) return absl::InvalidArgumentError("gen_permutation(n) takes 1 argument");
     auto n = IntArg("gen_permutation", args[0]);
-    if (!n.ok()) return n.status();
+    HLOCHECK_RETURN_IF_ERROR(n.status());
     std::vector<int64_t> permutation(*n);
     for (int64_t i = 0; i < *n; ++i) permutation[i] = i;
     for (int64_t i = 0; i + 1 < *n; ++i) {

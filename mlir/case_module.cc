@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/status_macros.h"
 #include "mlir/reader.h"
 #include "spec/instance.h"
 
@@ -12,7 +13,7 @@ namespace hlocheck::mlir {
 absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& file,
                                     const spec::SpecRegistry& registry) {
   auto module = ReadModule(text, file, registry);
-  if (!module.ok()) return module.status();
+  HLOCHECK_RETURN_IF_ERROR(module.status());
   const Function* main = module->Find("main");
   if (main == nullptr || main->body.blocks.empty()) {
     return absl::InvalidArgumentError(file + ": a case module needs a func.func @main");
@@ -116,17 +117,17 @@ absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& fi
   };
   if (has_variadic(spec->operands)) {
     auto sizes = spec::SegmentSizes(spec->operands, operand_values);
-    if (!sizes.ok()) return sizes.status();
+    HLOCHECK_RETURN_IF_ERROR(sizes.status());
     c.operand_segments = *sizes;
   }
   if (has_variadic(spec->results)) {
     auto sizes = spec::SegmentSizes(spec->results, result_values);
-    if (!sizes.ok()) return sizes.status();
+    HLOCHECK_RETURN_IF_ERROR(sizes.status());
     c.result_segments = *sizes;
   }
   if (has_variadic(spec->regions)) {
     auto sizes = spec::RegionSegmentSizes(spec->regions, tested->regions.size());
-    if (!sizes.ok()) return sizes.status();
+    HLOCHECK_RETURN_IF_ERROR(sizes.status());
     c.region_segments = *sizes;
   }
   c.attributes = tested->attributes;

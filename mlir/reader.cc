@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/status_macros.h"
 #include "mlir/op_attributes.h"
 #include "mlir/parser.h"
 
@@ -490,7 +491,7 @@ absl::StatusOr<std::vector<Split>> ReadSplits(std::string_view text, const std::
   int start_line = 1;
   auto finish = [&](size_t end) -> absl::Status {
     auto module = ReadModule(text.substr(start, end - start), file, registry, start_line);
-    if (!module.ok()) return module.status();
+    HLOCHECK_RETURN_IF_ERROR(module.status());
     splits.push_back({*std::move(module), start_line});
     return absl::OkStatus();
   };

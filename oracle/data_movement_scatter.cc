@@ -21,8 +21,8 @@
 
 #include "absl/status/status.h"
 #include "core/element_value.h"
-#include "oracle/arithmetic.h"
-#include "oracle/data_movement.h"
+#include "oracle/data_movement_helpers.h"
+#include "oracle/element_results.h"
 #include "oracle/precise/double_double.h"
 
 namespace hlocheck::oracle {
@@ -612,6 +612,6 @@ Results Scatter(const Case& c) {
 
 }  // namespace
 
-std::vector<OpEntry> ScatterOps() { return {{"scatter", Scatter}}; }
+std::vector<OpEntry> DataMovementScatterOps() { return {{"scatter", Scatter}}; }
 
 }  // namespace hlocheck::oracle

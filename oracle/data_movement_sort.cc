@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "absl/status/status.h"
-#include "oracle/data_movement.h"
+#include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
 namespace {
@@ -216,6 +216,6 @@ Results Sort(const Case& c) {
 
 }  // namespace
 
-std::vector<OpEntry> SortOps() { return {{"sort", Sort}}; }
+std::vector<OpEntry> DataMovementSortOps() { return {{"sort", Sort}}; }
 
 }  // namespace hlocheck::oracle

@@ -1,23 +1,24 @@
 // Ops that produce values rather than move them (constant, iota,
-// get_dimension_size), and those that only pass values through
-// (optimization_barrier, tuple, get_tuple_element): grouped with data
-// movement because their results are exact.
+// get_dimension_size): grouped with data movement because their results are
+// exact.
 #include <cstring>
 #include <limits>
 
 #include "absl/status/status.h"
+#include "core/case_attributes.h"
 #include "core/element_value.h"
-#include "oracle/data_movement.h"
+#include "core/status_macros.h"
+#include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
 namespace {
 
 // constant: output = value, bit for bit.
 Results Constant(const Case& c) {
-  const Tensor& value = c.attribute<Tensor>("value");
+  HLOCHECK_ASSIGN_OR_RETURN(const Tensor* value, TensorAttribute(c, "value"));
   Tensor output(c.result_types[0]);
-  if (!value.bytes().empty()) {
-    std::memcpy(output.bytes().data(), value.bytes().data(), value.bytes().size());
+  if (!value->bytes().empty()) {
+    std::memcpy(output.bytes().data(), value->bytes().data(), value->bytes().size());
   }
   return Exactly(std::move(output));
 }
@@ -33,7 +34,9 @@ Results Iota(const Case& c) {
   if (output_type.quantization) {
     return absl::UnimplementedError("unsupported: iota with a quantized output type");
   }
-  const auto iota_dimension = static_cast<size_t>(c.attribute<int64_t>("iota_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t iota_dimension_attribute,
+                            IntAttribute(c, "iota_dimension"));
+  const auto iota_dimension = static_cast<size_t>(iota_dimension_attribute);
   // constants[i] = constant(i, element_type(output)) for every index i
   // along iota_dimension, converted in one call (one dispatch).
   const int64_t size = output_type.shape[iota_dimension];
@@ -70,7 +73,8 @@ Results Iota(const Case& c) {
 // size beyond si32's range (possible only with another dimension of size 0)
 // is not representable: the spec does not say what the result is then.
 Results GetDimensionSize(const Case& c) {
-  const int64_t size = c.operands[0].shape()[c.attribute<int64_t>("dimension")];
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t dimension, IntAttribute(c, "dimension"));
+  const int64_t size = c.operands[0].shape()[dimension];
   Tensor result(c.result_types[0]);
   std::vector<ResultExpectation> results(1);
   if (size > std::numeric_limits<int32_t>::max()) {
@@ -83,51 +87,10 @@ Results GetDimensionSize(const Case& c) {
   return results;
 }
 
-// Every tensor the operands hold, unchanged, as the results.
-Results PassThrough(const Case& c) {
-  std::vector<ResultExpectation> results(c.operands.size());
-  for (size_t i = 0; i < c.operands.size(); ++i) {
-    results[i].reference = c.operands[i];
-    results[i].check = Check::kExact;
-  }
-  return results;
-}
-
-// optimization_barrier: result = operand, one for one. The barrier only
-// constrains how a compiler may move ops across it; on values it is the
-// identity. A token operand is a token result and holds no tensor, so the
-// tensors of the results are those of the operands in the same order.
-Results OptimizationBarrier(const Case& c) { return PassThrough(c); }
-
-// tuple: result = (val[0], ..., val[N-1]). The result's tensors, depth-first,
-// are those of the values in order.
-Results Tuple(const Case& c) { return PassThrough(c); }
-
-// get_tuple_element: result = operand[index], the tensors of that element.
-Results GetTupleElement(const Case& c) {
-  const std::vector<ValueType> operand = c.OperandValueTypes();
-  const int64_t index = c.attribute<int64_t>("index");
-  if (operand.size() != 1 || operand[0].kind != ValueType::Kind::kTuple || index < 0 ||
-      index >= static_cast<int64_t>(operand[0].elements.size())) {
-    return absl::InvalidArgumentError("get_tuple_element needs a tuple with an element at index " +
-                                      std::to_string(index));
-  }
-  const int64_t first = LeafOffset(operand[0].elements, static_cast<size_t>(index));
-  const int64_t count = LeafCount(operand[0].elements[index]);
-  std::vector<ResultExpectation> results(count);
-  for (int64_t i = 0; i < count; ++i) {
-    results[i].reference = c.operands.at(first + i);
-    results[i].check = Check::kExact;
-  }
-  return results;
-}
-
 }  // namespace
 
-std::vector<OpEntry> ValueOps() {
-  return {{"constant", Constant}, {"get_dimension_size", GetDimensionSize},
-          {"iota", Iota},         {"optimization_barrier", OptimizationBarrier},
-          {"tuple", Tuple},       {"get_tuple_element", GetTupleElement}};
+std::vector<OpEntry> DataMovementValuesOps() {
+  return {{"constant", Constant}, {"get_dimension_size", GetDimensionSize}, {"iota", Iota}};
 }
 
 }  // namespace hlocheck::oracle

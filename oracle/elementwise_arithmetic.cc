@@ -1,4 +1,4 @@
-// Element-wise arithmetic (seed 002: subtract, multiply, divide, remainder,
+// Element-wise arithmetic (seed 002: add, subtract, multiply, divide, remainder,
 // negate, abs, sign, sqrt). One function per op, written as the spec's
 // semantics; the element type is dispatched once per op.
 //
@@ -17,7 +17,8 @@
 #include <limits>
 
 #include "absl/status/status.h"
-#include "oracle/arithmetic.h"
+#include "oracle/element_encoding.h"
+#include "oracle/element_results.h"
 #include "oracle/oracle.h"
 #include "oracle/precise/complex_arithmetic.h"
 
@@ -478,12 +479,55 @@ Results Sqrt(const Case& c) {
   return OneResult(std::move(result), Check::kUlp, std::move(free));
 }
 
+ResultExpectation WithinUlps(Tensor reference) {
+  ResultExpectation expectation;
+  expectation.reference = std::move(reference);
+  expectation.check = Check::kUlp;
+  return expectation;
+}
+
+// add: logical OR for booleans, wrapping addition for integers, IEEE-754
+// addition for floats and for each part of complex numbers.
+template <ElementType T>
+ContainerT<T> AddValues(ContainerT<T> a, ContainerT<T> b) {
+  if constexpr (IsBool(T)) {
+    return (a | b) & 1;
+  } else if constexpr (IsInteger(T)) {
+    return WrapInteger<T>(IntegerBits<T>(a) + IntegerBits<T>(b));
+  } else if constexpr (IsComplex(T)) {
+    return {AddValues<ComponentType(T)>(a.real(), b.real()),
+            AddValues<ComponentType(T)>(a.imag(), b.imag())};
+  } else if constexpr (T == ElementType::kF64) {
+    return a + b;  // the host's IEEE-754 binary64 addition, round to nearest even
+  } else {
+    // The double sum of two values of at most 24 significand bits, rounded
+    // once more to T, is the correctly rounded sum: double has at least
+    // 2p + 2 bits (Figueroa, "When is double rounding innocuous?", 1995).
+    return RoundDouble<T>(ToDouble<T>(a) + ToDouble<T>(b));
+  }
+}
+
+Results Add(const Case& c) {
+  const Tensor& lhs = c.operands[0];
+  const Tensor& rhs = c.operands[1];
+  Tensor result(c.result_types[0]);
+  DispatchElementType(result.element_type(), [&]<ElementType T>() {
+    auto a = lhs.values<T>();
+    auto b = rhs.values<T>();
+    auto out = result.values<T>();
+    for (size_t i = 0; i < out.size(); ++i) out[i] = AddValues<T>(a[i], b[i]);
+  });
+  std::vector<ResultExpectation> results;
+  results.push_back(WithinUlps(std::move(result)));
+  return results;
+}
+
 }  // namespace
 
 std::vector<OpEntry> ElementwiseArithmeticOps() {
-  return {{"abs", Abs},       {"divide", Divide},       {"multiply", Multiply},
-          {"negate", Negate}, {"remainder", Remainder}, {"sign", Sign},
-          {"sqrt", Sqrt},     {"subtract", Subtract}};
+  return {{"abs", Abs},           {"add", Add},       {"divide", Divide},
+          {"multiply", Multiply}, {"negate", Negate}, {"remainder", Remainder},
+          {"sign", Sign},         {"sqrt", Sqrt},     {"subtract", Subtract}};
 }
 
 }  // namespace hlocheck::oracle

@@ -5,7 +5,8 @@
 #include <bit>
 
 #include "absl/status/status.h"
-#include "oracle/arithmetic.h"
+#include "oracle/element_encoding.h"
+#include "oracle/element_results.h"
 #include "oracle/oracle.h"
 
 namespace hlocheck::oracle {

@@ -8,7 +8,10 @@
 #include <limits>
 
 #include "absl/status/status.h"
-#include "oracle/arithmetic.h"
+#include "core/case_attributes.h"
+#include "core/status_macros.h"
+#include "oracle/element_encoding.h"
+#include "oracle/element_results.h"
 #include "oracle/oracle.h"
 
 namespace hlocheck::oracle {
@@ -110,21 +113,19 @@ Results Clamp(const Case& c) {
   return OneResult(std::move(result), Check::kExact, std::move(free));
 }
 
-enum class Direction { kEQ, kNE, kGE, kGT, kLE, kLT };
-
-bool Holds(Direction direction, std::partial_ordering order) {
+bool Holds(ComparisonDirection direction, std::partial_ordering order) {
   switch (direction) {
-    case Direction::kEQ:
+    case ComparisonDirection::kEq:
       return order == 0;
-    case Direction::kNE:
+    case ComparisonDirection::kNe:
       return order != 0;  // true for unordered (compareQuietNotEqual)
-    case Direction::kGE:
+    case ComparisonDirection::kGe:
       return order >= 0;
-    case Direction::kGT:
+    case ComparisonDirection::kGt:
       return order > 0;
-    case Direction::kLE:
+    case ComparisonDirection::kLe:
       return order <= 0;
-    case Direction::kLT:
+    case ComparisonDirection::kLt:
       return order < 0;
   }
   return false;
@@ -132,21 +133,21 @@ bool Holds(Direction direction, std::partial_ordering order) {
 
 // Lexicographic comparison of (real, imaginary) pairs, each part compared as
 // IEEE-754 compareQuiet* does.
-bool HoldsLexicographically(Direction direction, std::partial_ordering re,
+bool HoldsLexicographically(ComparisonDirection direction, std::partial_ordering re,
                             std::partial_ordering im) {
   bool equal = re == 0 && im == 0;
   switch (direction) {
-    case Direction::kEQ:
+    case ComparisonDirection::kEq:
       return equal;
-    case Direction::kNE:
+    case ComparisonDirection::kNe:
       return !equal;
-    case Direction::kGE:
+    case ComparisonDirection::kGe:
       return re > 0 || (re == 0 && im >= 0);
-    case Direction::kGT:
+    case ComparisonDirection::kGt:
       return re > 0 || (re == 0 && im > 0);
-    case Direction::kLE:
+    case ComparisonDirection::kLe:
       return re < 0 || (re == 0 && im <= 0);
-    case Direction::kLT:
+    case ComparisonDirection::kLt:
       return re < 0 || (re == 0 && im < 0);
   }
   return false;
@@ -172,16 +173,10 @@ int64_t TotalOrderKey(ContainerT<T> value) {
 Results Compare(const Case& c) {
   const Tensor& lhs = c.operands[0];
   const Tensor& rhs = c.operands[1];
-  const std::string& name = c.attribute<EnumValue>("comparison_direction").name;
-  Direction direction = name == "EQ"   ? Direction::kEQ
-                        : name == "NE" ? Direction::kNE
-                        : name == "GE" ? Direction::kGE
-                        : name == "GT" ? Direction::kGT
-                        : name == "LE" ? Direction::kLE
-                                       : Direction::kLT;
-  const Attribute* compare_type = c.FindAttribute("compare_type");
-  const bool total_order =
-      compare_type != nullptr && std::get<EnumValue>(*compare_type).name == "TOTALORDER";
+  HLOCHECK_ASSIGN_OR_RETURN(const ComparisonDirection direction,
+                            ComparisonDirectionAttribute(c, "comparison_direction"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::string compare_type, EnumAttribute(c, "compare_type", ""));
+  const bool total_order = compare_type == "TOTALORDER";
   Tensor result(c.result_types[0]);
   FreeElements free(result.num_elements());
   auto out = result.values<ElementType::kI1>();

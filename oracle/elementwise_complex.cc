@@ -1,7 +1,8 @@
 // Complex numbers and their parts (seed 002: complex, real, imag). Parts
 // are copied bit for bit.
 #include "absl/status/status.h"
-#include "oracle/arithmetic.h"
+#include "oracle/element_encoding.h"
+#include "oracle/element_results.h"
 #include "oracle/oracle.h"
 
 namespace hlocheck::oracle {

@@ -5,7 +5,10 @@
 #include <cmath>
 
 #include "absl/status/status.h"
-#include "oracle/arithmetic.h"
+#include "core/case_attributes.h"
+#include "core/status_macros.h"
+#include "oracle/element_encoding.h"
+#include "oracle/element_results.h"
 #include "oracle/oracle.h"
 
 namespace hlocheck::oracle {
@@ -117,8 +120,8 @@ double ReducePrecisionValue(double x, const FloatFormat& source, int64_t exponen
 
 Results ReducePrecision(const Case& c) {
   const Tensor& operand = c.operands[0];
-  const int64_t exponent_bits = c.attribute<int64_t>("exponent_bits");
-  const int64_t mantissa_bits = c.attribute<int64_t>("mantissa_bits");
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t exponent_bits, IntAttribute(c, "exponent_bits"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t mantissa_bits, IntAttribute(c, "mantissa_bits"));
   Tensor result(c.result_types[0]);
   FreeElements free(result.num_elements());
   absl::Status status = DispatchElementType(operand.element_type(), [&]<ElementType T>() {

@@ -1,4 +1,4 @@
-// Elementwise transcendental ops (seed 002: atan2, cbrt, cosine,
+// Elementwise transcendental ops (seed 002: atan2, cbrt, cosine, exponential,
 // exponential_minus_one, log, log_plus_one, logistic, power, rsqrt, sine,
 // tanh; the public spec's tan). Floats are correctly rounded into their own
 // type (oracle/precise/ziv.h), complex numbers part by part
@@ -279,15 +279,67 @@ Results Power(const Case& c) {
   return Expect(std::move(result), std::move(expectation));
 }
 
+// exponential: IEEE-754 exp for floats, the complex exponential for complex
+// numbers, both correctly rounded.
+Results Exponential(const Case& c) {
+  const Tensor& operand = c.operands[0];
+  Tensor result(c.result_types[0]);
+  ResultExpectation expectation;
+  absl::Status status = DispatchElementType(operand.element_type(), [&]<ElementType T>() {
+    if constexpr (IsFloat(T)) {
+      const FloatFormat& format = Format(T);
+      auto in = operand.values<T>();
+      auto out = result.values<T>();
+      for (size_t i = 0; i < out.size(); ++i) {
+        out[i] =
+            FloatFromBits<T>(precise::CorrectlyRounded<precise::Exp>(format, ToDouble<T>(in[i])));
+      }
+      return absl::OkStatus();
+    } else if constexpr (IsComplex(T)) {
+      constexpr ElementType kPart = ComponentType(T);
+      auto in = operand.values<T>();
+      auto out = result.values<T>();
+      expectation.free.assign(out.size(), 0);
+      for (size_t i = 0; i < out.size(); ++i) {
+        double re = in[i].real();
+        double im = in[i].imag();
+        precise::ComplexBits bits = precise::ComplexExp(Format(kPart), re, im);
+        out[i] = {FloatFromBits<kPart>(bits.real), FloatFromBits<kPart>(bits.imag)};
+        // The spec leaves exceptions of complex transcendental functions to
+        // the implementation; C99 Annex G is one convention among several.
+        if (!std::isfinite(re) || !std::isfinite(im)) expectation.free[i] = 1;
+      }
+      expectation.free_reason = "complex exp of a non-finite value is implementation-defined";
+      return absl::OkStatus();
+    } else {
+      return absl::InvalidArgumentError("exponential takes float or complex tensors");
+    }
+  });
+  if (!status.ok()) return status;
+  expectation.reference = std::move(result);
+  expectation.check = Check::kUlp;
+  if (expectation.FreeCount() == 0) expectation.free.clear();
+  std::vector<ResultExpectation> results;
+  results.push_back(std::move(expectation));
+  return results;
+}
+
 }  // namespace
 
 std::vector<OpEntry> ElementwiseTranscendentalOps() {
-  return {{"atan2", Atan2},       {"cbrt", Cbrt},
-          {"cosine", Cosine},     {"exponential_minus_one", ExponentialMinusOne},
-          {"log", Log},           {"log_plus_one", LogPlusOne},
-          {"logistic", Logistic}, {"power", Power},
-          {"rsqrt", Rsqrt},       {"sine", Sine},
-          {"tan", Tan},           {"tanh", Tanh}};
+  return {{"atan2", Atan2},
+          {"cbrt", Cbrt},
+          {"exponential", Exponential},
+          {"cosine", Cosine},
+          {"exponential_minus_one", ExponentialMinusOne},
+          {"log", Log},
+          {"log_plus_one", LogPlusOne},
+          {"logistic", Logistic},
+          {"power", Power},
+          {"rsqrt", Rsqrt},
+          {"sine", Sine},
+          {"tan", Tan},
+          {"tanh", Tanh}};
 }
 
 }  // namespace hlocheck::oracle

@@ -13,11 +13,13 @@ namespace {
 const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
   static const auto* table = [] {
     auto* map = new std::map<std::string, oracle::OpFunction, std::less<>>();
-    for (auto chapter : {oracle::ElementwiseOps, oracle::DataMovementOps, oracle::ReductionOps,
-                         oracle::ElementwiseArithmeticOps, oracle::ElementwiseBitcastOps,
-                         oracle::ElementwiseBitwiseOps, oracle::ElementwiseCompareSelectOps,
-                         oracle::ElementwiseComplexOps, oracle::ElementwiseRoundingOps,
-                         oracle::ElementwiseTranscendentalOps}) {
+    for (auto chapter : {oracle::ElementwiseArithmeticOps, oracle::ElementwiseBitwiseOps,
+                         oracle::ElementwiseCompareSelectOps, oracle::ElementwiseComplexOps,
+                         oracle::ElementwiseConversionOps, oracle::ElementwiseRoundingOps,
+                         oracle::ElementwiseTranscendentalOps, oracle::ContractionOps,
+                         oracle::DataMovementIndexingOps, oracle::DataMovementScatterOps,
+                         oracle::DataMovementShapeOps, oracle::DataMovementSortOps,
+                         oracle::DataMovementTuplesOps, oracle::DataMovementValuesOps}) {
       for (const oracle::OpEntry& entry : chapter()) (*map)[entry.name] = entry.function;
     }
     return map;

@@ -43,21 +43,27 @@ namespace oracle {
 
 using OpFunction = absl::StatusOr<std::vector<ResultExpectation>> (*)(const Case&);
 
-// One entry per op, from the chapter files (elementwise.cc, data_movement.cc, ...).
+// One entry per op, from the topic files: one table per file, named after
+// it (elementwise_arithmetic.cc: ElementwiseArithmeticOps(), ...). The CPU
+// adapter's files have the same names (adapters/cpu/).
 struct OpEntry {
   const char* name;
   OpFunction function;
 };
-std::vector<OpEntry> ElementwiseOps();
 std::vector<OpEntry> ElementwiseArithmeticOps();
-std::vector<OpEntry> ElementwiseBitcastOps();
 std::vector<OpEntry> ElementwiseBitwiseOps();
 std::vector<OpEntry> ElementwiseCompareSelectOps();
 std::vector<OpEntry> ElementwiseComplexOps();
+std::vector<OpEntry> ElementwiseConversionOps();
 std::vector<OpEntry> ElementwiseRoundingOps();
-std::vector<OpEntry> DataMovementOps();
-std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> ElementwiseTranscendentalOps();
+std::vector<OpEntry> ContractionOps();
+std::vector<OpEntry> DataMovementIndexingOps();
+std::vector<OpEntry> DataMovementScatterOps();
+std::vector<OpEntry> DataMovementShapeOps();
+std::vector<OpEntry> DataMovementSortOps();
+std::vector<OpEntry> DataMovementTuplesOps();
+std::vector<OpEntry> DataMovementValuesOps();
 
 // A spec op the oracle does not implement yet, and the issue that brings it
 // (oracle/not_yet_implemented.cc holds the one list of them).

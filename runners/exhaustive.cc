@@ -3,6 +3,7 @@
 #include "core/element_value.h"
 #include "core/exact_value.h"
 #include "core/literal.h"
+#include "core/status_macros.h"
 #include "runners/compare.h"
 #include "spec/verifier.h"
 
@@ -99,9 +100,9 @@ absl::StatusOr<ExhaustiveResult> RunExhaustive(const spec::SpecRegistry& registr
                                     " on " + std::string(Name(type)) + ": " + support.reason);
   }
   auto expected = oracle.Compute(c);
-  if (!expected.ok()) return expected.status();
+  HLOCHECK_RETURN_IF_ERROR(expected.status());
   auto actual = backend.Run(c);
-  if (!actual.ok()) return actual.status();
+  HLOCHECK_RETURN_IF_ERROR(actual.status());
   if (actual->size() != 1) return absl::InternalError("the backend gave several results");
   ExhaustiveResult result;
   result.op = op_name;

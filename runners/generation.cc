@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/status_macros.h"
 #include "mlir/writer.h"
 #include "spec/verifier.h"
 
@@ -25,8 +26,10 @@ OpGenerationCheck CheckGeneration(const spec::SpecRegistry& registry, const spec
     generation.primary_type = CaseType(op, options, i);
     generation.max_elements = options.max_elements;
     generation.with_data = options.with_data;
-    std::string type_name = generation.primary_type ? std::string(Name(*generation.primary_type)) : "any";
-    uint64_t seed = CaseSeed(options.seed, op.name, generation.primary_type.value_or(ElementType::kI1), i);
+    std::string type_name =
+        generation.primary_type ? std::string(Name(*generation.primary_type)) : "any";
+    uint64_t seed =
+        CaseSeed(options.seed, op.name, generation.primary_type.value_or(ElementType::kI1), i);
     int size = CaseSize(i, options.cases);
     GeneratedCase g;
     try {
@@ -43,8 +46,8 @@ OpGenerationCheck CheckGeneration(const spec::SpecRegistry& registry, const spec
       if (check.invalid++ == 0) {
         check.first_invalid_report = verdict.Report();
         check.first_invalid_snippet = GeneratedSnippet(registry, op, g);
-        check.first_invalid_replay =
-            FormatReplay({op.name, generation.primary_type, seed, size, options.max_elements, {}, {}});
+        check.first_invalid_replay = FormatReplay(
+            {op.name, generation.primary_type, seed, size, options.max_elements, {}, {}});
       }
     }
   }
@@ -85,7 +88,8 @@ std::vector<NegativeCheck> CheckNegatives(const spec::SpecRegistry& registry,
           check.first_from_spec_instance = n.from_spec_instance;
           check.first_snippet = GeneratedSnippet(registry, op, n.generated);
           check.first_mutations = n.mutations;
-          ReplayKey key{op.name, negative.generation.primary_type, seed, size, options.max_elements, {}, {}};
+          ReplayKey key{
+              op.name, negative.generation.primary_type, seed, size, options.max_elements, {}, {}};
           key.violates = check.id;
           check.first_replay = FormatReplay(key);
         }
@@ -109,15 +113,17 @@ absl::StatusOr<GeneratedCase> ReplayGenerated(const spec::SpecRegistry& registry
   generation.max_elements = key.max_elements;
   try {
     if (key.violates.empty()) {
-      return FollowShrinkPath(GenerateInstance(*op, generation, key.seed, key.size), key.shrink_path);
+      return FollowShrinkPath(GenerateInstance(*op, generation, key.seed, key.size),
+                              key.shrink_path);
     }
     for (const spec::ConstraintSpec& constraint : op->constraints) {
       if (constraint.DisplayId() != key.violates) continue;
       NegativeOptions negative;
       negative.generation = generation;
-      auto n = FollowShrinkPath(GenerateNegative(registry, *op, constraint, negative, key.seed, key.size),
-                                key.shrink_path);
-      if (!n.ok()) return n.status();
+      auto n = FollowShrinkPath(
+          GenerateNegative(registry, *op, constraint, negative, key.seed, key.size),
+          key.shrink_path);
+      HLOCHECK_RETURN_IF_ERROR(n.status());
       return n->generated;
     }
     return absl::InvalidArgumentError(op->name + " has no constraint " + key.violates);

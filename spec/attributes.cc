@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "core/literal.h"
+#include "core/status_macros.h"
 #include "yaml-cpp/yaml.h"
 
 namespace hlocheck::spec {
@@ -103,7 +104,7 @@ absl::StatusOr<Attribute> AttributeFromValue(const AttributeSpec& spec, const Va
       return Attribute(value.as_string());
     case AttributeType::kEnum: {
       auto e = ToEnum(spec, value);
-      if (!e.ok()) return e.status();
+      HLOCHECK_RETURN_IF_ERROR(e.status());
       return Attribute(*e);
     }
     case AttributeType::kIntArray: {
@@ -129,7 +130,7 @@ absl::StatusOr<Attribute> AttributeFromValue(const AttributeSpec& spec, const Va
       std::vector<EnumValue> enums;
       for (const Value& item : value.items()) {
         auto e = ToEnum(spec, item);
-        if (!e.ok()) return e.status();
+        HLOCHECK_RETURN_IF_ERROR(e.status());
         enums.push_back(*std::move(e));
       }
       return Attribute(std::move(enums));

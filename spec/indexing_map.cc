@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::spec {
 
@@ -284,7 +285,7 @@ absl::Status IndexingMap::ForEachPoint(
     std::vector<int64_t> at;
     for (const AffineExpr& e : rt.access.results) at.push_back(EvaluateAffineExpr(e, dims, {}));
     absl::StatusOr<int64_t> value = read(rt, at);
-    if (!value.ok()) return value.status();
+    HLOCHECK_RETURN_IF_ERROR(value.status());
     symbols[range_vars.size() + i] = std::clamp(*value, rt.feasible.lower, rt.feasible.upper);
   }
   for (size_t i = 0; i < range_vars.size(); ++i) {

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "core/element_value.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::spec {
 
@@ -77,7 +78,7 @@ absl::StatusOr<std::optional<ValueSource>> FindValueSource(const OpIndexingMaps&
   for (const InputIndexingMap& input : maps.maps) {
     if (input.role != MapRole::kValue) continue;
     auto index = input.map.Evaluate(d, read);
-    if (!index.ok()) return index.status();
+    HLOCHECK_RETURN_IF_ERROR(index.status());
     if (*index) return std::optional<ValueSource>(ValueSource{&input, **index});
   }
   return std::optional<ValueSource>();
@@ -95,12 +96,12 @@ absl::StatusOr<ValueMapCheck> CheckValueMaps(const OpIndexingMaps& maps, const C
     const std::byte* actual = output.bytes().data() + it.linear() * bytes;
     if (maps.value_of_index) {
       auto specified = CheckValueOfIndex(*maps.value_of_index, output, it.index(), actual);
-      if (!specified.ok()) return specified.status();
+      HLOCHECK_RETURN_IF_ERROR(specified.status());
       ++(*specified ? check.compared : check.unspecified);
       continue;
     }
     auto source = FindValueSource(maps, read, it.index());
-    if (!source.ok()) return source.status();
+    HLOCHECK_RETURN_IF_ERROR(source.status());
     if (!*source) {
       if (maps.uncovered.empty()) {
         return absl::FailedPreconditionError("no value map covers output" +
@@ -111,7 +112,7 @@ absl::StatusOr<ValueMapCheck> CheckValueMaps(const OpIndexingMaps& maps, const C
     }
     const InputIndexingMap& map = *(*source)->map;
     auto input = Operand(c, map.operand_index, map.Name());
-    if (!input.ok()) return input.status();
+    HLOCHECK_RETURN_IF_ERROR(input.status());
     std::optional<int64_t> at = Linear((*input)->shape(), (*source)->index);
     if (!at) {
       return absl::FailedPreconditionError(
@@ -157,7 +158,7 @@ absl::StatusOr<Reach> ReachedElements(const OpIndexingMaps& maps, const Case& c)
   }
   for (IndexIterator it(c.result_types[0].shape); !it.done(); it.Next()) {
     auto source = FindValueSource(maps, read, it.index());
-    if (!source.ok()) return source.status();
+    HLOCHECK_RETURN_IF_ERROR(source.status());
     if (*source) mark(*(*source)->map, (*source)->index);
     reach.output_specified.push_back(source->has_value() || maps.maps.empty());
     for (const InputIndexingMap& map : maps.maps) {

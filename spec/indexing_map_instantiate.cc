@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "core/element_type.h"
+#include "core/status_macros.h"
 #include "spec/formula/evaluator.h"
 #include "spec/indexing_map_template.h"
 #include "spec/instance.h"
@@ -38,13 +39,13 @@ class Instantiator {
     result.uncovered = spec.uncovered;
     for (const MapTemplate& map : spec.maps) {
       auto group = OperandGroup(map.input);
-      if (!group.ok()) return group.status();
+      HLOCHECK_RETURN_IF_ERROR(group.status());
       bool variadic = op_.operands[*group].variadic;
       const std::vector<ValueType>& values = instance_.operands[*group];
       for (size_t e = 0; e < values.size(); ++e) {
         evaluator_.SetMember("i", Value(static_cast<int64_t>(e)));
         auto instantiated = Instantiate(map, values[e]);
-        if (!instantiated.ok()) return instantiated.status();
+        HLOCHECK_RETURN_IF_ERROR(instantiated.status());
         InputIndexingMap input;
         input.input = map.input;
         input.element = variadic ? static_cast<int64_t>(e) : -1;
@@ -58,7 +59,7 @@ class Instantiator {
       AffineMap value;
       value.num_dims = Rank();
       auto expr = Expression(*spec.value_of_index, value.num_dims, 0);
-      if (!expr.ok()) return expr.status();
+      HLOCHECK_RETURN_IF_ERROR(expr.status());
       value.results.push_back(*expr);
       result.value_of_index = std::move(value);
     }
@@ -97,7 +98,7 @@ class Instantiator {
 
   absl::StatusOr<int64_t> Integer(const Formula& formula) {
     auto value = Evaluate(formula);
-    if (!value.ok()) return value.status();
+    HLOCHECK_RETURN_IF_ERROR(value.status());
     if (!value->is_int()) {
       return At(formula.location,
                 "'" + formula.text + "' gave " + value->ToString() + "; expected an integer");
@@ -108,7 +109,7 @@ class Instantiator {
   absl::StatusOr<bool> Holds(const std::optional<Formula>& when) {
     if (!when) return true;
     auto value = Evaluate(*when);
-    if (!value.ok()) return value.status();
+    HLOCHECK_RETURN_IF_ERROR(value.status());
     if (!value->is_bool()) {
       return At(when->location,
                 "'" + when->text + "' gave " + value->ToString() + "; expected true or false");
@@ -118,7 +119,7 @@ class Instantiator {
 
   absl::StatusOr<Interval> IntervalOf(const Formula& formula) {
     auto value = Evaluate(formula);
-    if (!value.ok()) return value.status();
+    HLOCHECK_RETURN_IF_ERROR(value.status());
     if (!value->is_list() || value->items().size() != 2 || !value->items()[0].is_int() ||
         !value->items()[1].is_int()) {
       return At(formula.location,
@@ -135,13 +136,13 @@ class Instantiator {
           break;
         case Piece::Kind::kHole: {
           auto value = Integer(piece.formula);
-          if (!value.ok()) return value.status();
+          HLOCHECK_RETURN_IF_ERROR(value.status());
           out += *value < 0 ? "(" + std::to_string(*value) + ")" : std::to_string(*value);
           break;
         }
         case Piece::Kind::kSum: {
           auto list = Evaluate(piece.formula);
-          if (!list.ok()) return list.status();
+          HLOCHECK_RETURN_IF_ERROR(list.status());
           if (!list->is_list()) {
             return At(piece.formula.location, "'" + piece.formula.text + "' gave " +
                                                   list->ToString() + "; expected a list");
@@ -181,7 +182,7 @@ class Instantiator {
                                        int64_t symbols) {
     for (const TemplateCase& c : cases) {
       auto holds = Holds(c.when);
-      if (!holds.ok()) return holds.status();
+      HLOCHECK_RETURN_IF_ERROR(holds.status());
       if (*holds) return Expression(c.expr, dims, symbols);
     }
     return absl::InternalError("no case applies");  // the loader requires a default
@@ -198,7 +199,7 @@ class Instantiator {
     for (int64_t k = 0; k < rank; ++k) {
       evaluator_.SetMember("k", Value(k));
       auto expr = FirstCase(cases, dims, symbols);
-      if (!expr.ok()) return expr.status();
+      HLOCHECK_RETURN_IF_ERROR(expr.status());
       exprs.push_back(*expr);
     }
     return exprs;
@@ -207,11 +208,11 @@ class Instantiator {
   absl::Status Symbols(const MapTemplate& t, IndexingMap& map) {
     for (const SymbolGroupTemplate& group : t.symbols) {
       auto count = Integer(group.count);
-      if (!count.ok()) return count.status();
+      HLOCHECK_RETURN_IF_ERROR(count.status());
       for (int64_t p = 0; p < *count; ++p) {
         evaluator_.SetMember("p", Value(p));
         auto range = IntervalOf(group.range);
-        if (!range.ok()) return range.status();
+        HLOCHECK_RETURN_IF_ERROR(range.status());
         if (group.runtime.empty()) {
           map.range_vars.push_back(*range);
           continue;
@@ -220,12 +221,12 @@ class Instantiator {
         rt.feasible = *range;
         rt.operand = group.runtime;
         auto source_group = OperandGroup(group.runtime);
-        if (!source_group.ok()) return source_group.status();
+        HLOCHECK_RETURN_IF_ERROR(source_group.status());
         const std::vector<ValueType>& values = instance_.operands[*source_group];
         int64_t element = 0;
         if (group.element) {
           auto e = Integer(*group.element);
-          if (!e.ok()) return e.status();
+          HLOCHECK_RETURN_IF_ERROR(e.status());
           element = rt.element = *e;
         }
         if (element < 0 || element >= static_cast<int64_t>(values.size())) {
@@ -235,7 +236,7 @@ class Instantiator {
         rt.access.num_dims = Rank();
         auto access = PerDimension(group.access, static_cast<int64_t>(values[element].shape.size()),
                                    Rank(), 0, "access", group.location);
-        if (!access.ok()) return access.status();
+        HLOCHECK_RETURN_IF_ERROR(access.status());
         rt.access.results = *std::move(access);
         map.rt_vars.push_back(std::move(rt));
       }
@@ -251,10 +252,10 @@ class Instantiator {
       Interval bounds{0, output_shape_[k] - 1};
       for (const BoundsCase& c : t.dims) {
         auto holds = Holds(c.when);
-        if (!holds.ok()) return holds.status();
+        HLOCHECK_RETURN_IF_ERROR(holds.status());
         if (!*holds) continue;
         auto range = IntervalOf(c.range);
-        if (!range.ok()) return range.status();
+        HLOCHECK_RETURN_IF_ERROR(range.status());
         bounds = *range;
         break;
       }
@@ -265,7 +266,7 @@ class Instantiator {
     const int64_t input_rank = static_cast<int64_t>(input.shape.size());
     auto results =
         PerDimension(t.results, input_rank, Rank(), map.map.num_symbols, "results", t.location);
-    if (!results.ok()) return results.status();
+    HLOCHECK_RETURN_IF_ERROR(results.status());
     std::vector<Interval> symbols = map.SymbolBounds();
     for (AffineExpr& e : *results) e = SimplifyAffineExpr(e, map.dim_vars, symbols);
     map.map.results = *std::move(results);
@@ -273,12 +274,12 @@ class Instantiator {
       evaluator_.SetMember("k", Value(k));
       for (const ConstraintTemplate& c : t.constraints) {
         auto holds = Holds(c.when);
-        if (!holds.ok()) return holds.status();
+        HLOCHECK_RETURN_IF_ERROR(holds.status());
         if (!*holds) continue;
         auto expr = Expression(c.expr, Rank(), map.map.num_symbols);
-        if (!expr.ok()) return expr.status();
+        HLOCHECK_RETURN_IF_ERROR(expr.status());
         auto range = IntervalOf(c.range);
-        if (!range.ok()) return range.status();
+        HLOCHECK_RETURN_IF_ERROR(range.status());
         AddConstraint(map, *expr, *range);
       }
       if (t.within_input) AddConstraint(map, map.map.results[k], {0, input.shape[k] - 1});

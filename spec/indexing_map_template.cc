@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "spec/formula/parser.h"
 #include "spec/yaml_reader.h"
 
@@ -43,7 +44,7 @@ class TemplateReader {
         hole.kind = Piece::Kind::kHole;
         hole.offset = static_cast<int>(i);
         auto formula = ParseHole(i + 1, close);
-        if (!formula.ok()) return formula.status();
+        HLOCHECK_RETURN_IF_ERROR(formula.status());
         hole.formula = *std::move(formula);
         pieces.push_back(std::move(hole));
         i = close + 1;
@@ -53,7 +54,7 @@ class TemplateReader {
       } else if (text_.substr(i, 4) == "sum(" && (i == 0 || !IsWordChar(text_[i - 1]))) {
         flush(i);
         auto sum = Sum(i, end);
-        if (!sum.ok()) return sum.status();
+        HLOCHECK_RETURN_IF_ERROR(sum.status());
         i = sum->second;
         pieces.push_back(std::move(sum->first));
         flush(i);
@@ -124,10 +125,10 @@ class TemplateReader {
     sum.offset = static_cast<int>(at);
     sum.variable = std::string(text_.substr(name_at, name_end - name_at));
     auto list = ParseHole(name_end + 4, close);
-    if (!list.ok()) return list.status();
+    HLOCHECK_RETURN_IF_ERROR(list.status());
     sum.formula = *std::move(list);
     auto body = Pieces(open, for_at);
-    if (!body.ok()) return body.status();
+    HLOCHECK_RETURN_IF_ERROR(body.status());
     sum.body = *std::move(body);
     return std::make_pair(std::move(sum), close + 1);
   }
@@ -183,7 +184,7 @@ class SectionReader {
           return s;
         }
         auto formula = reader_.ParseFormulaNode(entry["formula"], "definition");
-        if (!formula.ok()) return formula.status();
+        HLOCHECK_RETURN_IF_ERROR(formula.status());
         spec.definitions.emplace_back(entry["name"].Scalar(), *std::move(formula));
       }
     }
@@ -191,12 +192,12 @@ class SectionReader {
     if (!maps.IsSequence()) return reader_.Error(maps, "expected a list of maps (may be [])");
     for (const YAML::Node& entry : maps) {
       auto map = Map(entry);
-      if (!map.ok()) return map.status();
+      HLOCHECK_RETURN_IF_ERROR(map.status());
       spec.maps.push_back(*std::move(map));
     }
     if (const YAML::Node& value = node["value_of_index"]) {
       auto expr = Template(value, "value_of_index");
-      if (!expr.ok()) return expr.status();
+      HLOCHECK_RETURN_IF_ERROR(expr.status());
       spec.value_of_index = *std::move(expr);
     }
     return spec;
@@ -205,13 +206,13 @@ class SectionReader {
  private:
   absl::StatusOr<AffineTemplate> Template(const YAML::Node& node, std::string_view what) const {
     auto text = reader_.Scalar(node, what);
-    if (!text.ok()) return text.status();
+    HLOCHECK_RETURN_IF_ERROR(text.status());
     AffineTemplate result;
     result.text = *text;
     result.location = reader_.TextStart(node);
     TemplateReader pieces_reader(result.text, result.location);
     auto pieces = pieces_reader.Pieces(0, result.text.size());
-    if (!pieces.ok()) return pieces.status();
+    HLOCHECK_RETURN_IF_ERROR(pieces.status());
     result.pieces = *std::move(pieces);
     std::string skeleton;
     std::vector<int> origin;
@@ -229,7 +230,7 @@ class SectionReader {
   absl::StatusOr<std::optional<Formula>> When(const YAML::Node& entry) const {
     if (!entry["when"]) return std::optional<Formula>();
     auto formula = reader_.ParseFormulaNode(entry["when"], "when");
-    if (!formula.ok()) return formula.status();
+    HLOCHECK_RETURN_IF_ERROR(formula.status());
     return std::optional<Formula>(*std::move(formula));
   }
 
@@ -240,7 +241,7 @@ class SectionReader {
     std::vector<TemplateCase> cases;
     if (node.IsScalar()) {
       auto expr = Template(node, what);
-      if (!expr.ok()) return expr.status();
+      HLOCHECK_RETURN_IF_ERROR(expr.status());
       cases.push_back({std::nullopt, *std::move(expr)});
       return cases;
     }
@@ -254,9 +255,9 @@ class SectionReader {
         return s;
       }
       auto when = When(entry);
-      if (!when.ok()) return when.status();
+      HLOCHECK_RETURN_IF_ERROR(when.status());
       auto expr = Template(entry["expr"], what);
-      if (!expr.ok()) return expr.status();
+      HLOCHECK_RETURN_IF_ERROR(expr.status());
       cases.push_back({*std::move(when), *std::move(expr)});
     }
     if (cases.back().when) {
@@ -276,9 +277,9 @@ class SectionReader {
     for (const YAML::Node& entry : node) {
       if (auto s = reader_.CheckKeys(entry, "dims case", {"range"}, {"when"}); !s.ok()) return s;
       auto when = When(entry);
-      if (!when.ok()) return when.status();
+      HLOCHECK_RETURN_IF_ERROR(when.status());
       auto range = RangeFormula(entry);
-      if (!range.ok()) return range.status();
+      HLOCHECK_RETURN_IF_ERROR(range.status());
       cases.push_back({*std::move(when), *std::move(range)});
     }
     return cases;
@@ -296,10 +297,10 @@ class SectionReader {
       SymbolGroupTemplate group;
       group.location = reader_.Where(entry);
       auto count = reader_.ParseFormulaNode(entry["count"], "count");
-      if (!count.ok()) return count.status();
+      HLOCHECK_RETURN_IF_ERROR(count.status());
       group.count = *std::move(count);
       auto range = RangeFormula(entry);
-      if (!range.ok()) return range.status();
+      HLOCHECK_RETURN_IF_ERROR(range.status());
       group.range = *std::move(range);
       if (entry["runtime"]) {
         group.runtime = entry["runtime"].Scalar();
@@ -314,12 +315,12 @@ class SectionReader {
         }
         if (entry["element"]) {
           auto element = reader_.ParseFormulaNode(entry["element"], "element");
-          if (!element.ok()) return element.status();
+          HLOCHECK_RETURN_IF_ERROR(element.status());
           group.element = *std::move(element);
         }
         if (entry["access"]) {
           auto access = PerDimension(entry["access"], "access");
-          if (!access.ok()) return access.status();
+          HLOCHECK_RETURN_IF_ERROR(access.status());
           group.access = *std::move(access);
         }
       } else if (entry["element"] || entry["access"]) {
@@ -341,13 +342,13 @@ class SectionReader {
       }
       ConstraintTemplate c;
       auto when = When(entry);
-      if (!when.ok()) return when.status();
+      HLOCHECK_RETURN_IF_ERROR(when.status());
       c.when = *std::move(when);
       auto expr = Template(entry["expr"], "constraint");
-      if (!expr.ok()) return expr.status();
+      HLOCHECK_RETURN_IF_ERROR(expr.status());
       c.expr = *std::move(expr);
       auto range = RangeFormula(entry);
-      if (!range.ok()) return range.status();
+      HLOCHECK_RETURN_IF_ERROR(range.status());
       c.range = *std::move(range);
       constraints.push_back(std::move(c));
     }
@@ -376,27 +377,27 @@ class SectionReader {
     }
     if (entry["within_input"]) {
       auto within = reader_.Bool(entry["within_input"], "within_input");
-      if (!within.ok()) return within.status();
+      HLOCHECK_RETURN_IF_ERROR(within.status());
       map.within_input = *within;
     }
     if (entry["dims"]) {
       auto dims = Dims(entry["dims"]);
-      if (!dims.ok()) return dims.status();
+      HLOCHECK_RETURN_IF_ERROR(dims.status());
       map.dims = *std::move(dims);
     }
     if (entry["symbols"]) {
       auto symbols = Symbols(entry["symbols"]);
-      if (!symbols.ok()) return symbols.status();
+      HLOCHECK_RETURN_IF_ERROR(symbols.status());
       map.symbols = *std::move(symbols);
     }
     if (entry["results"]) {
       auto results = PerDimension(entry["results"], "results");
-      if (!results.ok()) return results.status();
+      HLOCHECK_RETURN_IF_ERROR(results.status());
       map.results = *std::move(results);
     }
     if (entry["constraints"]) {
       auto constraints = Constraints(entry["constraints"]);
-      if (!constraints.ok()) return constraints.status();
+      HLOCHECK_RETURN_IF_ERROR(constraints.status());
       map.constraints = *std::move(constraints);
     }
     return map;

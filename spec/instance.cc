@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "core/literal.h"
+#include "core/status_macros.h"
 #include "spec/attributes.h"
 #include "yaml-cpp/yaml.h"
 
@@ -24,7 +25,7 @@ absl::Status Error(const std::string& file, const YAML::Node& node, const std::s
 absl::StatusOr<ValueType> ValueTypeFromText(const std::string& text) {
   if (text.find("dense<") != std::string::npos) {
     auto tensor = ParseDenseAttribute(text);
-    if (!tensor.ok()) return tensor.status();
+    HLOCHECK_RETURN_IF_ERROR(tensor.status());
     return ValueType::Of(tensor->type());
   }
   return ParseValueType(text);
@@ -122,11 +123,11 @@ absl::StatusOr<OpInstance> InstanceFromOperation(const OpSpec& op, const Operati
   OpInstance instance;
   instance.op = op.name;
   auto operands = Segments(op.operands, operation.operand_types.size(), "operands");
-  if (!operands.ok()) return operands.status();
+  HLOCHECK_RETURN_IF_ERROR(operands.status());
   auto results = Segments(op.results, operation.result_types.size(), "results");
-  if (!results.ok()) return results.status();
+  HLOCHECK_RETURN_IF_ERROR(results.status());
   auto regions = Segments(op.regions, operation.regions.size(), "regions");
-  if (!regions.ok()) return regions.status();
+  HLOCHECK_RETURN_IF_ERROR(regions.status());
   instance.operands = Split(operation.operand_types, *operands);
   instance.results = Split(operation.result_types, *results);
   std::vector<FunctionType> signatures;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "spec/formula/parser.h"
 #include "spec/indexing_map_template.h"
 #include "spec/instance.h"
@@ -145,11 +146,11 @@ class Loader : public YamlReader {
   absl::Status ParseConstraintBody(const YAML::Node& entry, ConstraintSpec& c) const {
     c.text = entry["text"].Scalar();
     auto formula = ParseFormulaNode(entry["formula"], "constraint " + c.id);
-    if (!formula.ok()) return formula.status();
+    HLOCHECK_RETURN_IF_ERROR(formula.status());
     c.formula = *std::move(formula);
     if (entry["when"]) {
       auto condition = ParseFormulaNode(entry["when"], "condition of " + c.id);
-      if (!condition.ok()) return condition.status();
+      HLOCHECK_RETURN_IF_ERROR(condition.status());
       c.condition = *std::move(condition);
     }
     if (entry["note"]) c.note = entry["note"].Scalar();
@@ -163,7 +164,7 @@ class Loader : public YamlReader {
     std::set<ElementType> seen;
     for (const YAML::Node& item : types) {
       auto name = Scalar(item, "an element type");
-      if (!name.ok()) return name.status();
+      HLOCHECK_RETURN_IF_ERROR(name.status());
       auto expanded = ExpandTypeClass(*name);
       if (!expanded) {
         return Error(item, "unknown element type or class '" + *name +
@@ -177,7 +178,7 @@ class Loader : public YamlReader {
     }
     if (const YAML::Node& q = entry["quantized"]) {
       auto mode = Scalar(q, "quantized");
-      if (!mode.ok()) return mode.status();
+      HLOCHECK_RETURN_IF_ERROR(mode.status());
       if (*mode == "per_tensor") {
         set.per_tensor_quantized = true;
       } else if (*mode == "per_axis") {
@@ -195,20 +196,21 @@ class Loader : public YamlReader {
     std::vector<ValueSpec> values;
     if (!list.IsSequence()) return Error(list, "expected a list of " + std::string(what));
     for (const YAML::Node& entry : list) {
-      if (auto s = CheckKeys(entry, what, {"name"},
-                             {"label", "kind", "variadic", "types", "quantized", "description", "data"});
+      if (auto s =
+              CheckKeys(entry, what, {"name"},
+                        {"label", "kind", "variadic", "types", "quantized", "description", "data"});
           !s.ok()) {
         return s;
       }
       ValueSpec value;
       auto name = Scalar(entry["name"], "name");
-      if (!name.ok()) return name.status();
+      HLOCHECK_RETURN_IF_ERROR(name.status());
       value.name = *name;
       if (entry["label"]) value.label = entry["label"].Scalar();
       if (entry["description"]) value.description = entry["description"].Scalar();
       if (entry["variadic"]) {
         auto variadic = Bool(entry["variadic"], "variadic");
-        if (!variadic.ok()) return variadic.status();
+        HLOCHECK_RETURN_IF_ERROR(variadic.status());
         value.variadic = *variadic;
       }
       if (entry["kind"]) {
@@ -227,14 +229,14 @@ class Loader : public YamlReader {
       }
       if (entry["data"]) {
         auto data = Scalar(entry["data"], "data");
-        if (!data.ok()) return data.status();
+        HLOCHECK_RETURN_IF_ERROR(data.status());
         if (*data != "indices") return Error(entry["data"], "expected data: indices");
         value.data = *data;
       }
       if (value.kind == ValueKind::kTensor || value.kind == ValueKind::kAny) {
         if (!entry["types"]) return Error(entry, "missing key 'types' for a tensor " + *name);
         auto types = ParseTypes(entry);
-        if (!types.ok()) return types.status();
+        HLOCHECK_RETURN_IF_ERROR(types.status());
         value.types = *std::move(types);
       }
       values.push_back(std::move(value));
@@ -284,7 +286,7 @@ class Loader : public YamlReader {
       }
       if (entry["optional"]) {
         auto optional = Bool(entry["optional"], "optional");
-        if (!optional.ok()) return optional.status();
+        HLOCHECK_RETURN_IF_ERROR(optional.status());
         attribute.optional = attribute.optional || *optional;
       }
       if (const YAML::Node& mlir = entry["mlir"]) {
@@ -368,14 +370,14 @@ class Loader : public YamlReader {
     }
 
     auto operands = ParseValues(root["operands"], "operand");
-    if (!operands.ok()) return operands.status();
+    HLOCHECK_RETURN_IF_ERROR(operands.status());
     op.operands = *std::move(operands);
     auto results = ParseValues(root["results"], "result");
-    if (!results.ok()) return results.status();
+    HLOCHECK_RETURN_IF_ERROR(results.status());
     op.results = *std::move(results);
     if (root["attributes"]) {
       auto attributes = ParseAttributes(root["attributes"]);
-      if (!attributes.ok()) return attributes.status();
+      HLOCHECK_RETURN_IF_ERROR(attributes.status());
       op.attributes = *std::move(attributes);
     }
     if (const YAML::Node& regions = root["regions"]) {
@@ -391,7 +393,7 @@ class Loader : public YamlReader {
         if (entry["description"]) region.description = entry["description"].Scalar();
         if (entry["variadic"]) {
           auto variadic = Bool(entry["variadic"], "variadic");
-          if (!variadic.ok()) return variadic.status();
+          HLOCHECK_RETURN_IF_ERROR(variadic.status());
           region.variadic = *variadic;
         }
         op.regions.push_back(std::move(region));
@@ -412,7 +414,7 @@ class Loader : public YamlReader {
       for (const YAML::Node& entry : definitions) {
         if (auto s = CheckKeys(entry, "definition", {"name", "formula"}, {}); !s.ok()) return s;
         auto formula = ParseFormulaNode(entry["formula"], "definition");
-        if (!formula.ok()) return formula.status();
+        HLOCHECK_RETURN_IF_ERROR(formula.status());
         op.definitions.emplace_back(entry["name"].Scalar(), *std::move(formula));
       }
     }
@@ -460,7 +462,7 @@ class Loader : public YamlReader {
     }
 
     auto numerics = ParseNumerics(root["numerics"]);
-    if (!numerics.ok()) return numerics.status();
+    HLOCHECK_RETURN_IF_ERROR(numerics.status());
     op.numerics = *std::move(numerics);
 
     const YAML::Node& recipe = root["recipe"];
@@ -473,7 +475,7 @@ class Loader : public YamlReader {
       }
       auto entry = *step.begin();
       auto formula = ParseFormulaNode(entry.second, "recipe step " + entry.first.Scalar());
-      if (!formula.ok()) return formula.status();
+      HLOCHECK_RETURN_IF_ERROR(formula.status());
       op.recipe.push_back({entry.first.Scalar(), *std::move(formula)});
     }
 
@@ -485,7 +487,7 @@ class Loader : public YamlReader {
         return s;
       }
       auto instance = InstanceFromYaml(op, example, file_);
-      if (!instance.ok()) return instance.status();
+      HLOCHECK_RETURN_IF_ERROR(instance.status());
       op.example.instance = std::make_shared<const OpInstance>(*std::move(instance));
       if (example["mlir"]) op.example.mlir = example["mlir"].Scalar();
       op.example.runnable = op.regions.empty();
@@ -512,7 +514,7 @@ class Loader : public YamlReader {
     }
     if (const YAML::Node& maps = root["indexing_maps"]) {
       auto section = ParseIndexingMapsSpec(*this, maps, op);
-      if (!section.ok()) return section.status();
+      HLOCHECK_RETURN_IF_ERROR(section.status());
       op.indexing_maps = std::make_shared<const IndexingMapsSpec>(*std::move(section));
     }
     for (auto& [index, node] : violations) {
@@ -520,7 +522,7 @@ class Loader : public YamlReader {
         return Error(node, "violated_by mutates the op's example, and there is none");
       }
       auto instance = InstanceFromYaml(op, node, file_, op.example.instance.get());
-      if (!instance.ok()) return instance.status();
+      HLOCHECK_RETURN_IF_ERROR(instance.status());
       op.constraints[index].violating = std::make_shared<const OpInstance>(*std::move(instance));
     }
     return op;

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 
 #ifndef HLOCHECK_SPEC_DIR
 #error "HLOCHECK_SPEC_DIR must name the spec/ops directory"
@@ -26,7 +27,7 @@ absl::StatusOr<SpecRegistry> SpecRegistry::LoadDirectory(const std::string& dire
   SpecRegistry registry;
   for (const std::string& file : files) {
     auto op = LoadOpSpec(file);
-    if (!op.ok()) return op.status();
+    HLOCHECK_RETURN_IF_ERROR(op.status());
     std::string stem = fs::path(file).stem().string();
     if (op->name != stem) {
       return absl::InvalidArgumentError(file + ":1:1: the op is named '" + op->name +
@@ -39,7 +40,7 @@ absl::StatusOr<SpecRegistry> SpecRegistry::LoadDirectory(const std::string& dire
   fs::path types = ops_directory.parent_path() / "types" / "quantized_type.yaml";
   if (fs::exists(types, error)) {
     auto quantized = LoadTypeConstraints(types.string());
-    if (!quantized.ok()) return quantized.status();
+    HLOCHECK_RETURN_IF_ERROR(quantized.status());
     registry.quantized_type_ = *std::move(quantized);
   }
   return registry;

@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "spec/attributes.h"
 #include "spec/registry.h"
 
@@ -253,7 +254,7 @@ absl::Status BindInstance(const OpSpec& op, const OpInstance& instance, Evaluato
       evaluator->SetMember(attribute.name, Value::FromAttribute(it->second));
     } else if (attribute.default_value) {
       auto value = AttributeFromYaml(attribute, *attribute.default_value);
-      if (!value.ok()) return value.status();
+      HLOCHECK_RETURN_IF_ERROR(value.status());
       evaluator->SetMember(attribute.name, Value::FromAttribute(*value));
     } else {
       evaluator->SetMember(attribute.name, Value(NoneValue{}));

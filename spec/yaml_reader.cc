@@ -4,6 +4,7 @@
 #include <set>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "spec/formula/parser.h"
 
 namespace hlocheck::spec {
@@ -61,7 +62,7 @@ absl::StatusOr<std::string> YamlReader::Scalar(const YAML::Node& node,
 
 absl::StatusOr<bool> YamlReader::Bool(const YAML::Node& node, std::string_view what) const {
   auto text = Scalar(node, what);
-  if (!text.ok()) return text.status();
+  HLOCHECK_RETURN_IF_ERROR(text.status());
   if (*text == "true") return true;
   if (*text == "false") return false;
   return Error(node, "expected true or false for " + std::string(what));
@@ -70,7 +71,7 @@ absl::StatusOr<bool> YamlReader::Bool(const YAML::Node& node, std::string_view w
 absl::StatusOr<Formula> YamlReader::ParseFormulaNode(const YAML::Node& node,
                                                      std::string_view what) const {
   auto text = Scalar(node, what);
-  if (!text.ok()) return text.status();
+  HLOCHECK_RETURN_IF_ERROR(text.status());
   Formula formula;
   formula.text = *text;
   formula.location = TextStart(node);

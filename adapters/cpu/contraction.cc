@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adapters/cpu/cpu_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -39,17 +40,17 @@ absl::StatusOr<DotPlan> MakePlan(const Case& c) {
   // MLIR leaves empty dimension lists out of its printed form, so a missing
   // list means an empty one.
   absl::StatusOr<std::vector<int64_t>> lhs_batch =
-      IntVectorAttribute(c, "lhs_batching_dimensions", /*optional=*/true);
-  if (!lhs_batch.ok()) return lhs_batch.status();
+      IntListAttribute(c, "lhs_batching_dimensions", {});
+  HLOCHECK_RETURN_IF_ERROR(lhs_batch.status());
   absl::StatusOr<std::vector<int64_t>> rhs_batch =
-      IntVectorAttribute(c, "rhs_batching_dimensions", /*optional=*/true);
-  if (!rhs_batch.ok()) return rhs_batch.status();
+      IntListAttribute(c, "rhs_batching_dimensions", {});
+  HLOCHECK_RETURN_IF_ERROR(rhs_batch.status());
   absl::StatusOr<std::vector<int64_t>> lhs_contract =
-      IntVectorAttribute(c, "lhs_contracting_dimensions", /*optional=*/true);
-  if (!lhs_contract.ok()) return lhs_contract.status();
+      IntListAttribute(c, "lhs_contracting_dimensions", {});
+  HLOCHECK_RETURN_IF_ERROR(lhs_contract.status());
   absl::StatusOr<std::vector<int64_t>> rhs_contract =
-      IntVectorAttribute(c, "rhs_contracting_dimensions", /*optional=*/true);
-  if (!rhs_contract.ok()) return rhs_contract.status();
+      IntListAttribute(c, "rhs_contracting_dimensions", {});
+  HLOCHECK_RETURN_IF_ERROR(rhs_contract.status());
 
   const Shape& lhs = c.operands[0].shape();
   const Shape& rhs = c.operands[1].shape();
@@ -308,12 +309,12 @@ AdapterSupport SupportsDotGeneral(const Case& c) {
 }
 
 absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 2); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 2));
   if (AdapterSupport support = SupportsDotGeneral(c); !support.supported) {
     return absl::InvalidArgumentError(support.reason);
   }
   absl::StatusOr<DotPlan> plan = MakePlan(c);
-  if (!plan.ok()) return plan.status();
+  HLOCHECK_RETURN_IF_ERROR(plan.status());
   const ElementType type = c.result_types[0].element_type;
   Tensor result(c.result_types[0]);
   if (result.num_elements() > 0) {
@@ -324,6 +325,12 @@ absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
   Results results;
   results.push_back(std::move(result));
   return results;
+}
+
+std::vector<OpEntry> ContractionOps() {
+  return {
+      {"dot_general", 2, &SupportsDotGeneral, &RunDotGeneral},
+  };
 }
 
 }  // namespace hlocheck::cpu

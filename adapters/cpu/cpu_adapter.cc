@@ -6,45 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/cpu_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck {
 namespace cpu {
-
-absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std::string& name,
-                                                        bool optional) {
-  const Attribute* attribute = c.FindAttribute(name);
-  if (attribute == nullptr) {
-    if (optional) return std::vector<int64_t>{};
-    return absl::InvalidArgumentError(absl::StrCat(c.op, ": attribute ", name, " is missing"));
-  }
-  const auto* values = std::get_if<std::vector<int64_t>>(attribute);
-  if (values == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": attribute ", name, " is not a list of integers"));
-  }
-  return *values;
-}
-
-absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name) {
-  const Attribute* attribute = c.FindAttribute(name);
-  const auto* value = attribute == nullptr ? nullptr : std::get_if<int64_t>(attribute);
-  if (value == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": integer attribute ", name, " is missing"));
-  }
-  return *value;
-}
-
-absl::StatusOr<bool> BoolAttribute(const Case& c, const std::string& name, bool missing) {
-  const Attribute* attribute = c.FindAttribute(name);
-  if (attribute == nullptr) return missing;
-  const auto* value = std::get_if<bool>(attribute);
-  if (value == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": attribute ", name, " is not a boolean"));
-  }
-  return *value;
-}
 
 absl::Status CheckCounts(const Case& c, size_t operands) {
   if (c.operands.size() != operands || c.result_types.size() != 1) {
@@ -88,19 +53,14 @@ using cpu::OpEntry;
 
 const std::vector<OpEntry>& OpTable() {
   static const std::vector<OpEntry> table = [] {
-    std::vector<OpEntry> ops = {
-        {"add", 2, &cpu::SupportsAdd, &cpu::RunAdd},
-        {"exponential", 1, &cpu::SupportsExponential, &cpu::RunExponential},
-        {"convert", 1, &cpu::SupportsConvert, &cpu::RunConvert},
-        {"transpose", 1, &cpu::SupportsTranspose, &cpu::RunTranspose},
-        {"slice", 1, &cpu::SupportsSlice, &cpu::RunSlice},
-        {"dot_general", 2, &cpu::SupportsDotGeneral, &cpu::RunDotGeneral},
-        {"scatter", cpu::kVariadic, &cpu::SupportsScatter, &cpu::RunScatter},
-        {"sort", cpu::kVariadic, &cpu::SupportsSort, &cpu::RunSort},
-    };
-    for (const auto& family :
-         {cpu::ArithmeticOps(), cpu::MathOps(), cpu::BitwiseOps(), cpu::CompareOps(),
-          cpu::ShapeOps(), cpu::IndexingOps(), cpu::ValueOps(), cpu::TupleOps()}) {
+    std::vector<OpEntry> ops;
+    for (const auto& family : {cpu::ElementwiseArithmeticOps(), cpu::ElementwiseBitwiseOps(),
+                               cpu::ElementwiseCompareSelectOps(), cpu::ElementwiseComplexOps(),
+                               cpu::ElementwiseConversionOps(), cpu::ElementwiseRoundingOps(),
+                               cpu::ElementwiseTranscendentalOps(), cpu::ContractionOps(),
+                               cpu::DataMovementIndexingOps(), cpu::DataMovementScatterOps(),
+                               cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(),
+                               cpu::DataMovementTuplesOps(), cpu::DataMovementValuesOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;
@@ -125,7 +85,7 @@ AdapterSupport SupportsCase(const Case& c) {
   const OpEntry* op = FindOp(c.op);
   if (op == nullptr) return AdapterSupport::No(absl::StrCat("op ", c.op, " is not implemented"));
   if (!c.operand_structure.empty() || !c.result_structure.empty()) {
-    static const std::vector<OpEntry> tuple_ops = TupleOps();
+    static const std::vector<OpEntry> tuple_ops = DataMovementTuplesOps();
     bool takes_structure = false;
     for (const OpEntry& entry : tuple_ops) takes_structure |= entry.name == op->name;
     if (!takes_structure) {
@@ -193,7 +153,7 @@ absl::Status CpuAdapter::RunInto(const Case& c, std::vector<Tensor>& results) {
   recycled_results = &recycled;
   absl::StatusOr<std::vector<Tensor>> ran = Run(c);
   recycled_results = nullptr;
-  if (!ran.ok()) return ran.status();
+  HLOCHECK_RETURN_IF_ERROR(ran.status());
   results = std::move(*ran);
   return absl::OkStatus();
 }

@@ -1,7 +1,7 @@
-// Internal to the CPU adapter: the op entry points (one per op, grouped by
-// spec chapter in elementwise.cc, data_movement.cc and contraction.cc) and
-// the helpers they share. Only the adapter's own .cc files include this; it
-// pulls in Eigen's Tensor module, which is slow to compile.
+// Internal to the CPU adapter: the op tables (one per file, named after it
+// and after the oracle's file of the same name: elementwise_arithmetic.cc's
+// ElementwiseArithmeticOps(), ...) and the helpers the files share. Only the adapter's own .cc
+// files include this; it pulls in Eigen's Tensor module, which is slow to compile.
 #ifndef HLOCHECK_ADAPTERS_CPU_CPU_INTERNAL_H_
 #define HLOCHECK_ADAPTERS_CPU_CPU_INTERNAL_H_
 
@@ -23,36 +23,17 @@
 #include "absl/status/statusor.h"
 #include "adapters/adapter.h"
 #include "core/case.h"
+#include "core/case_attributes.h"
 #include "core/element_type.h"
 #include "core/element_value.h"
 #include "core/exact_value.h"
+#include "core/status_macros.h"
 #include "core/tensor.h"
 
 namespace hlocheck::cpu {
 
 using Device = Eigen::ThreadPoolDevice;
 using Results = std::vector<Tensor>;
-
-// Supports*() answer for the element types and ranks (the adapter has
-// already checked the op name and the operand and result counts). Run*()
-// validate everything else and answer InvalidArgument for a malformed case
-// rather than touch memory out of bounds.
-AdapterSupport SupportsAdd(const Case& c);
-absl::StatusOr<Results> RunAdd(const Case& c, const Device& device);
-AdapterSupport SupportsExponential(const Case& c);
-absl::StatusOr<Results> RunExponential(const Case& c, const Device& device);
-AdapterSupport SupportsConvert(const Case& c);
-absl::StatusOr<Results> RunConvert(const Case& c, const Device& device);
-AdapterSupport SupportsTranspose(const Case& c);
-absl::StatusOr<Results> RunTranspose(const Case& c, const Device& device);
-AdapterSupport SupportsSlice(const Case& c);
-absl::StatusOr<Results> RunSlice(const Case& c, const Device& device);
-AdapterSupport SupportsDotGeneral(const Case& c);
-absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device);
-AdapterSupport SupportsScatter(const Case& c);
-absl::StatusOr<Results> RunScatter(const Case& c, const Device& device);
-AdapterSupport SupportsSort(const Case& c);
-absl::StatusOr<Results> RunSort(const Case& c, const Device& device);
 
 // OpEntry::operands of an op whose operand count varies (concatenate,
 // dynamic_slice, ...): its supports() checks the operand and result counts.
@@ -63,7 +44,11 @@ inline constexpr size_t kVariadic = static_cast<size_t>(-1);
 // when there is one (taken from that list), else a new one.
 Tensor NewResult(const TensorType& type);
 
-// One op of the adapter's table.
+// One op of the adapter's table. supports() answers for the element types
+// and ranks (the adapter has already checked the op name and the operand and
+// result counts). run() validates everything else and answers
+// InvalidArgument for a malformed case rather than touch memory out of
+// bounds.
 struct OpEntry {
   std::string_view name;
   size_t operands;  // with 1 result; or kVariadic
@@ -77,24 +62,23 @@ struct OpEntry {
 const OpEntry* FindOp(std::string_view name);
 AdapterSupport SupportsCase(const Case& c);
 
-// The elementwise ops beyond add, exponential and convert, by family
-// (elementwise_arithmetic.cc, elementwise_math.cc, elementwise_bitwise.cc,
-// elementwise_compare.cc).
-std::vector<OpEntry> ArithmeticOps();
-std::vector<OpEntry> MathOps();
-std::vector<OpEntry> BitwiseOps();
-std::vector<OpEntry> CompareOps();
-
-// The data movement ops beyond transpose and slice, by family
-// (data_movement_shape.cc, data_movement_indexing.cc,
-// data_movement_values.cc).
-std::vector<OpEntry> ShapeOps();
-std::vector<OpEntry> IndexingOps();
-std::vector<OpEntry> ValueOps();
-// optimization_barrier, tuple and get_tuple_element
-// (data_movement_tuples.cc): the only ops that take a Case with tokens or
-// tuples (Case's structure).
-std::vector<OpEntry> TupleOps();
+// The op tables, one per file.
+std::vector<OpEntry> ElementwiseArithmeticOps();
+std::vector<OpEntry> ElementwiseBitwiseOps();
+std::vector<OpEntry> ElementwiseCompareSelectOps();
+std::vector<OpEntry> ElementwiseComplexOps();
+std::vector<OpEntry> ElementwiseConversionOps();
+std::vector<OpEntry> ElementwiseRoundingOps();
+std::vector<OpEntry> ElementwiseTranscendentalOps();
+std::vector<OpEntry> ContractionOps();
+std::vector<OpEntry> DataMovementIndexingOps();
+std::vector<OpEntry> DataMovementScatterOps();
+std::vector<OpEntry> DataMovementShapeOps();
+std::vector<OpEntry> DataMovementSortOps();
+// optimization_barrier, tuple and get_tuple_element: the only ops that take
+// a Case with tokens or tuples (Case's structure).
+std::vector<OpEntry> DataMovementTuplesOps();
+std::vector<OpEntry> DataMovementValuesOps();
 
 // The Eigen kernels of data movement are instantiated for ranks up to this.
 inline constexpr int kMaxRank = 8;
@@ -204,13 +188,6 @@ inline AdapterSupport SupportsUnquantized(const Case& c) {
   }
   return AdapterSupport::Yes();
 }
-
-// Attribute access that answers a status instead of throwing.
-absl::StatusOr<std::vector<int64_t>> IntVectorAttribute(const Case& c, const std::string& name,
-                                                        bool optional = false);
-absl::StatusOr<int64_t> IntAttribute(const Case& c, const std::string& name);
-// `missing` where the case does not have the attribute.
-absl::StatusOr<bool> BoolAttribute(const Case& c, const std::string& name, bool missing);
 
 // Checks the operand and result counts; the adapter's table also checks
 // them, but every Run*() is callable on its own.

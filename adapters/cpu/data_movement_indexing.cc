@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adapters/cpu/data_movement_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -49,7 +50,7 @@ absl::StatusOr<std::vector<int64_t>> ClampedStartIndices(const Case& c, size_t f
   std::vector<int64_t> start(rank);
   for (int64_t d = 0; d < rank; ++d) {
     const Tensor& index = c.operands[first + d];
-    if (absl::Status status = CheckIntegerIndices(c, index); !status.ok()) return status;
+    HLOCHECK_RETURN_IF_ERROR(CheckIntegerIndices(c, index));
     if (index.rank() != 0) {
       return absl::InvalidArgumentError(absl::StrCat(c.op, ": start index ", d, " is ",
                                                      index.type().ToString(), ", not a scalar"));
@@ -91,17 +92,17 @@ absl::StatusOr<Results> RunDynamicSlice(const Case& c, const Device& device) {
     return absl::InvalidArgumentError("dynamic_slice needs an operand and 1 result");
   }
   const Tensor& operand = c.operands[0];
-  if (absl::Status status = CheckSegments(c, {1, operand.rank()}); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> slice_sizes = IntVectorAttribute(c, "slice_sizes");
-  if (!slice_sizes.ok()) return slice_sizes.status();
+  HLOCHECK_RETURN_IF_ERROR(CheckSegments(c, {1, operand.rank()}));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  absl::StatusOr<std::vector<int64_t>> slice_sizes = IntListAttribute(c, "slice_sizes");
+  HLOCHECK_RETURN_IF_ERROR(slice_sizes.status());
   if (!FitsIn(*slice_sizes, operand.shape()) || *slice_sizes != c.result_types[0].shape) {
     return absl::InvalidArgumentError(absl::StrCat(
         "dynamic_slice: slice_sizes [", absl::StrJoin(*slice_sizes, ", "), "] must fit in ",
         operand.type().ToString(), " and be the shape of ", c.result_types[0].ToString()));
   }
   absl::StatusOr<std::vector<int64_t>> start = ClampedStartIndices(c, 1, operand, *slice_sizes);
-  if (!start.ok()) return start.status();
+  HLOCHECK_RETURN_IF_ERROR(start.status());
   Tensor result(c.result_types[0]);
   const std::vector<int64_t> operand_strides = RowMajorStrides(operand.shape());
   const int bytes = ContainerBytes(operand.element_type());
@@ -131,16 +132,16 @@ absl::StatusOr<Results> RunDynamicUpdateSlice(const Case& c, const Device& devic
   }
   const Tensor& operand = c.operands[0];
   const Tensor& update = c.operands[1];
-  if (absl::Status status = CheckSegments(c, {1, 1, operand.rank()}); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c, 1); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckSegments(c, {1, 1, operand.rank()}));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c, 1));
   if (operand.shape() != c.result_types[0].shape || !FitsIn(update.shape(), operand.shape())) {
     return absl::InvalidArgumentError(
         absl::StrCat("dynamic_update_slice: update ", update.type().ToString(), " must fit in ",
                      operand.type().ToString(), ", of the result's type"));
   }
   absl::StatusOr<std::vector<int64_t>> start = ClampedStartIndices(c, 2, operand, update.shape());
-  if (!start.ok()) return start.status();
+  HLOCHECK_RETURN_IF_ERROR(start.status());
   Tensor result(c.result_types[0]);
   ParallelCopy(operand.raw(), result.raw(), static_cast<int64_t>(operand.bytes().size()), device);
   const std::vector<int64_t> result_strides = RowMajorStrides(operand.shape());
@@ -184,12 +185,12 @@ absl::StatusOr<GatherPlan> PlanGather(const Case& c) {
   const Tensor& operand = c.operands[0];
   const Tensor& start_indices = c.operands[1];
   const TensorType& result_type = c.result_types[0];
-  auto offset_dims = IntVectorAttribute(c, "offset_dims");
-  auto collapsed_slice_dims = IntVectorAttribute(c, "collapsed_slice_dims");
-  auto operand_batching_dims = IntVectorAttribute(c, "operand_batching_dims", true);
-  auto start_indices_batching_dims = IntVectorAttribute(c, "start_indices_batching_dims", true);
-  auto start_index_map = IntVectorAttribute(c, "start_index_map");
-  auto slice_sizes = IntVectorAttribute(c, "slice_sizes");
+  auto offset_dims = IntListAttribute(c, "offset_dims");
+  auto collapsed_slice_dims = IntListAttribute(c, "collapsed_slice_dims");
+  auto operand_batching_dims = IntListAttribute(c, "operand_batching_dims", {});
+  auto start_indices_batching_dims = IntListAttribute(c, "start_indices_batching_dims", {});
+  auto start_index_map = IntListAttribute(c, "start_index_map");
+  auto slice_sizes = IntListAttribute(c, "slice_sizes");
   absl::StatusOr<int64_t> index_vector_dim = IntAttribute(c, "index_vector_dim");
   for (const absl::Status& status :
        {offset_dims.status(), collapsed_slice_dims.status(), operand_batching_dims.status(),
@@ -375,13 +376,13 @@ void PlaceSlices(const GatherPlan& plan, const ContainerT<T>* indices, int64_t f
 // spread over the pool instead. indices_are_sorted only licenses faster
 // code, which this is not, so it is not read.
 absl::StatusOr<Results> RunGather(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 2); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 2));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
   const Tensor& operand = c.operands[0];
   const Tensor& start_indices = c.operands[1];
-  if (absl::Status status = CheckIntegerIndices(c, start_indices); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckIntegerIndices(c, start_indices));
   absl::StatusOr<GatherPlan> plan = PlanGather(c);
-  if (!plan.ok()) return plan.status();
+  HLOCHECK_RETURN_IF_ERROR(plan.status());
   // A slice of size 0 in a collapsed dimension leaves its elements unwritten:
   // only then does the result start zero-filled rather than on a recycled buffer.
   const bool some_slice_may_leave =
@@ -440,7 +441,7 @@ absl::StatusOr<Results> RunGather(const Case& c, const Device& device) {
 
 }  // namespace
 
-std::vector<OpEntry> IndexingOps() {
+std::vector<OpEntry> DataMovementIndexingOps() {
   return {
       {"dynamic_slice", kVariadic, &SupportsDynamicSlice, &RunDynamicSlice},
       {"dynamic_update_slice", kVariadic, &SupportsDynamicUpdateSlice, &RunDynamicUpdateSlice},

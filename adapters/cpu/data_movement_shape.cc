@@ -1,13 +1,16 @@
-// Data movement ops that reshape, repeat, reorder or join whole tensors:
-// broadcast_in_dim, reshape, reverse, concatenate and pad. Each is a parallel copy or one strided
-// box copy (data_movement_internal.h) per input, read off the spec's index formula.
+// Data movement ops that reshape, repeat, reorder, cut or join whole tensors:
+// broadcast_in_dim, reshape, reverse, concatenate, pad, transpose and slice.
+// Each is a parallel copy, a strided box copy (data_movement_internal.h) per
+// input, or an Eigen kernel, read off the spec's index formula.
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adapters/cpu/data_movement_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -35,10 +38,10 @@ bool DistinctBelow(const std::vector<int64_t>& values, int64_t bound) {
 // a box of the result's shape whose source stride is the operand's stride
 // of the dimension mapped there, and 0 (repeat) where none is.
 absl::StatusOr<Results> RunBroadcastInDim(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> dims = IntVectorAttribute(c, "broadcast_dimensions");
-  if (!dims.ok()) return dims.status();
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  absl::StatusOr<std::vector<int64_t>> dims = IntListAttribute(c, "broadcast_dimensions");
+  HLOCHECK_RETURN_IF_ERROR(dims.status());
   const Tensor& operand = c.operands[0];
   const TensorType& result_type = c.result_types[0];
   bool valid = static_cast<int64_t>(dims->size()) == operand.rank() &&
@@ -67,8 +70,8 @@ absl::StatusOr<Results> RunBroadcastInDim(const Case& c, const Device& device) {
 
 // The row-major orders of operand and result are the same: the bytes stay.
 absl::StatusOr<Results> RunReshape(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
   const Tensor& operand = c.operands[0];
   if (operand.num_elements() != c.result_types[0].num_elements()) {
     return absl::InvalidArgumentError(absl::StrCat("reshape: ", operand.type().ToString(), " and ",
@@ -86,12 +89,12 @@ absl::StatusOr<Results> RunReshape(const Case& c, const Device& device) {
 // dimensions: the box starts at the operand's last element along those
 // dimensions and steps back through them.
 absl::StatusOr<Results> RunReverse(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> dimensions = IntVectorAttribute(c, "dimensions");
-  if (!dimensions.ok()) return dimensions.status();
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  absl::StatusOr<std::vector<int64_t>> dimensions = IntListAttribute(c, "dimensions");
+  HLOCHECK_RETURN_IF_ERROR(dimensions.status());
   const Tensor& operand = c.operands[0];
-  if (absl::Status status = CheckResultShape(c, operand.shape()); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckResultShape(c, operand.shape()));
   if (!DistinctBelow(*dimensions, operand.rank())) {
     return absl::InvalidArgumentError(
         absl::StrCat("reverse: dimensions [", absl::StrJoin(*dimensions, ", "),
@@ -128,10 +131,10 @@ absl::StatusOr<Results> RunConcatenate(const Case& c, const Device& device) {
   if (count == 0 || c.result_types.size() != 1) {
     return absl::InvalidArgumentError("concatenate needs at least one input and 1 result");
   }
-  if (absl::Status status = CheckSegments(c, {count}); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckSegments(c, {count}));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
   absl::StatusOr<int64_t> dimension = IntAttribute(c, "dimension");
-  if (!dimension.ok()) return dimension.status();
+  HLOCHECK_RETURN_IF_ERROR(dimension.status());
   const Shape& first_shape = c.operands[0].shape();
   if (*dimension < 0 || *dimension >= c.operands[0].rank()) {
     return absl::InvalidArgumentError(
@@ -151,7 +154,7 @@ absl::StatusOr<Results> RunConcatenate(const Case& c, const Device& device) {
           absl::StrCat("concatenate: inputs differ in more than dimension ", *dimension));
     }
   }
-  if (absl::Status status = CheckResultShape(c, shape); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckResultShape(c, shape));
   Tensor result = NewResult(c.result_types[0]);
   const std::vector<int64_t> result_strides = RowMajorStrides(shape);
   const int bytes = ContainerBytes(result.element_type());
@@ -174,15 +177,15 @@ absl::StatusOr<Results> RunConcatenate(const Case& c, const Device& device) {
 // that range, with result strides times interior_padding + 1, over a result
 // filled with padding_value.
 absl::StatusOr<Results> RunPad(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 2); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c, 1); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> low = IntVectorAttribute(c, "edge_padding_low");
-  if (!low.ok()) return low.status();
-  absl::StatusOr<std::vector<int64_t>> high = IntVectorAttribute(c, "edge_padding_high");
-  if (!high.ok()) return high.status();
-  absl::StatusOr<std::vector<int64_t>> interior = IntVectorAttribute(c, "interior_padding");
-  if (!interior.ok()) return interior.status();
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 2));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c, 1));
+  absl::StatusOr<std::vector<int64_t>> low = IntListAttribute(c, "edge_padding_low");
+  HLOCHECK_RETURN_IF_ERROR(low.status());
+  absl::StatusOr<std::vector<int64_t>> high = IntListAttribute(c, "edge_padding_high");
+  HLOCHECK_RETURN_IF_ERROR(high.status());
+  absl::StatusOr<std::vector<int64_t>> interior = IntListAttribute(c, "interior_padding");
+  HLOCHECK_RETURN_IF_ERROR(interior.status());
   const Tensor& operand = c.operands[0];
   const Tensor& padding_value = c.operands[1];
   const size_t rank = operand.shape().size();
@@ -202,7 +205,7 @@ absl::StatusOr<Results> RunPad(const Case& c, const Device& device) {
     return absl::InvalidArgumentError(
         absl::StrCat("pad: the paddings make a negative dimension: ", ShapeToString(shape)));
   }
-  if (absl::Status status = CheckResultShape(c, shape); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckResultShape(c, shape));
 
   const std::vector<int64_t> operand_strides = RowMajorStrides(operand.shape());
   const std::vector<int64_t> result_strides = RowMajorStrides(shape);
@@ -234,15 +237,165 @@ absl::StatusOr<Results> RunPad(const Case& c, const Device& device) {
   return OneResult(std::move(result));
 }
 
+// ------------------------------------------------------------ transpose
+
+// result_index[d] = operand_index[permutation[d]]: the shared transposition
+// of whole buffers (TransposeBytes).
+absl::StatusOr<Results> RunTranspose(const Case& c, const Device& device) {
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  absl::StatusOr<std::vector<int64_t>> perm = IntListAttribute(c, "permutation");
+  HLOCHECK_RETURN_IF_ERROR(perm.status());
+  const Tensor& operand = c.operands[0];
+  const int64_t rank = operand.rank();
+  std::vector<bool> seen(rank, false);
+  bool valid = static_cast<int64_t>(perm->size()) == rank;
+  for (size_t d = 0; valid && d < perm->size(); ++d) {
+    const int64_t p = (*perm)[d];
+    valid = p >= 0 && p < rank && !seen[p];
+    if (valid) seen[p] = true;
+  }
+  if (!valid) {
+    return absl::InvalidArgumentError(absl::StrCat("transpose: permutation [",
+                                                   absl::StrJoin(*perm, ", "),
+                                                   "] is not a permutation of rank ", rank));
+  }
+  Shape shape(rank);
+  for (int64_t d = 0; d < rank; ++d) shape[d] = operand.shape()[(*perm)[d]];
+  if (shape != c.result_types[0].shape) {
+    return absl::InvalidArgumentError(absl::StrCat("transpose: result should be ",
+                                                   ShapeToString(shape), ", not ",
+                                                   c.result_types[0].ToString()));
+  }
+  Tensor result = NewResult(c.result_types[0]);
+  TransposeBytes(operand.raw(), operand.shape(), *perm, ContainerBytes(operand.element_type()),
+                 result.raw(), device);
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
+
+// ------------------------------------------------------------ slice
+
+// operand[start_indices + result_index * strides]: Eigen's stridedSlice on
+// the collapsed slice, or one copy when the slice is a contiguous run.
+// A slice with dimensions of size 1 dropped, and each dimension taken whole
+// with stride 1 merged into the dimension outside it when that one has
+// stride 1: their elements are then consecutive runs.
+struct CollapsedSlice {
+  std::vector<int64_t> dims, start, limit, strides;
+};
+
+CollapsedSlice Collapse(const Shape& shape, const std::vector<int64_t>& start,
+                        const std::vector<int64_t>& limit, const std::vector<int64_t>& strides) {
+  CollapsedSlice s;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    const bool whole = start[d] == 0 && limit[d] == shape[d] && strides[d] == 1;
+    if (whole && !s.dims.empty() && s.strides.back() == 1) {
+      s.dims.back() *= shape[d];
+      s.start.back() *= shape[d];
+      s.limit.back() *= shape[d];
+      continue;
+    }
+    s.dims.push_back(shape[d]);
+    s.start.push_back(start[d]);
+    s.limit.push_back(limit[d]);
+    s.strides.push_back(strides[d]);
+  }
+  return s;
+}
+
+template <typename S, int R>
+void StridedSliceKernel(const void* source, const CollapsedSlice& s, void* destination,
+                        const Device& device) {
+  Eigen::DSizes<Eigen::Index, R> in_dims;
+  Eigen::DSizes<Eigen::Index, R> out_dims;
+  Eigen::DSizes<Eigen::Index, R> start;
+  Eigen::DSizes<Eigen::Index, R> stop;
+  Eigen::DSizes<Eigen::Index, R> strides;
+  for (int d = 0; d < R; ++d) {
+    in_dims[d] = s.dims[d];
+    start[d] = s.start[d];
+    stop[d] = s.limit[d];
+    strides[d] = s.strides[d];
+    out_dims[d] = (s.limit[d] - s.start[d] + s.strides[d] - 1) / s.strides[d];
+  }
+  Map<S, R>(static_cast<S*>(destination), out_dims).device(device) =
+      ConstMap<S, R>(static_cast<const S*>(source), in_dims).stridedSlice(start, stop, strides);
+}
+
+AdapterSupport SupportsRank(const Case& c) {
+  const int64_t rank = c.operands[0].rank();
+  if (rank > kMaxRank) {
+    return AdapterSupport::No(absl::StrCat(c.op, " of rank ", rank, " is not implemented (the ",
+                                           "Eigen kernels go up to rank ", kMaxRank, ")"));
+  }
+  return AdapterSupport::Yes();
+}
+absl::StatusOr<Results> RunSlice(const Case& c, const Device& device) {
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_RETURN_IF_ERROR(CheckSameElementType(c));
+  absl::StatusOr<std::vector<int64_t>> start = IntListAttribute(c, "start_indices");
+  HLOCHECK_RETURN_IF_ERROR(start.status());
+  absl::StatusOr<std::vector<int64_t>> limit = IntListAttribute(c, "limit_indices");
+  HLOCHECK_RETURN_IF_ERROR(limit.status());
+  absl::StatusOr<std::vector<int64_t>> strides = IntListAttribute(c, "strides");
+  HLOCHECK_RETURN_IF_ERROR(strides.status());
+  const Tensor& operand = c.operands[0];
+  const size_t rank = operand.shape().size();
+  if (start->size() != rank || limit->size() != rank || strides->size() != rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("slice: start_indices, limit_indices and strides need ", rank, " entries"));
+  }
+  Shape shape(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t b = (*start)[d];
+    const int64_t e = (*limit)[d];
+    const int64_t s = (*strides)[d];
+    if (b < 0 || b > e || e > operand.shape()[d] || s < 1) {
+      return absl::InvalidArgumentError(absl::StrCat("slice: dimension ", d, " of size ",
+                                                     operand.shape()[d], " has start ", b,
+                                                     ", limit ", e, ", stride ", s));
+    }
+    shape[d] = (e - b + s - 1) / s;
+  }
+  if (shape != c.result_types[0].shape) {
+    return absl::InvalidArgumentError(absl::StrCat("slice: result should be ", ShapeToString(shape),
+                                                   ", not ", c.result_types[0].ToString()));
+  }
+  Tensor result = NewResult(c.result_types[0]);
+  const int bytes = ContainerBytes(operand.element_type());
+  if (result.num_elements() > 0) {
+    const CollapsedSlice s = Collapse(operand.shape(), *start, *limit, *strides);
+    if (s.dims.empty()) {
+      std::memcpy(result.raw(), operand.raw(), static_cast<size_t>(bytes));
+    } else if (s.dims.size() == 1 && s.strides[0] == 1) {
+      ParallelCopy(static_cast<const std::byte*>(operand.raw()) + s.start[0] * bytes, result.raw(),
+                   result.num_elements() * bytes, device);
+    } else {
+      DispatchContainer(bytes, [&]<typename S>() {
+        DispatchRank(static_cast<int>(s.dims.size()), [&]<int R>() {
+          StridedSliceKernel<S, R>(operand.raw(), s, result.raw(), device);
+        });
+      });
+    }
+  }
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
 }  // namespace
 
-std::vector<OpEntry> ShapeOps() {
+std::vector<OpEntry> DataMovementShapeOps() {
   return {
       {"broadcast_in_dim", 1, &SupportsMovement, &RunBroadcastInDim},
       {"reshape", 1, &SupportsMovement, &RunReshape},
       {"reverse", 1, &SupportsMovement, &RunReverse},
       {"concatenate", kVariadic, &SupportsConcatenate, &RunConcatenate},
       {"pad", 2, &SupportsMovement, &RunPad},
+      {"transpose", 1, &SupportsRank, &RunTranspose},
+      {"slice", 1, &SupportsRank, &RunSlice},
   };
 }
 

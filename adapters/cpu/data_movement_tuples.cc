@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/data_movement_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -37,7 +38,7 @@ FirstResultTensor TupleResults(const Case& c) {
 // which follow those of elements 0 .. index - 1.
 FirstResultTensor GetTupleElementResults(const Case& c) {
   absl::StatusOr<int64_t> index = IntAttribute(c, "index");
-  if (!index.ok()) return index.status();
+  HLOCHECK_RETURN_IF_ERROR(index.status());
   const std::vector<ValueType> operand = c.OperandValueTypes();
   const std::vector<ValueType> result = c.ResultValueTypes();
   if (operand.size() != 1 || operand[0].kind != ValueType::Kind::kTuple || *index < 0 ||
@@ -91,7 +92,7 @@ AdapterSupport SupportsPassThrough(const Case& c) {
 // The results: their tensors copied bit for bit from the operands'.
 absl::StatusOr<Results> RunPassThrough(const Case& c, const Device& device) {
   FirstResultTensor first = ResultsOf(c);
-  if (!first.ok()) return first.status();
+  HLOCHECK_RETURN_IF_ERROR(first.status());
   Results results;
   for (size_t i = 0; i < c.result_types.size(); ++i) {
     const Tensor& operand = c.operands[*first + i];
@@ -104,7 +105,7 @@ absl::StatusOr<Results> RunPassThrough(const Case& c, const Device& device) {
 
 }  // namespace
 
-std::vector<OpEntry> TupleOps() {
+std::vector<OpEntry> DataMovementTuplesOps() {
   return {
       {"optimization_barrier", kVariadic, &SupportsPassThrough, &RunPassThrough},
       {"tuple", kVariadic, &SupportsPassThrough, &RunPassThrough},

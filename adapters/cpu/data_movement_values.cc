@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/data_movement_internal.h"
 #include "core/element_value.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -28,7 +29,7 @@ AdapterSupport SupportsConstant(const Case& c) {
 
 // output = value, bit for bit.
 absl::StatusOr<Results> RunConstant(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 0); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 0));
   const Tensor* value = ValueAttribute(c);
   if (value == nullptr || value->type() != c.result_types[0]) {
     return absl::InvalidArgumentError(
@@ -56,10 +57,10 @@ AdapterSupport SupportsIota(const Case& c) {
 // with the type's overflow rule), then repeated over the other dimensions
 // by a box copy whose source stride is 0 there.
 absl::StatusOr<Results> RunIota(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 0); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 0));
   const TensorType& output_type = c.result_types[0];
   absl::StatusOr<int64_t> iota_dimension = IntAttribute(c, "iota_dimension");
-  if (!iota_dimension.ok()) return iota_dimension.status();
+  HLOCHECK_RETURN_IF_ERROR(iota_dimension.status());
   if (*iota_dimension < 0 || *iota_dimension >= output_type.rank() ||
       output_type.rank() > kMaxRank || IsBool(output_type.element_type)) {
     return absl::InvalidArgumentError(
@@ -86,9 +87,9 @@ absl::StatusOr<Results> RunIota(const Case& c, const Device& device) {
 // (possible only beside a dimension of size 0) wraps; the spec gives it no
 // value.
 absl::StatusOr<Results> RunGetDimensionSize(const Case& c, const Device&) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
   absl::StatusOr<int64_t> dimension = IntAttribute(c, "dimension");
-  if (!dimension.ok()) return dimension.status();
+  HLOCHECK_RETURN_IF_ERROR(dimension.status());
   const Tensor& operand = c.operands[0];
   if (*dimension < 0 || *dimension >= operand.rank() ||
       c.result_types[0] != TensorType({}, ElementType::kSI32)) {
@@ -103,7 +104,7 @@ absl::StatusOr<Results> RunGetDimensionSize(const Case& c, const Device&) {
 
 }  // namespace
 
-std::vector<OpEntry> ValueOps() {
+std::vector<OpEntry> DataMovementValuesOps() {
   return {
       {"constant", 0, &SupportsConstant, &RunConstant},
       {"iota", 0, &SupportsIota, &RunIota},

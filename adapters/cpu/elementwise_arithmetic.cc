@@ -1,5 +1,5 @@
-// Elementwise arithmetic: subtract, multiply, divide, remainder, negate,
-// abs, sign, and the complex part ops complex, real and imag. Each op
+// Elementwise arithmetic: add, subtract, multiply, divide, remainder,
+// negate, sign, abs and sqrt. Each op
 // dispatches on the element type once and maps a scalar function over the
 // tensor as an Eigen expression on the pool. Integers wrap around; where the
 // spec leaves a result to the implementation (division by zero, min / -1)
@@ -8,14 +8,66 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <quadmath.h>
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
+
+// ---------------------------------------------------------------- add
+
+template <ElementType T>
+void AddKernel(const Tensor& lhs, const Tensor& rhs, Tensor& out, const Device& device) {
+  using C = ContainerT<T>;
+  const int64_t n = out.num_elements();
+  if (n == 0) return;
+  const C* x = lhs.values<T>().data();
+  const C* y = rhs.values<T>().data();
+  C* z = out.values<T>().data();
+  constexpr double kBytes = sizeof(C);
+  if constexpr (T == ElementType::kF32 || T == ElementType::kF64 || IsComplex(T)) {
+    Map<C>(z, n).device(device) = ConstMap<C>(x, n) + ConstMap<C>(y, n);
+  } else if constexpr (T == ElementType::kF16) {
+    // Eigen's half adds in float and rounds once, to nearest even.
+    Map<Eigen::half>(reinterpret_cast<Eigen::half*>(z), n).device(device) =
+        ConstMap<Eigen::half>(reinterpret_cast<const Eigen::half*>(x), n) +
+        ConstMap<Eigen::half>(reinterpret_cast<const Eigen::half*>(y), n);
+  } else if constexpr (kIsBitPatternFloat<T>) {
+    // bf16 goes through here too: Eigen's vectorized bfloat16 add, built
+    // with AVX512-BF16, rounds with vcvtneps2bf16, which flushes subnormal
+    // results to zero; its scalar conversion (in FromFloat) does not.
+    const FloatFormat& format = Format(T);
+    ParallelFor(device, n, kBytes, 40, [&](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) {
+        z[i] = FromFloat<T>(ToFloat<T>(x[i]) + ToFloat<T>(y[i]), format);
+      }
+    });
+  } else if constexpr (IsBool(T)) {
+    // i1 addition is logical or; any non-zero byte counts as true.
+    ParallelFor(device, n, kBytes, 1, [&](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) z[i] = (x[i] | y[i]) != 0 ? 1 : 0;
+    });
+  } else if constexpr (BitWidth(T) == 8 * sizeof(C)) {
+    // Full-width integers wrap in their unsigned counterpart, where overflow
+    // is defined; the signed result is the same bits.
+    using U = std::make_unsigned_t<C>;
+    Map<U>(reinterpret_cast<U*>(z), n).device(device) =
+        ConstMap<U>(reinterpret_cast<const U*>(x), n) +
+        ConstMap<U>(reinterpret_cast<const U*>(y), n);
+  } else {
+    // si2, si4, ui2, ui4: wrap to the type's width, not the byte's.
+    ParallelFor(device, n, kBytes, 2, [&](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) {
+        z[i] = WrapInteger<T>(IntegerBits<T>(x[i]) + IntegerBits<T>(y[i]));
+      }
+    });
+  }
+}
 
 bool SignedFloatOrComplex(ElementType t) { return IsSignedInt(t) || IsFloat(t) || IsComplex(t); }
 
@@ -134,6 +186,16 @@ absl::StatusOr<Results> RunArith(const Case& c, const Device& device) {
   });
 }
 
+absl::StatusOr<Results> RunAdd(const Case& c, const Device& device) {
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 2, true));
+  Tensor result = NewResult(c.result_types[0]);
+  DispatchElementType(result.element_type(), [&]<ElementType T>() {
+    AddKernel<T>(c.operands[0], c.operands[1], result, device);
+  });
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
 // ------------------------------------------------------------ unary ops
 
 template <typename P>
@@ -223,7 +285,7 @@ P CorrectlyRoundedModulus(P re, P im) {
 
 // abs: complex operands give their float modulus.
 absl::StatusOr<Results> RunAbs(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 1, false));
   const Tensor& operand = c.operands[0];
   Tensor result = NewResult(c.result_types[0]);
   const ElementType type = operand.element_type();
@@ -254,90 +316,23 @@ absl::StatusOr<Results> RunAbs(const Case& c, const Device& device) {
   return OneResult(std::move(result));
 }
 
-// ------------------------------------------------- complex, real, imag
+// ----------------------------------------------------------------- sqrt
 
-absl::StatusOr<Results> RunComplex(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 2, false); !status.ok()) return status;
-  const Tensor& lhs = c.operands[0];
-  const Tensor& rhs = c.operands[1];
-  Tensor result = NewResult(c.result_types[0]);
-  const ElementType part = lhs.element_type();
-  if (!IsComplex(result.element_type()) || rhs.element_type() != part ||
-      ComponentType(result.element_type()) != part) {
-    return absl::InvalidArgumentError(absl::StrCat("complex: ", TypeName(part), " and ",
-                                                   TypeName(rhs.element_type()), " -> ",
-                                                   TypeName(result.element_type())));
-  }
-  const int64_t n = result.num_elements();
-  auto make = [&]<typename P>() {
-    MapBinary(lhs.data<P>().data(), rhs.data<P>().data(), result.data<std::complex<P>>().data(), n,
-              device, [](P re, P im) { return std::complex<P>(re, im); });
-  };
-  if (part == ElementType::kF32) {
-    make.template operator()<float>();
-  } else {
-    make.template operator()<double>();
-  }
-  return OneResult(std::move(result));
+absl::StatusOr<Results> RunSqrt(const Case& c, const Device& device) {
+  return RunFloatUnary(
+      c, device, FloatOrComplex, [](auto a) { return std::sqrt(a); },
+      [](auto z) { return Widened(z, [](auto w) { return std::sqrt(w); }); });
 }
 
-template <bool kImag>
-absl::StatusOr<Results> RunPart(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 1, false); !status.ok()) return status;
-  const Tensor& operand = c.operands[0];
-  Tensor result = NewResult(c.result_types[0]);
-  const ElementType type = operand.element_type();
-  if (!FloatOrComplex(type) || ComponentType(type) != result.element_type()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, ": ", TypeName(type), " -> ", TypeName(result.element_type())));
-  }
-  const int64_t n = result.num_elements();
-  DispatchElementType(type, [&]<ElementType T>() {
-    using C = ContainerT<T>;
-    const C* x = operand.values<T>().data();
-    if constexpr (IsComplex(T)) {
-      using P = typename C::value_type;
-      P* z = result.values<ComponentType(T)>().data();
-      if constexpr (kImag) {
-        MapUnary(x, z, n, device, [](C a) { return a.imag(); });
-      } else {
-        MapUnary(x, z, n, device, [](C a) { return a.real(); });
-      }
-    } else if constexpr (IsFloat(T)) {
-      C* z = result.values<T>().data();
-      if constexpr (kImag) {
-        // The imaginary part of a real number: +0 in the type (a zero bit
-        // pattern for every float format that has a zero).
-        const C zero = FromFloat<T>(0.0f, Format(T));
-        MapUnary(x, z, n, device, [zero](C) { return zero; });
-      } else {
-        MapUnary(x, z, n, device, [](C a) { return a; });
-      }
-    }
-  });
-  return OneResult(std::move(result));
-}
-
-AdapterSupport SupportsIntFloatOrComplex(const Case& c) {
-  return SupportsTypes(c, IntFloatOrComplex, "integer, float and complex types");
-}
-AdapterSupport SupportsAny(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
 AdapterSupport SupportsSignedFloatOrComplex(const Case& c) {
   return SupportsTypes(c, SignedFloatOrComplex, "signed integer, float and complex types");
-}
-AdapterSupport SupportsFloatOrComplex(const Case& c) {
-  return SupportsTypes(c, FloatOrComplex, "float and complex types");
-}
-AdapterSupport SupportsComplex(const Case& c) {
-  return SupportsTypes(
-      c, [](ElementType t) { return t == ElementType::kF32 || t == ElementType::kF64; },
-      "f32 and f64 parts");
 }
 
 }  // namespace
 
-std::vector<OpEntry> ArithmeticOps() {
+std::vector<OpEntry> ElementwiseArithmeticOps() {
   return {
+      {"add", 2, &SupportsAny, &RunAdd},
       {"subtract", 2, &SupportsIntFloatOrComplex, &RunArith<Arith::kSubtract>},
       {"multiply", 2, &SupportsAny, &RunArith<Arith::kMultiply>},
       {"divide", 2, &SupportsIntFloatOrComplex, &RunArith<Arith::kDivide>},
@@ -345,9 +340,7 @@ std::vector<OpEntry> ArithmeticOps() {
       {"negate", 1, &SupportsIntFloatOrComplex, &RunUnary<Unary::kNegate>},
       {"sign", 1, &SupportsSignedFloatOrComplex, &RunUnary<Unary::kSign>},
       {"abs", 1, &SupportsSignedFloatOrComplex, &RunAbs},
-      {"complex", 2, &SupportsComplex, &RunComplex},
-      {"real", 1, &SupportsFloatOrComplex, &RunPart<false>},
-      {"imag", 1, &SupportsFloatOrComplex, &RunPart<true>},
+      {"sqrt", 1, &SupportsFloatOrComplex, &RunSqrt},
   };
 }
 

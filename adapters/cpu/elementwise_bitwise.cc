@@ -1,5 +1,5 @@
 // Bitwise elementwise ops: and, or, xor, not, popcnt, count_leading_zeros,
-// the three shifts, and bitcast_convert. Integers are handled on their
+// and the three shifts. Integers are handled on their
 // 64-bit two's complement pattern and wrapped back to their width; shift
 // amounts outside [0, width) give XLA's results (0, or the sign everywhere
 // for an arithmetic shift), without undefined behaviour.
@@ -13,9 +13,6 @@
 
 namespace hlocheck::cpu {
 namespace {
-
-template <ElementType T>
-constexpr uint64_t kMask = BitWidth(T) == 64 ? ~uint64_t{0} : (uint64_t{1} << BitWidth(T)) - 1;
 
 enum class Logic { kAnd, kOr, kXor };
 
@@ -119,101 +116,6 @@ absl::StatusOr<Results> RunShift(const Case& c, const Device& device) {
       });
 }
 
-// -------------------------------------------------------- bitcast_convert
-
-// The bits of element i of a tensor of type T, as at most 128 bits.
-template <ElementType T>
-void LoadBits(const ContainerT<T>* values, int64_t i, uint64_t words[2]) {
-  words[0] = 0;
-  words[1] = 0;
-  if constexpr (IsBool(T)) {
-    words[0] = values[i] != 0 ? 1 : 0;
-  } else if constexpr (IsInteger(T)) {
-    words[0] = IntegerBits<T>(values[i]) & kMask<T>;
-  } else {
-    std::memcpy(words, &values[i], sizeof(ContainerT<T>));
-    if constexpr (kIsBitPatternFloat<T>) words[0] &= kMask<T>;
-  }
-}
-
-template <ElementType T>
-void StoreBits(const uint64_t words[2], ContainerT<T>* values, int64_t i) {
-  if constexpr (IsBool(T)) {
-    values[i] = static_cast<ContainerT<T>>(words[0] & 1);
-  } else if constexpr (IsInteger(T)) {
-    values[i] = WrapInteger<T>(words[0]);
-  } else {
-    std::memcpy(static_cast<void*>(&values[i]), words, sizeof(ContainerT<T>));
-  }
-}
-
-// Bits [position, position + width) of a little-endian packed stream, for
-// width <= 64.
-uint64_t ReadField(const std::vector<uint64_t>& stream, int64_t position, int width) {
-  const int64_t word = position / 64;
-  const int offset = static_cast<int>(position % 64);
-  uint64_t value = stream[word] >> offset;
-  if (offset + width > 64) value |= stream[word + 1] << (64 - offset);
-  return width == 64 ? value : value & ((uint64_t{1} << width) - 1);
-}
-
-void WriteField(std::vector<uint64_t>& stream, int64_t position, int width, uint64_t value) {
-  const int64_t word = position / 64;
-  const int offset = static_cast<int>(position % 64);
-  stream[word] |= value << offset;
-  if (offset + width > 64) stream[word + 1] |= value >> (64 - offset);
-}
-
-// Types whose in-memory container holds exactly their bits.
-bool DenseContainer(ElementType t) { return !IsBool(t) && BitWidth(t) == 8 * ContainerBytes(t); }
-
-// bitcast_convert: the operand's bits, little-endian, read as the result
-// type. Between byte-dense types that is a copy of the bytes; the sub-byte
-// types (i1, si2, si4, ui2, ui4, f4, f6) are packed into a bit stream first,
-// element k of width w holding bits [k w, (k + 1) w).
-absl::StatusOr<Results> RunBitcastConvert(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  const Tensor& operand = c.operands[0];
-  Tensor result = NewResult(c.result_types[0]);
-  const ElementType from = operand.element_type();
-  const ElementType to = result.element_type();
-  const int64_t bits = operand.num_elements() * BitWidth(from);
-  if (bits != result.num_elements() * BitWidth(to)) {
-    return absl::InvalidArgumentError(absl::StrCat("bitcast_convert: ", operand.type().ToString(),
-                                                   " and ", result.type().ToString(),
-                                                   " have different sizes"));
-  }
-  if (DenseContainer(from) && DenseContainer(to)) {
-    const auto* source = static_cast<const char*>(operand.raw());
-    auto* destination = static_cast<char*>(result.raw());
-    ParallelFor(device, bits / 8, 2, 0.5, [&](int64_t first, int64_t last) {
-      std::memcpy(destination + first, source + first, last - first);
-    });
-    return OneResult(std::move(result));
-  }
-  std::vector<uint64_t> stream(bits / 64 + 2, 0);
-  const int from_bits = BitWidth(from);
-  const int to_bits = BitWidth(to);
-  DispatchElementType(from, [&]<ElementType T>() {
-    const ContainerT<T>* values = operand.values<T>().data();
-    for (int64_t i = 0; i < operand.num_elements(); ++i) {
-      uint64_t words[2];
-      LoadBits<T>(values, i, words);
-      WriteField(stream, i * from_bits, std::min(from_bits, 64), words[0]);
-      if (from_bits > 64) WriteField(stream, i * from_bits + 64, from_bits - 64, words[1]);
-    }
-  });
-  DispatchElementType(to, [&]<ElementType T>() {
-    ContainerT<T>* values = result.values<T>().data();
-    for (int64_t i = 0; i < result.num_elements(); ++i) {
-      uint64_t words[2] = {ReadField(stream, i * to_bits, std::min(to_bits, 64)), 0};
-      if (to_bits > 64) words[1] = ReadField(stream, i * to_bits + 64, to_bits - 64);
-      StoreBits<T>(words, values, i);
-    }
-  });
-  return OneResult(std::move(result));
-}
-
 AdapterSupport SupportsBoolOrInt(const Case& c) {
   return SupportsTypes(c, BoolOrInt, "boolean and integer types");
 }
@@ -221,11 +123,10 @@ AdapterSupport SupportsInt(const Case& c) {
   return SupportsTypes(
       c, [](ElementType t) { return IsInteger(t); }, "integer types");
 }
-AdapterSupport SupportsAny(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
 
 }  // namespace
 
-std::vector<OpEntry> BitwiseOps() {
+std::vector<OpEntry> ElementwiseBitwiseOps() {
   return {
       {"and", 2, &SupportsBoolOrInt, &RunLogic<Logic::kAnd>},
       {"or", 2, &SupportsBoolOrInt, &RunLogic<Logic::kOr>},
@@ -236,7 +137,6 @@ std::vector<OpEntry> BitwiseOps() {
       {"shift_left", 2, &SupportsInt, &RunShift<Shift::kLeft>},
       {"shift_right_arithmetic", 2, &SupportsInt, &RunShift<Shift::kRightArithmetic>},
       {"shift_right_logical", 2, &SupportsInt, &RunShift<Shift::kRightLogical>},
-      {"bitcast_convert", 1, &SupportsAny, &RunBitcastConvert},
   };
 }
 

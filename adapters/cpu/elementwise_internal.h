@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/cpu_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 
@@ -148,8 +149,9 @@ auto LiftFloat2Wide(F f) {
   }
 }
 
-// The comparing ops' scalar functions (elementwise_compare.cc), which scatter
-// and sort (scatter.cc, sort.cc) use as their combiners and keys.
+// The comparing ops' scalar functions (elementwise_compare_select.cc), which scatter
+// and sort (data_movement_scatter.cc, data_movement_sort.cc) use as their
+// combiners and keys.
 
 // IEEE-754 maximum (kMax) or minimum of two real values.
 template <bool kMax, typename P>
@@ -216,7 +218,7 @@ int64_t TotalOrderKey(ContainerT<T> value) {
 template <typename Allowed, typename Kernel>
 absl::StatusOr<Results> RunSameType(const Case& c, size_t operands, Allowed allowed,
                                     Kernel&& kernel) {
-  if (absl::Status status = CheckElementwise(c, operands, true); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, operands, true));
   Tensor result = NewResult(c.result_types[0]);
   const ElementType type = result.element_type();
   if (!allowed(type)) {
@@ -226,6 +228,56 @@ absl::StatusOr<Results> RunSameType(const Case& c, size_t operands, Allowed allo
   DispatchElementType(type, [&]<ElementType T>() { kernel.template operator()<T>(result); });
   return OneResult(std::move(result));
 }
+
+// The bits of T's width (bitwise ops and bitcast_convert).
+template <ElementType T>
+constexpr uint64_t kMask = BitWidth(T) == 64 ? ~uint64_t{0} : (uint64_t{1} << BitWidth(T)) - 1;
+
+// Support answers by the element types an op takes.
+inline bool IsFloatType(ElementType t) { return IsFloat(t); }
+inline AdapterSupport SupportsAny(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
+inline AdapterSupport SupportsFloat(const Case& c) {
+  return SupportsTypes(c, IsFloatType, "float types");
+}
+inline AdapterSupport SupportsFloatOrComplex(const Case& c) {
+  return SupportsTypes(c, FloatOrComplex, "float and complex types");
+}
+inline AdapterSupport SupportsIntFloatOrComplex(const Case& c) {
+  return SupportsTypes(c, IntFloatOrComplex, "integer, float and complex types");
+}
+
+// Calls f on the complex value widened to complex<double> when its parts are
+// float, so that a formula's intermediate roundings stay far below float's,
+// and rounds each part once.
+template <typename P, typename F>
+std::complex<P> Widened(std::complex<P> z, F f) {
+  using W = WideT<P>;
+  const std::complex<W> r = f(std::complex<W>(z.real(), z.imag()));
+  return {static_cast<P>(r.real()), static_cast<P>(r.imag())};
+}
+
+// A float or complex unary op: `real` takes float (f32 and every narrower
+// float) or double, `complex` takes std::complex<float or double>.
+template <typename Allowed, typename Real, typename Complex>
+absl::StatusOr<Results> RunFloatUnary(const Case& c, const Device& device, Allowed allowed,
+                                      Real real, Complex complex) {
+  return RunSameType(c, 1, allowed, [&]<ElementType T>(Tensor& result) {
+    using C = ContainerT<T>;
+    const C* x = c.operands[0].values<T>().data();
+    C* z = result.values<T>().data();
+    const int64_t n = result.num_elements();
+    if constexpr (IsComplex(T)) {
+      if constexpr (std::is_invocable_v<Complex, C>) {
+        MapUnary(x, z, n, device, [complex](C a) -> C { return complex(a); });
+      }
+    } else if constexpr (IsFloat(T)) {
+      MapUnary(x, z, n, device, LiftFloat<T>([real](ComputeT<T> a) { return real(a); }));
+    }
+  });
+}
+
+// For ops without complex operands.
+struct NoComplex {};
 
 }  // namespace hlocheck::cpu
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "spec/formula/operators.h"
 #include "spec/formula/parser.h"
 
@@ -262,16 +263,16 @@ class EvalRun {
     auto bound = [&](const ExprPtr& e, int64_t fallback) -> absl::StatusOr<int64_t> {
       if (e == nullptr) return fallback;
       auto value = Eval(*e);
-      if (!value.ok()) return value.status();
+      HLOCHECK_RETURN_IF_ERROR(value.status());
       if (!value->is_int()) return Fail(*e, "slice bound must be an integer");
       int64_t v = value->as_int();
       if (v < 0) v += size;
       return std::clamp<int64_t>(v, 0, size);
     };
     auto start = bound(item.start, 0);
-    if (!start.ok()) return start.status();
+    HLOCHECK_RETURN_IF_ERROR(start.status());
     auto stop = bound(item.stop, size);
-    if (!stop.ok()) return stop.status();
+    HLOCHECK_RETURN_IF_ERROR(stop.status());
     std::vector<Value> items;
     for (int64_t i = *start; i < *stop; ++i) {
       auto inner = EvalSlice(expr, target.items()[i], axis + 1);
@@ -383,7 +384,7 @@ absl::StatusOr<Value> Evaluator::Evaluate(const Expr& expr, std::string_view for
 
 absl::StatusOr<Value> Evaluator::EvaluateText(std::string_view formula_text, Trace* trace) {
   auto expr = ParseFormula(formula_text);
-  if (!expr.ok()) return expr.status();
+  HLOCHECK_RETURN_IF_ERROR(expr.status());
   return Evaluate(**expr, formula_text, trace);
 }
 

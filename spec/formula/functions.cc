@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "spec/formula/evaluator.h"
 #include "spec/formula/function_support.h"
 #include "spec/formula/operators.h"
@@ -14,10 +15,10 @@ namespace {
 
 absl::StatusOr<Value> Dim(const Value& x, const Value& axis) {
   auto shape = ShapeOf("dim", x);
-  if (!shape.ok()) return shape.status();
+  HLOCHECK_RETURN_IF_ERROR(shape.status());
   auto pick = [&](const Value& a) -> absl::StatusOr<Value> {
     auto index = IntArgument("dim", a);
-    if (!index.ok()) return index.status();
+    HLOCHECK_RETURN_IF_ERROR(index.status());
     int64_t i = *index < 0 ? *index + static_cast<int64_t>(shape->size()) : *index;
     if (i < 0 || i >= static_cast<int64_t>(shape->size())) {
       return absl::InvalidArgumentError("dim(): axis " + std::to_string(*index) +
@@ -42,7 +43,7 @@ absl::StatusOr<Value> Size(const Value& x) {
   }
   if (x.is_none()) return Value(int64_t{0});
   auto shape = ShapeOf("size", x);
-  if (!shape.ok()) return shape.status();
+  HLOCHECK_RETURN_IF_ERROR(shape.status());
   return Value(NumElements(*shape));
 }
 
@@ -69,7 +70,7 @@ absl::StatusOr<Value> Extremum(std::string_view name, Args args, bool maximum) {
   };
   if (args.size() == 1) {
     auto items = ListArgument(name, args[0]);
-    if (!items.ok()) return items.status();
+    HLOCHECK_RETURN_IF_ERROR(items.status());
     if (items->empty()) {
       return absl::InvalidArgumentError(std::string(name) + "() of an empty list");
     }
@@ -113,12 +114,12 @@ absl::StatusOr<Value> Extremum(std::string_view name, Args args, bool maximum) {
 void RegisterShapeFunctions(FunctionTable& t) {
   Define<1>(t, "shape", [](Args a) -> absl::StatusOr<Value> {
     auto shape = ShapeOf("shape", a[0]);
-    if (!shape.ok()) return shape.status();
+    HLOCHECK_RETURN_IF_ERROR(shape.status());
     return Value::IntList(*shape);
   });
   Define<1>(t, "rank", [](Args a) -> absl::StatusOr<Value> {
     auto shape = ShapeOf("rank", a[0]);
-    if (!shape.ok()) return shape.status();
+    HLOCHECK_RETURN_IF_ERROR(shape.status());
     return Value(static_cast<int64_t>(shape->size()));
   });
   Define<2>(t, "dim", [](Args a) { return Dim(a[0], a[1]); });
@@ -135,7 +136,7 @@ void RegisterShapeFunctions(FunctionTable& t) {
   });
   Define<1>(t, "axes", [](Args a) -> absl::StatusOr<Value> {
     auto shape = ShapeOf("axes", a[0]);
-    if (!shape.ok()) return shape.status();
+    HLOCHECK_RETURN_IF_ERROR(shape.status());
     std::vector<Value> axes;
     for (size_t i = 0; i < shape->size(); ++i) axes.emplace_back(static_cast<int64_t>(i));
     return Value(std::move(axes));
@@ -143,7 +144,7 @@ void RegisterShapeFunctions(FunctionTable& t) {
   // The indices of a tensor in row-major order (small tensors only).
   Define<1>(t, "index_space", [](Args a) -> absl::StatusOr<Value> {
     auto shape = ShapeOf("index_space", a[0]);
-    if (!shape.ok()) return shape.status();
+    HLOCHECK_RETURN_IF_ERROR(shape.status());
     if (NumElements(*shape) > (int64_t{1} << 20)) {
       return absl::InvalidArgumentError("index_space(): too many elements");
     }
@@ -159,10 +160,10 @@ void RegisterListFunctions(FunctionTable& t) {
     if (a.empty() || a.size() > 2) return ArityError("range", 1, a.size());
     int64_t start = 0;
     auto stop = IntArgument("range", a.back());
-    if (!stop.ok()) return stop.status();
+    HLOCHECK_RETURN_IF_ERROR(stop.status());
     if (a.size() == 2) {
       auto first = IntArgument("range", a[0]);
-      if (!first.ok()) return first.status();
+      HLOCHECK_RETURN_IF_ERROR(first.status());
       start = *first;
     }
     if (*stop - start > (int64_t{1} << 24)) return absl::InvalidArgumentError("range() too large");
@@ -172,7 +173,7 @@ void RegisterListFunctions(FunctionTable& t) {
   });
   Define<1>(t, "is_unique", [](Args a) -> absl::StatusOr<Value> {
     auto items = FlatItems("is_unique", a[0]);
-    if (!items.ok()) return items.status();
+    HLOCHECK_RETURN_IF_ERROR(items.status());
     for (size_t i = 0; i < items->size(); ++i) {
       for (size_t j = i + 1; j < items->size(); ++j) {
         if ((*items)[i] == (*items)[j]) return Value(false);
@@ -182,7 +183,7 @@ void RegisterListFunctions(FunctionTable& t) {
   });
   Define<1>(t, "is_sorted", [](Args a) -> absl::StatusOr<Value> {
     auto items = FlatItems("is_sorted", a[0]);
-    if (!items.ok()) return items.status();
+    HLOCHECK_RETURN_IF_ERROR(items.status());
     for (size_t i = 1; i < items->size(); ++i) {
       auto less = ApplyCompare("<", (*items)[i], (*items)[i - 1]);
       if (!less.ok()) return less;
@@ -192,7 +193,7 @@ void RegisterListFunctions(FunctionTable& t) {
   });
   Define<1>(t, "same", [](Args a) -> absl::StatusOr<Value> {
     auto items = FlatItems("same", a[0]);
-    if (!items.ok()) return items.status();
+    HLOCHECK_RETURN_IF_ERROR(items.status());
     for (const Value& item : *items) {
       if (!(item == (*items)[0])) return Value(false);
     }
@@ -207,7 +208,7 @@ void RegisterListFunctions(FunctionTable& t) {
   Define<1>(t, "all", [](Args a) -> absl::StatusOr<Value> { return Value(a[0].Holds()); });
   Define<1>(t, "any", [](Args a) -> absl::StatusOr<Value> {
     auto items = ListArgument("any", a[0]);
-    if (!items.ok()) return items.status();
+    HLOCHECK_RETURN_IF_ERROR(items.status());
     for (const Value& item : *items) {
       if (item.Holds()) return Value(true);
     }
@@ -215,7 +216,7 @@ void RegisterListFunctions(FunctionTable& t) {
   });
   Define<1>(t, "sorted", [](Args a) -> absl::StatusOr<Value> {
     auto items = ListArgument("sorted", a[0]);
-    if (!items.ok()) return items.status();
+    HLOCHECK_RETURN_IF_ERROR(items.status());
     std::vector<Value> result = *items;
     for (const Value& item : result) {
       if (!item.is_number()) return ArgumentError("sorted", "a list of numbers", a[0]);
@@ -228,7 +229,7 @@ void RegisterListFunctions(FunctionTable& t) {
   auto fold = [&t](const char* name, int64_t start, const char* op) {
     Define<1>(t, name, [name, start, op](Args a) -> absl::StatusOr<Value> {
       auto items = ListArgument(name, a[0]);
-      if (!items.ok()) return items.status();
+      HLOCHECK_RETURN_IF_ERROR(items.status());
       Value total(start);
       for (const Value& item : *items) {
         auto next = ApplyBinary(op, total, item);
@@ -242,7 +243,7 @@ void RegisterListFunctions(FunctionTable& t) {
   fold("product", 1, "*");
   Define<2>(t, "index_of", [](Args a) -> absl::StatusOr<Value> {
     auto items = ListArgument("index_of", a[0]);
-    if (!items.ok()) return items.status();
+    HLOCHECK_RETURN_IF_ERROR(items.status());
     for (size_t i = 0; i < items->size(); ++i) {
       if ((*items)[i] == a[1]) return Value(static_cast<int64_t>(i));
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/exact_value.h"
+#include "core/status_macros.h"
 #include "spec/formula/function_support.h"
 
 namespace hlocheck::spec {
@@ -85,7 +86,7 @@ absl::StatusOr<ElementTypeValue> ElementTypeOf(std::string_view name, const Valu
 absl::StatusOr<std::optional<UniformQuantization>> QuantizationOf(std::string_view name,
                                                                   const Value& v) {
   auto element = ElementTypeOf(name, v);
-  if (!element.ok()) return element.status();
+  HLOCHECK_RETURN_IF_ERROR(element.status());
   return element->quantization;
 }
 
@@ -100,7 +101,7 @@ template <typename Extract>
 void DefineQuantizationQuery(FunctionTable& t, const char* name, Extract extract) {
   Define<1>(t, name, [name, extract](Args a) -> absl::StatusOr<Value> {
     auto q = QuantizationOf(name, a[0]);
-    if (!q.ok()) return q.status();
+    HLOCHECK_RETURN_IF_ERROR(q.status());
     if (!q->has_value()) return Value(NoneValue{});
     auto element = ElementTypeOf(name, a[0]);
     return extract(**q, element->type);
@@ -123,21 +124,21 @@ void RegisterTypeFunctions(FunctionTable& t) {
   });
   Define<1>(t, "element_type", [](Args a) -> absl::StatusOr<Value> {
     auto type = ElementTypeOf("element_type", a[0]);
-    if (!type.ok()) return type.status();
+    HLOCHECK_RETURN_IF_ERROR(type.status());
     return Value(*type);
   });
   // The complex type with parts of a float type (f32, f64); None otherwise.
   // Recipes build a complex result from its parts' type with it.
   Define<1>(t, "complex_type", [](Args a) -> absl::StatusOr<Value> {
     auto type = ElementTypeOf("complex_type", a[0]);
-    if (!type.ok()) return type.status();
+    HLOCHECK_RETURN_IF_ERROR(type.status());
     if (type->type == ElementType::kF32) return Value(ElementType::kComplexF32);
     if (type->type == ElementType::kF64) return Value(ElementType::kComplexF64);
     return Value(NoneValue{});
   });
   Define<1>(t, "complex_element_type", [](Args a) -> absl::StatusOr<Value> {
     auto type = ElementTypeOf("complex_element_type", a[0]);
-    if (!type.ok()) return type.status();
+    HLOCHECK_RETURN_IF_ERROR(type.status());
     if (!IsComplex(type->type)) return Value(NoneValue{});
     return Value(ComponentType(type->type));
   });
@@ -156,19 +157,19 @@ void RegisterTypeFunctions(FunctionTable& t) {
   });
   Define<1>(t, "baseline_element_type", [](Args a) -> absl::StatusOr<Value> {
     auto type = ElementTypeOf("baseline_element_type", a[0]);
-    if (!type.ok()) return type.status();
+    HLOCHECK_RETURN_IF_ERROR(type.status());
     if (type->quantization) type->quantization = Baseline(*type->quantization);
     return Value(*type);
   });
   Define<2>(t, "tensor_type", [](Args a) -> absl::StatusOr<Value> {
     auto shape = ListArgument("tensor_type", a[0]);
-    if (!shape.ok()) return shape.status();
+    HLOCHECK_RETURN_IF_ERROR(shape.status());
     auto element = ElementTypeOf("tensor_type", a[1]);
-    if (!element.ok()) return element.status();
+    HLOCHECK_RETURN_IF_ERROR(element.status());
     TensorType type({}, element->type, element->quantization);
     for (const Value& d : *shape) {
       auto dim = IntArgument("tensor_type", d);
-      if (!dim.ok()) return dim.status();
+      HLOCHECK_RETURN_IF_ERROR(dim.status());
       if (*dim < 0) return absl::InvalidArgumentError("tensor_type(): negative dimension");
       type.shape.push_back(*dim);
     }
@@ -176,7 +177,7 @@ void RegisterTypeFunctions(FunctionTable& t) {
   });
   Define<1>(t, "types", [](Args a) -> absl::StatusOr<Value> {
     auto items = ListArgument("types", a[0]);
-    if (!items.ok()) return items.status();
+    HLOCHECK_RETURN_IF_ERROR(items.status());
     std::vector<Value> types;
     for (const Value& item : *items) {
       if (!item.is_type()) return ArgumentError("types", "a list of values", a[0]);
@@ -247,9 +248,9 @@ void RegisterTypeFunctions(FunctionTable& t) {
   // narrower (quantized: storage bit widths; complex: part bit widths).
   Define<2>(t, "is_promotable", [](Args a) -> absl::StatusOr<Value> {
     auto x = ElementTypeOf("is_promotable", a[0]);
-    if (!x.ok()) return x.status();
+    HLOCHECK_RETURN_IF_ERROR(x.status());
     auto y = ElementTypeOf("is_promotable", a[1]);
-    if (!y.ok()) return y.status();
+    HLOCHECK_RETURN_IF_ERROR(y.status());
     if (x->quantization.has_value() != y->quantization.has_value()) return Value(false);
     if (x->quantization) {
       return Value(x->quantization->expressed_type == y->quantization->expressed_type &&
@@ -266,7 +267,7 @@ void RegisterTypeFunctions(FunctionTable& t) {
   auto kind_predicate = [&t](const char* name, bool (*test)(ElementType)) {
     Define<1>(t, name, [name, test](Args a) -> absl::StatusOr<Value> {
       auto type = ElementTypeOf(name, a[0]);
-      if (!type.ok()) return type.status();
+      HLOCHECK_RETURN_IF_ERROR(type.status());
       return Value(!type->quantization && test(type->type));
     });
   };
@@ -288,13 +289,13 @@ void RegisterTypeFunctions(FunctionTable& t) {
   for (const char* name : {"num_bits", "bitwidth"}) {
     Define<1>(t, name, [name](Args a) -> absl::StatusOr<Value> {
       auto type = ElementTypeOf(name, a[0]);
-      if (!type.ok()) return type.status();
+      HLOCHECK_RETURN_IF_ERROR(type.status());
       return Value(int64_t{BitWidth(type->type)});
     });
   }
   Define<1>(t, "min_value", [](Args a) -> absl::StatusOr<Value> {
     auto type = ElementTypeOf("min_value", a[0]);
-    if (!type.ok()) return type.status();
+    HLOCHECK_RETURN_IF_ERROR(type.status());
     if (IsBool(type->type)) return Value(false);
     if (IsInteger(type->type)) return Value(IntegerMin(type->type));
     if (IsFloat(type->type)) return Value(-HUGE_VAL);
@@ -302,7 +303,7 @@ void RegisterTypeFunctions(FunctionTable& t) {
   });
   Define<1>(t, "max_value", [](Args a) -> absl::StatusOr<Value> {
     auto type = ElementTypeOf("max_value", a[0]);
-    if (!type.ok()) return type.status();
+    HLOCHECK_RETURN_IF_ERROR(type.status());
     if (IsBool(type->type)) return Value(true);
     if (IsInteger(type->type)) {
       uint64_t max = IntegerMaxUnsigned(type->type);
@@ -317,7 +318,7 @@ void RegisterTypeFunctions(FunctionTable& t) {
   // a float exactly representable); the seed's `type(x) = t` for constants.
   Define<2>(t, "is_value_of", [](Args a) -> absl::StatusOr<Value> {
     auto type = ElementTypeOf("is_value_of", a[1]);
-    if (!type.ok()) return type.status();
+    HLOCHECK_RETURN_IF_ERROR(type.status());
     if (!a[0].is_number()) return Value(false);
     ElementType e = type->type;
     if (IsBool(e)) return Value(a[0].is_bool());

@@ -13,7 +13,7 @@
 
 #include "core/element_value.h"
 #include "core/exact_value.h"
-#include "oracle/arithmetic.h"
+#include "oracle/element_encoding.h"
 #include "runners/compare.h"
 #include "tests/oracle/elementwise_test_util.h"
 

@@ -353,4 +353,10 @@ absl::StatusOr<Results> RunSort(const Case& c, const Device& device) {
   return results;
 }
 
+std::vector<OpEntry> DataMovementSortOps() {
+  return {
+      {"sort", kVariadic, &SupportsSort, &RunSort},
+  };
+}
+
 }  // namespace hlocheck::cpu

@@ -1,8 +1,8 @@
-// bitcast_convert (seed 002). The spec reinterprets the bits of the whole
-// operand as the result type: a wider operand element becomes the last
-// dimension of narrower result elements, and the reverse. bits() is the
-// in-memory representation, which the spec leaves to the implementation;
-// the oracle uses the one every known backend has (and the spec's example
+// Conversions (seed 002): convert, element by element through the shared
+// conversion layer, and bitcast_convert. For bitcast_convert the spec reinterprets the bits of the
+// whole operand as the result type: a wider operand element becomes the last dimension of narrower
+// result elements, and the reverse. bits() is the in-memory representation, which the spec leaves
+// to the implementation; the oracle uses the one every known backend has (and the spec's example
 // shows): IEEE-754 encodings, two's complement, complex as (real, imag), and
 // little-endian order, so the first element of a group holds the lowest bits.
 #include <algorithm>
@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "oracle/arithmetic.h"
+#include "oracle/element_encoding.h"
+#include "oracle/element_results.h"
 #include "oracle/oracle.h"
 
 namespace hlocheck::oracle {
@@ -108,8 +109,41 @@ Results BitcastConvert(const Case& c) {
   return OneResult(std::move(result), Check::kExact, FreeElements(0));
 }
 
+ResultExpectation WithinUlps(Tensor reference) {
+  ResultExpectation expectation;
+  expectation.reference = std::move(reference);
+  expectation.check = Check::kUlp;
+  return expectation;
+}
+
+// convert: element by element through the shared, exhaustively verified
+// conversion layer; values the spec leaves open (#180) are marked free.
+Results Convert(const Case& c) {
+  const Tensor& operand = c.operands[0];
+  Tensor result(c.result_types[0]);
+  std::vector<uint8_t> flags(operand.num_elements());
+  ConvertElements(operand.element_type(), operand.raw(), result.element_type(), result.raw(),
+                  operand.num_elements(), flags.data());
+  ResultExpectation expectation = WithinUlps(std::move(result));
+  expectation.free.resize(flags.size());
+  for (size_t i = 0; i < flags.size(); ++i) {
+    expectation.free[i] = (flags[i] & kConversionUnrepresentable) ? 1 : 0;
+  }
+  if (expectation.FreeCount() == 0) {
+    expectation.free.clear();
+  } else {
+    expectation.free_reason =
+        "the value is not representable in the result type; the spec leaves it open (#180)";
+  }
+  std::vector<ResultExpectation> results;
+  results.push_back(std::move(expectation));
+  return results;
+}
+
 }  // namespace
 
-std::vector<OpEntry> ElementwiseBitcastOps() { return {{"bitcast_convert", BitcastConvert}}; }
+std::vector<OpEntry> ElementwiseConversionOps() {
+  return {{"bitcast_convert", BitcastConvert}, {"convert", Convert}};
+}
 
 }  // namespace hlocheck::oracle

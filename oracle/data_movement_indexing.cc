@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
-#include "oracle/data_movement.h"
+#include "core/case_attributes.h"
+#include "core/status_macros.h"
+#include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
 namespace {
@@ -23,7 +25,8 @@ std::vector<int64_t> ScalarStartIndices(std::span<const Tensor> start_indices) {
 Results DynamicSlice(const Case& c) {
   const Tensor& operand = InputTensors(c, 0)[0];
   const std::vector<int64_t> start_indices = ScalarStartIndices(InputTensors(c, 1));
-  const auto& slice_sizes = c.attribute<std::vector<int64_t>>("slice_sizes");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> slice_sizes,
+                            IntListAttribute(c, "slice_sizes"));
   std::vector<int64_t> adjusted_start_indices(operand.rank());
   for (int64_t d = 0; d < operand.rank(); ++d) {
     adjusted_start_indices[d] =
@@ -65,11 +68,6 @@ Results DynamicUpdateSlice(const Case& c) {
   }));
 }
 
-std::vector<int64_t> ListOrEmpty(const Case& c, const std::string& name) {
-  const Attribute* attribute = c.FindAttribute(name);
-  return attribute == nullptr ? std::vector<int64_t>{} : std::get<std::vector<int64_t>>(*attribute);
-}
-
 // The reference value of elements the spec leaves free (any container).
 constexpr std::byte kZeroElement[16] = {};
 
@@ -99,17 +97,22 @@ bool Contains(const std::vector<int64_t>& list, int64_t value) {
 Results Gather(const Case& c) {
   const Tensor& operand = c.operands[0];
   const Tensor& start_indices = c.operands[1];
-  const auto& offset_dims = c.attribute<std::vector<int64_t>>("offset_dims");
-  const auto& collapsed_slice_dims = c.attribute<std::vector<int64_t>>("collapsed_slice_dims");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> offset_dims,
+                            IntListAttribute(c, "offset_dims"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> collapsed_slice_dims,
+                            IntListAttribute(c, "collapsed_slice_dims"));
   // The batching dimensions are optional; absent, they are [] (the YAML's default).
-  const std::vector<int64_t> operand_batching_dims = ListOrEmpty(c, "operand_batching_dims");
-  const std::vector<int64_t> start_indices_batching_dims =
-      ListOrEmpty(c, "start_indices_batching_dims");
-  const auto& start_index_map = c.attribute<std::vector<int64_t>>("start_index_map");
-  const int64_t index_vector_dim = c.attribute<int64_t>("index_vector_dim");
-  const auto& slice_sizes = c.attribute<std::vector<int64_t>>("slice_sizes");
-  const Attribute* sorted_attribute = c.FindAttribute("indices_are_sorted");
-  const bool indices_are_sorted = sorted_attribute != nullptr && std::get<bool>(*sorted_attribute);
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> operand_batching_dims,
+                            IntListAttribute(c, "operand_batching_dims", {}));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> start_indices_batching_dims,
+                            IntListAttribute(c, "start_indices_batching_dims", {}));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> start_index_map,
+                            IntListAttribute(c, "start_index_map"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t index_vector_dim, IntAttribute(c, "index_vector_dim"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> slice_sizes,
+                            IntListAttribute(c, "slice_sizes"));
+  HLOCHECK_ASSIGN_OR_RETURN(const bool indices_are_sorted,
+                            BoolAttribute(c, "indices_are_sorted", false));
   const TensorType& result_type = c.result_types[0];
   const int64_t operand_rank = operand.rank();
 
@@ -214,7 +217,7 @@ Results Gather(const Case& c) {
 
 }  // namespace
 
-std::vector<OpEntry> DynamicIndexingOps() {
+std::vector<OpEntry> DataMovementIndexingOps() {
   return {{"dynamic_slice", DynamicSlice},
           {"dynamic_update_slice", DynamicUpdateSlice},
           {"gather", Gather}};

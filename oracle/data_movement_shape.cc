@@ -1,57 +1,24 @@
-// Data movement ops with static index maps (transpose, slice,
-// broadcast_in_dim, reshape, reverse, concatenate), and what the data
-// movement files share (data_movement.h). Each op computes, for every result
-// index, the operand index its spec names, and copies that element's bytes.
+// Data movement ops that change a tensor's shape, with static index maps
+// (broadcast_in_dim, concatenate, pad, reshape, reverse, slice, transpose).
+// Each op computes, for every result index, the operand index its spec
+// names, and copies that element's bytes.
 #include <algorithm>
 #include <cstring>
-#include <limits>
 
 #include "absl/status/status.h"
-#include "core/element_value.h"
-#include "oracle/data_movement.h"
+#include "core/case_attributes.h"
+#include "core/status_macros.h"
+#include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
-
-Results Exactly(Tensor result) {
-  std::vector<ResultExpectation> results(1);
-  results[0].reference = std::move(result);
-  results[0].check = Check::kExact;
-  return results;
-}
-
-std::span<const Tensor> InputTensors(const Case& c, size_t input) {
-  std::span<const Tensor> all(c.operands);
-  if (c.operand_segments.empty()) return all.subspan(input, 1);
-  size_t start = 0;
-  for (size_t i = 0; i < input; ++i) start += static_cast<size_t>(c.operand_segments[i]);
-  return all.subspan(start, static_cast<size_t>(c.operand_segments[input]));
-}
-
-std::vector<int64_t> SaturatedIndexValues(const Tensor& indices) {
-  std::vector<int64_t> values(static_cast<size_t>(indices.num_elements()));
-  DispatchElementType(indices.element_type(), [&]<ElementType T>() {
-    if constexpr (IsSignedInt(T)) {
-      auto in = indices.values<T>();
-      for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(in[i]);
-    } else if constexpr (IsUnsignedInt(T)) {
-      auto in = indices.values<T>();
-      constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
-      for (size_t i = 0; i < values.size(); ++i) {
-        values[i] = static_cast<int64_t>(std::min<uint64_t>(in[i], kMax));
-      }
-    }
-    // The spec allows only integer start indices; the verifier has checked.
-  });
-  return values;
-}
-
 namespace {
 
 // transpose: result[result_index] = operand[operand_index] where
 // result_index[d] = operand_index[permutation[d]].
 Results Transpose(const Case& c) {
   const Tensor& operand = c.operands[0];
-  const auto& permutation = c.attribute<std::vector<int64_t>>("permutation");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> permutation,
+                            IntListAttribute(c, "permutation"));
   ElementView in(operand);
   std::vector<int64_t> operand_index(operand.rank());
   return Exactly(ResultFrom(c.result_types[0], [&](const std::vector<int64_t>& result_index) {
@@ -65,8 +32,9 @@ Results Transpose(const Case& c) {
 // slice: result[result_index] = operand[start_indices + result_index * strides].
 Results Slice(const Case& c) {
   const Tensor& operand = c.operands[0];
-  const auto& start_indices = c.attribute<std::vector<int64_t>>("start_indices");
-  const auto& strides = c.attribute<std::vector<int64_t>>("strides");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> start_indices,
+                            IntListAttribute(c, "start_indices"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> strides, IntListAttribute(c, "strides"));
   ElementView in(operand);
   std::vector<int64_t> operand_index(operand.rank());
   return Exactly(ResultFrom(c.result_types[0], [&](const std::vector<int64_t>& result_index) {
@@ -82,7 +50,8 @@ Results Slice(const Case& c) {
 // result_index[broadcast_dimensions[d]] otherwise.
 Results BroadcastInDim(const Case& c) {
   const Tensor& operand = c.operands[0];
-  const auto& broadcast_dimensions = c.attribute<std::vector<int64_t>>("broadcast_dimensions");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> broadcast_dimensions,
+                            IntListAttribute(c, "broadcast_dimensions"));
   ElementView in(operand);
   std::vector<int64_t> operand_index(operand.rank());
   return Exactly(ResultFrom(c.result_types[0], [&](const std::vector<int64_t>& result_index) {
@@ -111,7 +80,8 @@ Results Reshape(const Case& c) {
 // dimensions, and result_index[d] otherwise.
 Results Reverse(const Case& c) {
   const Tensor& operand = c.operands[0];
-  const auto& dimensions = c.attribute<std::vector<int64_t>>("dimensions");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> dimensions,
+                            IntListAttribute(c, "dimensions"));
   const TensorType& result_type = c.result_types[0];
   std::vector<bool> reversed(result_type.rank(), false);
   for (int64_t d : dimensions) reversed[d] = true;
@@ -130,7 +100,8 @@ Results Reverse(const Case& c) {
 // sizes of dimension d of the inputs.
 Results Concatenate(const Case& c) {
   std::span<const Tensor> inputs = InputTensors(c, 0);
-  const auto dimension = static_cast<size_t>(c.attribute<int64_t>("dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t dimension_attribute, IntAttribute(c, "dimension"));
+  const auto dimension = static_cast<size_t>(dimension_attribute);
   std::vector<ElementView> views;
   // first[k] = d0 + ... + dk-1: where input k starts along dimension.
   std::vector<int64_t> first;
@@ -153,19 +124,46 @@ Results Concatenate(const Case& c) {
   }));
 }
 
+// pad: result[result_index] = operand[operand_index] if
+//   result_index = edge_padding_low + operand_index * (interior_padding + 1)
+// for an operand_index in index_space(operand), and padding_value otherwise.
+// Negative edge padding moves operand elements below index 0 or beyond the
+// last result index, which drops them: they match no result_index.
+Results Pad(const Case& c) {
+  const Tensor& operand = c.operands[0];
+  const Tensor& padding_value = c.operands[1];
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> edge_padding_low,
+                            IntListAttribute(c, "edge_padding_low"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> interior_padding,
+                            IntListAttribute(c, "interior_padding"));
+  ElementView in(operand);
+  const std::byte* padding = padding_value.bytes().data();
+  std::vector<int64_t> operand_index(operand.rank());
+  return Exactly(ResultFrom(c.result_types[0], [&](const std::vector<int64_t>& result_index) {
+    // Solve result_index = edge_padding_low + operand_index * (interior_padding + 1)
+    // for operand_index, dimension by dimension.
+    for (size_t d = 0; d < result_index.size(); ++d) {
+      const int64_t from_low = result_index[d] - edge_padding_low[d];
+      const int64_t step = interior_padding[d] + 1;
+      if (from_low < 0 || from_low % step != 0 || from_low / step >= operand.shape()[d]) {
+        return padding;
+      }
+      operand_index[d] = from_low / step;
+    }
+    return in.at(operand_index);
+  }));
+}
+
 }  // namespace
 
-std::vector<OpEntry> DataMovementOps() {
-  std::vector<OpEntry> ops = {{"broadcast_in_dim", BroadcastInDim},
-                              {"concatenate", Concatenate},
-                              {"reshape", Reshape},
-                              {"reverse", Reverse},
-                              {"slice", Slice},
-                              {"transpose", Transpose}};
-  for (auto family : {DynamicIndexingOps, PaddingOps, ValueOps, SortOps, ScatterOps}) {
-    for (const OpEntry& entry : family()) ops.push_back(entry);
-  }
-  return ops;
+std::vector<OpEntry> DataMovementShapeOps() {
+  return {{"broadcast_in_dim", BroadcastInDim},
+          {"concatenate", Concatenate},
+          {"pad", Pad},
+          {"reshape", Reshape},
+          {"reverse", Reverse},
+          {"slice", Slice},
+          {"transpose", Transpose}};
 }
 
 }  // namespace hlocheck::oracle

@@ -1,10 +1,10 @@
-// Shared by the data movement files (data_movement*.cc): every result
+// Shared by the data movement files (data_movement_*.cc): every result
 // element of these ops is one input element (or a constant), named by an
 // index formula of the spec. Elements are moved as raw bytes, so every
 // element type -- and the storage of quantized tensors -- behaves the same,
 // and no op needs to dispatch on the element type to move data.
-#ifndef HLOCHECK_ORACLE_DATA_MOVEMENT_H_
-#define HLOCHECK_ORACLE_DATA_MOVEMENT_H_
+#ifndef HLOCHECK_ORACLE_DATA_MOVEMENT_HELPERS_H_
+#define HLOCHECK_ORACLE_DATA_MOVEMENT_HELPERS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -71,13 +71,6 @@ std::span<const Tensor> InputTensors(const Case& c, size_t input);
 // gives what clamping the exact value gives. One dispatch per tensor.
 std::vector<int64_t> SaturatedIndexValues(const Tensor& indices);
 
-// The ops of the other data movement files, gathered by DataMovementOps().
-std::vector<OpEntry> DynamicIndexingOps();  // data_movement_dynamic.cc
-std::vector<OpEntry> PaddingOps();          // data_movement_padding.cc
-std::vector<OpEntry> ValueOps();            // data_movement_values.cc
-std::vector<OpEntry> SortOps();             // data_movement_sort.cc
-std::vector<OpEntry> ScatterOps();          // data_movement_scatter.cc
-
 }  // namespace hlocheck::oracle
 
-#endif  // HLOCHECK_ORACLE_DATA_MOVEMENT_H_
+#endif  // HLOCHECK_ORACLE_DATA_MOVEMENT_HELPERS_H_

@@ -53,7 +53,8 @@ absl::StatusOr<ScatterDims> ReadDims(const Case& c) {
   for (const auto& [name, list] : lists) {
     // The batching dimensions are the public spec's, absent by default.
     const bool optional = std::string_view(name).ends_with("batching_dims");
-    absl::StatusOr<std::vector<int64_t>> values = IntVectorAttribute(c, name, optional);
+    absl::StatusOr<std::vector<int64_t>> values =
+        optional ? IntListAttribute(c, name, {}) : IntListAttribute(c, name);
     if (!values.ok()) return values.status();
     *list = *std::move(values);
   }
@@ -509,6 +510,12 @@ absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
     });
   }
   return results;
+}
+
+std::vector<OpEntry> DataMovementScatterOps() {
+  return {
+      {"scatter", kVariadic, &SupportsScatter, &RunScatter},
+  };
 }
 
 }  // namespace hlocheck::cpu

@@ -1,5 +1,5 @@
-// Comparing and choosing elementwise ops: compare, maximum, minimum, clamp
-// and select. Floats follow IEEE-754: maximum and minimum propagate NaN and
+// Comparing and choosing elementwise ops: compare, maximum, minimum, clamp,
+// select, and is_finite. Floats follow IEEE-754: maximum and minimum propagate NaN and
 // order -0 below +0; compare is either IEEE (FLOAT) or totalOrder.
 #include <cmath>
 #include <complex>
@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -28,7 +29,7 @@ absl::StatusOr<Results> RunExtremum(const Case& c, const Device& device) {
 // clamp(min, operand, max) = minimum(maximum(operand, min), max), where min
 // and max are rank 0 (broadcast) or of the operand's shape.
 absl::StatusOr<Results> RunClamp(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 3); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 3));
   const Tensor& min = c.operands[0];
   const Tensor& operand = c.operands[1];
   const Tensor& max = c.operands[2];
@@ -66,7 +67,7 @@ absl::StatusOr<Results> RunClamp(const Case& c, const Device& device) {
 // --------------------------------------------------------------- select
 
 absl::StatusOr<Results> RunSelect(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 3); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 3));
   const Tensor& pred = c.operands[0];
   const Tensor& on_true = c.operands[1];
   const Tensor& on_false = c.operands[2];
@@ -97,89 +98,61 @@ absl::StatusOr<Results> RunSelect(const Case& c, const Device& device) {
 
 // -------------------------------------------------------------- compare
 
-enum class Direction { kEq, kNe, kGe, kGt, kLe, kLt };
-
-absl::StatusOr<std::string> EnumAttribute(const Case& c, const std::string& name) {
-  const Attribute* attribute = c.FindAttribute(name);
-  if (attribute == nullptr) return std::string();
-  if (const auto* value = std::get_if<EnumValue>(attribute)) return value->name;
-  if (const auto* value = std::get_if<std::string>(attribute)) return *value;
-  return absl::InvalidArgumentError(absl::StrCat(c.op, ": attribute ", name, " is not an enum"));
-}
-
 // The result of comparing two ordered keys.
 template <typename K>
-bool Compare(Direction direction, K a, K b) {
+bool Compare(ComparisonDirection direction, K a, K b) {
   switch (direction) {
-    case Direction::kEq:
+    case ComparisonDirection::kEq:
       return a == b;
-    case Direction::kNe:
+    case ComparisonDirection::kNe:
       return a != b;
-    case Direction::kGe:
+    case ComparisonDirection::kGe:
       return a >= b;
-    case Direction::kGt:
+    case ComparisonDirection::kGt:
       return a > b;
-    case Direction::kLe:
+    case ComparisonDirection::kLe:
       return a <= b;
-    case Direction::kLt:
+    case ComparisonDirection::kLt:
       return a < b;
   }
   return false;
 }
 
 template <typename P>
-bool CompareComplex(Direction direction, std::complex<P> a, std::complex<P> b) {
+bool CompareComplex(ComparisonDirection direction, std::complex<P> a, std::complex<P> b) {
   // Lexicographic on (real, imag) with IEEE comparisons of the parts.
   const bool eq = a.real() == b.real() && a.imag() == b.imag();
   const bool lt = a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
   const bool gt = a.real() > b.real() || (a.real() == b.real() && a.imag() > b.imag());
   switch (direction) {
-    case Direction::kEq:
+    case ComparisonDirection::kEq:
       return eq;
-    case Direction::kNe:
+    case ComparisonDirection::kNe:
       return !eq;
-    case Direction::kGe:
+    case ComparisonDirection::kGe:
       return gt || eq;
-    case Direction::kGt:
+    case ComparisonDirection::kGt:
       return gt;
-    case Direction::kLe:
+    case ComparisonDirection::kLe:
       return lt || eq;
-    case Direction::kLt:
+    case ComparisonDirection::kLt:
       return lt;
   }
   return false;
 }
 
 absl::StatusOr<Results> RunCompare(const Case& c, const Device& device) {
-  if (absl::Status status = CheckElementwise(c, 2, false); !status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 2, false));
   const Tensor& lhs = c.operands[0];
   const Tensor& rhs = c.operands[1];
   Tensor result = NewResult(c.result_types[0]);
   if (lhs.element_type() != rhs.element_type() || !IsBool(result.element_type())) {
     return absl::InvalidArgumentError("compare: operand or result types do not fit");
   }
-  absl::StatusOr<std::string> direction_name = EnumAttribute(c, "comparison_direction");
-  if (!direction_name.ok()) return direction_name.status();
-  absl::StatusOr<std::string> compare_type = EnumAttribute(c, "compare_type");
-  if (!compare_type.ok()) return compare_type.status();
-  Direction direction;
-  if (*direction_name == "EQ") {
-    direction = Direction::kEq;
-  } else if (*direction_name == "NE") {
-    direction = Direction::kNe;
-  } else if (*direction_name == "GE") {
-    direction = Direction::kGe;
-  } else if (*direction_name == "GT") {
-    direction = Direction::kGt;
-  } else if (*direction_name == "LE") {
-    direction = Direction::kLe;
-  } else if (*direction_name == "LT") {
-    direction = Direction::kLt;
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("compare: comparison_direction '", *direction_name, "'"));
-  }
-  const bool total_order = *compare_type == "TOTALORDER";
+  HLOCHECK_ASSIGN_OR_RETURN(const ComparisonDirection direction,
+                            ComparisonDirectionAttribute(c, "comparison_direction"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::string compare_type, EnumAttribute(c, "compare_type", ""));
+  const bool total_order = compare_type == "TOTALORDER";
   uint8_t* z = result.values<ElementType::kI1>().data();
   const int64_t n = result.num_elements();
   DispatchElementType(lhs.element_type(), [&]<ElementType T>() {
@@ -211,19 +184,40 @@ absl::StatusOr<Results> RunCompare(const Case& c, const Device& device) {
   return OneResult(std::move(result));
 }
 
-AdapterSupport SupportsAny(const Case& c) { return SupportsTypes(c, AnyType, "every type"); }
+// ------------------------------------------------------------ is_finite
+
+absl::StatusOr<Results> RunIsFinite(const Case& c, const Device& device) {
+  HLOCHECK_RETURN_IF_ERROR(CheckElementwise(c, 1, false));
+  const Tensor& operand = c.operands[0];
+  Tensor result = NewResult(c.result_types[0]);
+  if (!IsFloat(operand.element_type()) || !IsBool(result.element_type())) {
+    return absl::InvalidArgumentError("is_finite: needs a float operand and an i1 result");
+  }
+  uint8_t* z = result.values<ElementType::kI1>().data();
+  const int64_t n = result.num_elements();
+  DispatchElementType(operand.element_type(), [&]<ElementType T>() {
+    using C = ContainerT<T>;
+    if constexpr (IsFloat(T)) {
+      MapUnary(operand.values<T>().data(), z, n, device,
+               [](C a) -> uint8_t { return std::isfinite(FloatValue<T>(a)) ? 1 : 0; });
+    }
+  });
+  return OneResult(std::move(result));
+}
+
 AdapterSupport SupportsClamp(const Case& c) { return SupportsTypes(c, AnyType, "every type", 1); }
 AdapterSupport SupportsSelect(const Case& c) { return SupportsTypes(c, AnyType, "every type", 1); }
 
 }  // namespace
 
-std::vector<OpEntry> CompareOps() {
+std::vector<OpEntry> ElementwiseCompareSelectOps() {
   return {
       {"compare", 2, &SupportsAny, &RunCompare},
       {"maximum", 2, &SupportsAny, &RunExtremum<true>},
       {"minimum", 2, &SupportsAny, &RunExtremum<false>},
       {"clamp", 3, &SupportsClamp, &RunClamp},
       {"select", 3, &SupportsSelect, &RunSelect},
+      {"is_finite", 1, &SupportsFloat, &RunIsFinite},
   };
 }
 

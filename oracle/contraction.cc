@@ -1,4 +1,4 @@
-// Reductions and contractions (seed 002: dot_general). The spec sums with
+// Contractions (seed 002: dot_general). The spec sums with
 // reduce(add) in an implementation-defined order, so for floats the oracle
 // returns the (nearly) exact sum and a bound that every order satisfies.
 #include <algorithm>
@@ -6,7 +6,9 @@
 #include <cmath>
 
 #include "absl/status/status.h"
-#include "oracle/arithmetic.h"
+#include "core/case_attributes.h"
+#include "core/status_macros.h"
+#include "oracle/element_encoding.h"
 #include "oracle/oracle.h"
 #include "oracle/precise/double_double.h"
 
@@ -272,10 +274,14 @@ Results DotGeneral(const Case& c) {
         "dot_general with a result element type different from its operands' is not "
         "implemented by the oracle");
   }
-  const auto& lhs_batching = c.attribute<std::vector<int64_t>>("lhs_batching_dimensions");
-  const auto& rhs_batching = c.attribute<std::vector<int64_t>>("rhs_batching_dimensions");
-  const auto& lhs_contracting = c.attribute<std::vector<int64_t>>("lhs_contracting_dimensions");
-  const auto& rhs_contracting = c.attribute<std::vector<int64_t>>("rhs_contracting_dimensions");
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> lhs_batching,
+                            IntListAttribute(c, "lhs_batching_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> rhs_batching,
+                            IntListAttribute(c, "rhs_batching_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> lhs_contracting,
+                            IntListAttribute(c, "lhs_contracting_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> rhs_contracting,
+                            IntListAttribute(c, "rhs_contracting_dimensions"));
   Contraction k;
   k.lhs_batch = SubspaceOffsets(lhs.shape(), lhs_batching);
   k.rhs_batch = SubspaceOffsets(rhs.shape(), rhs_batching);
@@ -296,6 +302,6 @@ Results DotGeneral(const Case& c) {
 
 }  // namespace
 
-std::vector<OpEntry> ReductionOps() { return {{"dot_general", DotGeneral}}; }
+std::vector<OpEntry> ContractionOps() { return {{"dot_general", DotGeneral}}; }
 
 }  // namespace hlocheck::oracle

@@ -1,10 +1,11 @@
-// Data movement ops of the spec: transpose (Eigen's shuffle) and slice
-// (Eigen's stridedSlice), and what the data movement files share
-// (data_movement_internal.h). They move bytes and never look at values, so the
-// kernels are instantiated per container size and rank, not per element
-// type. Dimensions that need no work are collapsed away first: the kernels
-// then run at the lowest rank that describes the movement, and a movement
-// that keeps every byte in place becomes one parallel copy.
+// What the CPU adapter's data movement files (data_movement_*.cc) share
+// (data_movement_internal.h): parallel copies and fills, strided box copies,
+// the transposition of whole buffers (Eigen's shuffle, or tiles where the
+// innermost dimension moves) and the checks of a data movement case. They
+// move bytes and never look at values, so the kernels are instantiated per
+// container size and rank, not per element type. Dimensions that need no work are collapsed away
+// first: the kernels then run at the lowest rank that describes the movement, and a movement that
+// keeps every byte in place becomes one parallel copy.
 #include <algorithm>
 #include <complex>
 #include <cstring>
@@ -143,61 +144,6 @@ void TiledTransposeKernel(const S* source, const CollapsedTranspose& t, S* desti
               });
 }
 
-// A slice with dimensions of size 1 dropped, and each dimension taken whole
-// with stride 1 merged into the dimension outside it when that one has
-// stride 1: their elements are then consecutive runs.
-struct CollapsedSlice {
-  std::vector<int64_t> dims, start, limit, strides;
-};
-
-CollapsedSlice Collapse(const Shape& shape, const std::vector<int64_t>& start,
-                        const std::vector<int64_t>& limit, const std::vector<int64_t>& strides) {
-  CollapsedSlice s;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    const bool whole = start[d] == 0 && limit[d] == shape[d] && strides[d] == 1;
-    if (whole && !s.dims.empty() && s.strides.back() == 1) {
-      s.dims.back() *= shape[d];
-      s.start.back() *= shape[d];
-      s.limit.back() *= shape[d];
-      continue;
-    }
-    s.dims.push_back(shape[d]);
-    s.start.push_back(start[d]);
-    s.limit.push_back(limit[d]);
-    s.strides.push_back(strides[d]);
-  }
-  return s;
-}
-
-template <typename S, int R>
-void StridedSliceKernel(const void* source, const CollapsedSlice& s, void* destination,
-                        const Device& device) {
-  Eigen::DSizes<Eigen::Index, R> in_dims;
-  Eigen::DSizes<Eigen::Index, R> out_dims;
-  Eigen::DSizes<Eigen::Index, R> start;
-  Eigen::DSizes<Eigen::Index, R> stop;
-  Eigen::DSizes<Eigen::Index, R> strides;
-  for (int d = 0; d < R; ++d) {
-    in_dims[d] = s.dims[d];
-    start[d] = s.start[d];
-    stop[d] = s.limit[d];
-    strides[d] = s.strides[d];
-    out_dims[d] = (s.limit[d] - s.start[d] + s.strides[d] - 1) / s.strides[d];
-  }
-  Map<S, R>(static_cast<S*>(destination), out_dims).device(device) =
-      ConstMap<S, R>(static_cast<const S*>(source), in_dims).stridedSlice(start, stop, strides);
-}
-
-AdapterSupport SupportsRank(const Case& c) {
-  const int64_t rank = c.operands[0].rank();
-  if (rank > kMaxRank) {
-    return AdapterSupport::No(absl::StrCat(c.op, " of rank ", rank, " is not implemented (the ",
-                                           "Eigen kernels go up to rank ", kMaxRank, ")"));
-  }
-  return AdapterSupport::Yes();
-}
-
 }  // namespace
 
 void ParallelCopy(const void* source, void* destination, int64_t bytes, const Device& device) {
@@ -319,97 +265,6 @@ void TransposeBytes(const void* source, const Shape& shape, std::span<const int6
     DispatchRank(static_cast<int>(t.dims.size()),
                  [&]<int R>() { ShuffleKernel<S, R>(source, t, destination, device); });
   });
-}
-
-AdapterSupport SupportsTranspose(const Case& c) { return SupportsRank(c); }
-
-absl::StatusOr<Results> RunTranspose(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> perm = IntVectorAttribute(c, "permutation");
-  if (!perm.ok()) return perm.status();
-  const Tensor& operand = c.operands[0];
-  const int64_t rank = operand.rank();
-  std::vector<bool> seen(rank, false);
-  bool valid = static_cast<int64_t>(perm->size()) == rank;
-  for (size_t d = 0; valid && d < perm->size(); ++d) {
-    const int64_t p = (*perm)[d];
-    valid = p >= 0 && p < rank && !seen[p];
-    if (valid) seen[p] = true;
-  }
-  if (!valid) {
-    return absl::InvalidArgumentError(absl::StrCat("transpose: permutation [",
-                                                   absl::StrJoin(*perm, ", "),
-                                                   "] is not a permutation of rank ", rank));
-  }
-  Shape shape(rank);
-  for (int64_t d = 0; d < rank; ++d) shape[d] = operand.shape()[(*perm)[d]];
-  if (shape != c.result_types[0].shape) {
-    return absl::InvalidArgumentError(absl::StrCat("transpose: result should be ",
-                                                   ShapeToString(shape), ", not ",
-                                                   c.result_types[0].ToString()));
-  }
-  Tensor result = NewResult(c.result_types[0]);
-  TransposeBytes(operand.raw(), operand.shape(), *perm, ContainerBytes(operand.element_type()),
-                 result.raw(), device);
-  Results results;
-  results.push_back(std::move(result));
-  return results;
-}
-
-AdapterSupport SupportsSlice(const Case& c) { return SupportsRank(c); }
-
-absl::StatusOr<Results> RunSlice(const Case& c, const Device& device) {
-  if (absl::Status status = CheckCounts(c, 1); !status.ok()) return status;
-  if (absl::Status status = CheckSameElementType(c); !status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> start = IntVectorAttribute(c, "start_indices");
-  if (!start.ok()) return start.status();
-  absl::StatusOr<std::vector<int64_t>> limit = IntVectorAttribute(c, "limit_indices");
-  if (!limit.ok()) return limit.status();
-  absl::StatusOr<std::vector<int64_t>> strides = IntVectorAttribute(c, "strides");
-  if (!strides.ok()) return strides.status();
-  const Tensor& operand = c.operands[0];
-  const size_t rank = operand.shape().size();
-  if (start->size() != rank || limit->size() != rank || strides->size() != rank) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("slice: start_indices, limit_indices and strides need ", rank, " entries"));
-  }
-  Shape shape(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    const int64_t b = (*start)[d];
-    const int64_t e = (*limit)[d];
-    const int64_t s = (*strides)[d];
-    if (b < 0 || b > e || e > operand.shape()[d] || s < 1) {
-      return absl::InvalidArgumentError(absl::StrCat("slice: dimension ", d, " of size ",
-                                                     operand.shape()[d], " has start ", b,
-                                                     ", limit ", e, ", stride ", s));
-    }
-    shape[d] = (e - b + s - 1) / s;
-  }
-  if (shape != c.result_types[0].shape) {
-    return absl::InvalidArgumentError(absl::StrCat("slice: result should be ", ShapeToString(shape),
-                                                   ", not ", c.result_types[0].ToString()));
-  }
-  Tensor result = NewResult(c.result_types[0]);
-  const int bytes = ContainerBytes(operand.element_type());
-  if (result.num_elements() > 0) {
-    const CollapsedSlice s = Collapse(operand.shape(), *start, *limit, *strides);
-    if (s.dims.empty()) {
-      std::memcpy(result.raw(), operand.raw(), static_cast<size_t>(bytes));
-    } else if (s.dims.size() == 1 && s.strides[0] == 1) {
-      ParallelCopy(static_cast<const std::byte*>(operand.raw()) + s.start[0] * bytes, result.raw(),
-                   result.num_elements() * bytes, device);
-    } else {
-      DispatchContainer(bytes, [&]<typename S>() {
-        DispatchRank(static_cast<int>(s.dims.size()), [&]<int R>() {
-          StridedSliceKernel<S, R>(operand.raw(), s, result.raw(), device);
-        });
-      });
-    }
-  }
-  Results results;
-  results.push_back(std::move(result));
-  return results;
 }
 
 }  // namespace hlocheck::cpu

@@ -1,0 +1,61 @@
+// What an element-wise op returns: its one result, with the elements whose
+// value the spec leaves to the implementation marked free, each with why.
+// Shared by the oracle's op files.
+#ifndef HLOCHECK_ORACLE_ELEMENT_RESULTS_H_
+#define HLOCHECK_ORACLE_ELEMENT_RESULTS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/tensor.h"
+#include "oracle/expectation.h"
+
+namespace hlocheck::oracle {
+
+// Elements of one result whose value the spec leaves to the implementation,
+// each with why.
+class FreeElements {
+ public:
+  explicit FreeElements(size_t count) : count_(count) {}
+
+  void Mark(size_t index, std::string_view reason) {
+    if (mask_.empty()) mask_.assign(count_, 0);
+    mask_[index] = 1;
+    if (reason_.find(reason) == std::string::npos) {
+      if (!reason_.empty()) reason_ += "; ";
+      reason_ += reason;
+    }
+  }
+  bool any() const { return !mask_.empty(); }
+
+  void MoveInto(ResultExpectation& expectation) && {
+    expectation.free = std::move(mask_);
+    expectation.free_reason = std::move(reason_);
+  }
+
+ private:
+  size_t count_;
+  std::vector<uint8_t> mask_;  // empty until an element is marked
+  std::string reason_;
+};
+
+// What a float result that T cannot hold (see RoundDouble) is marked free with.
+inline constexpr std::string_view kUnrepresentableReason =
+    "the result (NaN, an infinity, zero or a negative value) does not exist in the element "
+    "type; the spec does not say what it becomes";
+
+// The one result of an element-wise op.
+inline std::vector<ResultExpectation> OneResult(Tensor reference, Check check, FreeElements free) {
+  std::vector<ResultExpectation> results(1);
+  results[0].reference = std::move(reference);
+  results[0].check = check;
+  std::move(free).MoveInto(results[0]);
+  return results;
+}
+
+}  // namespace hlocheck::oracle
+
+#endif  // HLOCHECK_ORACLE_ELEMENT_RESULTS_H_
