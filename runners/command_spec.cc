@@ -88,12 +88,15 @@ int SpecCommand(const std::vector<std::string>& args) {
   if (flags.positional().empty()) {
     size_t seed_executable = 0;
     size_t public_count = 0;
+    size_t rank_count = 0;
     size_t seed_ops = 0;
     for (const spec::OpSpec& op : (*registry)->ops()) {
       seed_ops += !op.seed_heading.empty();
       for (const spec::ConstraintSpec& c : op.constraints) {
         if (c.source == "public") {
           ++public_count;
+        } else if (c.source == "inputs") {
+          ++rank_count;
         } else {
           seed_executable += c.formula.expr != nullptr;
         }
@@ -102,13 +105,18 @@ int SpecCommand(const std::vector<std::string>& args) {
     std::cout << (*registry)->ops().size() << " ops (" << seed_ops << " of seed 002's 97), "
               << (*registry)->seed_constraint_count() << " seed constraints (of 332), "
               << seed_executable << "/" << (*registry)->seed_constraint_count() << " executable; "
-              << public_count << " constraints from the public spec\n";
+              << public_count << " constraints from the public spec; " << rank_count
+              << " ranks from the seed's Inputs/Outputs tables\n";
     for (const spec::OpSpec& op : (*registry)->ops()) {
       std::cout << "  " << op.name << " (" << op.category << "): " << op.seed_constraint_count()
                 << " constraints";
-      if (op.constraints.size() != op.seed_constraint_count()) {
-        std::cout << " + " << op.constraints.size() - op.seed_constraint_count() << " public";
+      size_t ranks = 0;
+      for (const spec::ConstraintSpec& c : op.constraints) ranks += c.source == "inputs";
+      if (op.constraints.size() != op.seed_constraint_count() + ranks) {
+        std::cout << " + " << op.constraints.size() - op.seed_constraint_count() - ranks
+                  << " public";
       }
+      if (ranks > 0) std::cout << " + " << ranks << (ranks == 1 ? " rank" : " ranks");
       if (op.seed_heading.empty()) std::cout << " [public spec only]";
       std::cout << "\n";
     }
@@ -122,12 +130,15 @@ int SpecCommand(const std::vector<std::string>& args) {
   std::cout << op->name << ": " << op->summary << "\n(" << op->file << ")\n";
   for (const spec::ValueSpec& v : op->operands) {
     std::cout << "  operand " << v.label << " " << v.name << (v.variadic ? " (variadic)" : "")
-              << "\n";
+              << (v.rank ? ", rank " + std::to_string(*v.rank) : "") << "\n";
   }
   for (const spec::AttributeSpec& a : op->attributes) {
     std::cout << "  attribute " << a.label << " " << a.name << "\n";
   }
-  for (const spec::ValueSpec& v : op->results) std::cout << "  result " << v.name << "\n";
+  for (const spec::ValueSpec& v : op->results) {
+    std::cout << "  result " << v.name << (v.rank ? ", rank " + std::to_string(*v.rank) : "")
+              << "\n";
+  }
   for (const spec::RegionSpec& r : op->regions) {
     std::cout << "  region " << r.label << " " << r.name << (r.variadic ? " (variadic)" : "")
               << "\n";
