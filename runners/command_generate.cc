@@ -18,7 +18,7 @@ namespace {
 int NegativeReport(const spec::SpecRegistry& registry, const std::vector<const spec::OpSpec*>& ops,
                    const GenerationCheckOptions& options, bool verbose) {
   int seed_working = 0, seed_random = 0, seed_marked = 0, seed_failing = 0, public_working = 0,
-      public_total = 0;
+      public_total = 0, rank_working = 0, rank_total = 0;
   for (const spec::OpSpec* op : ops) {
     for (const NegativeCheck& check : CheckNegatives(registry, *op, options)) {
       bool marked = !check.not_violable_alone.empty();
@@ -27,6 +27,9 @@ int NegativeReport(const spec::SpecRegistry& registry, const std::vector<const s
         seed_random += check.random();
         seed_marked += marked;
         seed_failing += !marked && !check.working();
+      } else if (check.source == "inputs") {
+        ++rank_total;
+        rank_working += check.working();
       } else {
         ++public_total;
         public_working += check.working();
@@ -57,8 +60,12 @@ int NegativeReport(const spec::SpecRegistry& registry, const std::vector<const s
             << " falling back to the spec's violated_by instance)"
             << "; marked not violable alone: " << seed_marked << "; without: " << seed_failing
             << "\npublic-spec constraints with a working negative generator: " << public_working
-            << " of " << public_total << "\n";
-  return seed_failing == 0 && public_working == public_total ? kExitOk : kExitFailure;
+            << " of " << public_total
+            << "\nranks of the Inputs/Outputs tables with a working negative generator: "
+            << rank_working << " of " << rank_total << "\n";
+  return seed_failing == 0 && public_working == public_total && rank_working == rank_total
+             ? kExitOk
+             : kExitFailure;
 }
 
 }  // namespace

@@ -77,10 +77,13 @@ void PrintSupportTable(const spec::SpecRegistry& registry, const OpSupportTable&
   for (size_t i = 0; i < support.ops.size(); ++i) {
     const spec::OpSpec& op = registry.ops()[i];
     const OpSupport& row = support.ops[i];
+    size_t ranks = 0;
+    for (const spec::ConstraintSpec& c : op.constraints) ranks += c.source == "inputs";
     std::string constraints = std::to_string(op.seed_constraint_count());
-    if (op.constraints.size() != op.seed_constraint_count()) {
-      constraints += "+" + std::to_string(op.constraints.size() - op.seed_constraint_count()) + "p";
+    if (size_t extra = op.constraints.size() - op.seed_constraint_count() - ranks; extra > 0) {
+      constraints += "+" + std::to_string(extra) + "p";
     }
+    if (ranks > 0) constraints += "+" + std::to_string(ranks) + "r";
     if (op.seed_heading.empty()) constraints += " (public)";
     std::string oracle = row.oracle               ? "yes"
                          : row.planned_issue != 0 ? "#" + std::to_string(row.planned_issue)
@@ -100,7 +103,7 @@ void PrintSupportTable(const spec::SpecRegistry& registry, const OpSupportTable&
     std::cout << "; " << support.backends[b] << " runs " << backend_counts[b];
   }
   std::cout << ". A case runs on a backend only where both say yes; 'p': constraints from the\n"
-               "public spec beyond seed 002's.\n";
+               "public spec beyond seed 002's; 'r': ranks of the seed's Inputs/Outputs tables.\n";
   for (const std::string& unknown : support.unknown) {
     std::cout << "warning: not an op of spec/ops: " << unknown << "\n";
   }
@@ -136,12 +139,15 @@ int SpecCommand(const std::vector<std::string>& args) {
   if (flags.positional().empty()) {
     size_t seed_executable = 0;
     size_t public_count = 0;
+    size_t rank_count = 0;
     size_t seed_ops = 0;
     for (const spec::OpSpec& op : (*registry)->ops()) {
       seed_ops += !op.seed_heading.empty();
       for (const spec::ConstraintSpec& c : op.constraints) {
         if (c.source == "public") {
           ++public_count;
+        } else if (c.source == "inputs") {
+          ++rank_count;
         } else {
           seed_executable += c.formula.expr != nullptr;
         }
@@ -150,7 +156,8 @@ int SpecCommand(const std::vector<std::string>& args) {
     std::cout << (*registry)->ops().size() << " ops (" << seed_ops << " of seed 002's 97), "
               << (*registry)->seed_constraint_count() << " seed constraints (of 332), "
               << seed_executable << "/" << (*registry)->seed_constraint_count() << " executable; "
-              << public_count << " constraints from the public spec\n";
+              << public_count << " constraints from the public spec; " << rank_count
+              << " ranks from the seed's Inputs/Outputs tables\n";
     auto support = BuildOpSupportTable(**registry);
     if (!support.ok()) {
       std::cerr << "hlocheck spec: " << support.status().message() << "\n";
@@ -181,12 +188,15 @@ int SpecCommand(const std::vector<std::string>& args) {
   }
   for (const spec::ValueSpec& v : op->operands) {
     std::cout << "  operand " << v.label << " " << v.name << (v.variadic ? " (variadic)" : "")
-              << "\n";
+              << (v.rank ? ", rank " + std::to_string(*v.rank) : "") << "\n";
   }
   for (const spec::AttributeSpec& a : op->attributes) {
     std::cout << "  attribute " << a.label << " " << a.name << "\n";
   }
-  for (const spec::ValueSpec& v : op->results) std::cout << "  result " << v.name << "\n";
+  for (const spec::ValueSpec& v : op->results) {
+    std::cout << "  result " << v.name << (v.rank ? ", rank " + std::to_string(*v.rank) : "")
+              << "\n";
+  }
   for (const spec::RegionSpec& r : op->regions) {
     std::cout << "  region " << r.label << " " << r.name << (r.variadic ? " (variadic)" : "")
               << "\n";

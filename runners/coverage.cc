@@ -114,7 +114,8 @@ absl::StatusOr<CoverageRun> MeasureCoverage(const spec::SpecRegistry& registry,
     for (const spec::ConstraintSpec& c : op->constraints) {
       ConstraintCoverage cc;
       cc.id = c.DisplayId();
-      cc.seed = c.source != "public";
+      cc.source = c.source;
+      cc.seed = c.source == "seed";
       cc.conditional = c.condition.has_value();
       cc.not_violable_alone = c.not_violable_alone;
       coverage.constraints.push_back(cc);
@@ -170,11 +171,12 @@ nlohmann::json CoverageToJson(const CoverageRun& run) {
   for (const OpCoverage& op : run.ops) {
     nlohmann::json constraints = nlohmann::json::object();
     for (const ConstraintCoverage& c : op.constraints) {
-      nlohmann::json entry = {{"source", c.seed ? "seed" : "public"},
-                              {"conditional", c.conditional},
-                              {"valid", {{"held", c.held}}},
-                              {"invalid", {{"violated_alone", c.violated_alone},
-                                           {"from_spec_instance", c.from_spec_instance}}}};
+      nlohmann::json entry = {
+          {"source", c.source},
+          {"conditional", c.conditional},
+          {"valid", {{"held", c.held}}},
+          {"invalid",
+           {{"violated_alone", c.violated_alone}, {"from_spec_instance", c.from_spec_instance}}}};
       if (c.conditional) entry["valid"]["not_applicable"] = c.not_applicable;
       if (!c.not_violable_alone.empty()) entry["not_violable_alone"] = c.not_violable_alone;
       constraints[c.id] = std::move(entry);

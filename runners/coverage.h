@@ -20,7 +20,8 @@ namespace hlocheck {
 
 struct ConstraintCoverage {
   std::string id;  // display id
-  bool seed = true;
+  std::string source = "seed";  // seed, public or inputs (a rank of the Inputs/Outputs tables)
+  bool seed = true;             // a numbered constraint of seed 002
   bool conditional = false;
   // Valid cases: the constraint applied and held / its condition was false.
   int64_t held = 0;

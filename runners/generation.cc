@@ -63,7 +63,8 @@ std::vector<NegativeCheck> CheckNegatives(const spec::SpecRegistry& registry,
     NegativeCheck check;
     check.op = op.name;
     check.id = constraint.DisplayId();
-    check.seed = constraint.source != "public";
+    check.source = constraint.source;
+    check.seed = constraint.source == "seed";
     check.not_violable_alone = constraint.not_violable_alone;
     if (!constraint.not_violable_alone.empty()) {
       checks.push_back(std::move(check));

@@ -47,7 +47,8 @@ struct OpGenerationCheck {
 struct NegativeCheck {
   std::string op;
   std::string id;  // display id
-  bool seed = true;
+  std::string source = "seed";     // the constraint's: seed, public or inputs (a rank rule)
+  bool seed = true;                // a numbered constraint of seed 002
   std::string not_violable_alone;  // the YAML's reason, when marked
   int64_t requested = 0;
   int64_t produced = 0;

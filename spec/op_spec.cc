@@ -1,6 +1,7 @@
 #include "spec/op_spec.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -40,6 +41,8 @@ const ValueSpec* OpSpec::FindResult(std::string_view name) const {
   }
   return nullptr;
 }
+
+std::string RankConstraintId(const ValueSpec& value) { return value.name + ".rank"; }
 
 size_t OpSpec::seed_constraint_count() const {
   size_t count = 0;
@@ -196,9 +199,9 @@ class Loader : public YamlReader {
     std::vector<ValueSpec> values;
     if (!list.IsSequence()) return Error(list, "expected a list of " + std::string(what));
     for (const YAML::Node& entry : list) {
-      if (auto s =
-              CheckKeys(entry, what, {"name"},
-                        {"label", "kind", "variadic", "types", "quantized", "description", "data"});
+      if (auto s = CheckKeys(entry, what, {"name"},
+                             {"label", "kind", "variadic", "types", "quantized", "description",
+                              "data", "rank", "rank_violated_by"});
           !s.ok()) {
         return s;
       }
@@ -238,6 +241,19 @@ class Loader : public YamlReader {
         auto types = ParseTypes(entry);
         HLOCHECK_RETURN_IF_ERROR(types.status());
         value.types = *std::move(types);
+      }
+      if (const YAML::Node& rank = entry["rank"]) {
+        if (value.kind != ValueKind::kTensor) return Error(rank, "only a tensor has a rank");
+        auto text = Scalar(rank, "rank");
+        if (!text.ok()) return text.status();
+        char* end = nullptr;
+        long parsed = std::strtol(text->c_str(), &end, 10);
+        if (text->empty() || *end != '\0' || parsed < 0 || parsed > 6) {
+          return Error(rank, "expected a rank from 0 to 6");
+        }
+        value.rank = parsed;
+      } else if (entry["rank_violated_by"]) {
+        return Error(entry["rank_violated_by"], "rank_violated_by without a rank");
       }
       values.push_back(std::move(value));
     }
@@ -460,6 +476,41 @@ class Loader : public YamlReader {
       }
       op.constraints.push_back(std::move(c));
     }
+    // The ranks of the Inputs/Outputs tables, after the numbered constraints.
+    struct DerivedViolation {
+      size_t constraint;
+      bool operand;  // else a result
+      size_t group;
+    };
+    std::vector<DerivedViolation> derived_violations;
+    auto add_ranks = [&](const std::vector<ValueSpec>& values, const YAML::Node& list,
+                         bool operands) {
+      for (size_t i = 0; i < values.size(); ++i) {
+        const ValueSpec& v = values[i];
+        if (!v.rank) continue;
+        std::string n = std::to_string(*v.rank);
+        ConstraintSpec c;
+        c.id = RankConstraintId(v);
+        c.source = "inputs";
+        std::string where = operands ? "Inputs table, " + v.label : "Outputs table";
+        c.text = (v.variadic ? "Each of " + v.name + " is" : v.name + " is") + " a " + n +
+                 "-dimensional tensor (seed 002's " + where + ").";
+        c.formula.text = "rank(" + v.name + (v.variadic ? "...) = " : ") = ") + n;
+        c.formula.location = Where(list[i]["rank"]);
+        auto expr = ParseFormula(c.formula.text);
+        if (!expr.ok()) return expr.status();
+        c.formula.expr = *expr;
+        if (const YAML::Node& node = list[i]["rank_violated_by"]) {
+          violations.emplace_back(op.constraints.size(), node);
+        } else {
+          derived_violations.push_back({op.constraints.size(), operands, i});
+        }
+        op.constraints.push_back(std::move(c));
+      }
+      return absl::OkStatus();
+    };
+    if (auto s = add_ranks(op.operands, root["operands"], true); !s.ok()) return s;
+    if (auto s = add_ranks(op.results, root["results"], false); !s.ok()) return s;
 
     auto numerics = ParseNumerics(root["numerics"]);
     HLOCHECK_RETURN_IF_ERROR(numerics.status());
@@ -524,6 +575,22 @@ class Loader : public YamlReader {
       auto instance = InstanceFromYaml(op, node, file_, op.example.instance.get());
       HLOCHECK_RETURN_IF_ERROR(instance.status());
       op.constraints[index].violating = std::make_shared<const OpInstance>(*std::move(instance));
+    }
+    // A rank rule without rank_violated_by: the example with a trailing
+    // dimension of size 1 on every value of the group, which keeps sizes and
+    // leading dimensions (what the numbered constraints compare) and keeps
+    // a variadic group's values alike.
+    for (const DerivedViolation& d : derived_violations) {
+      if (op.example.instance == nullptr) {
+        return Error(root, op.constraints[d.constraint].id + " needs the op's example");
+      }
+      OpInstance instance = *op.example.instance;
+      auto& values = d.operand ? instance.operands[d.group] : instance.results[d.group];
+      for (ValueType& type : values) {
+        if (type.kind == ValueType::Kind::kTensor) type.shape.push_back(1);
+      }
+      op.constraints[d.constraint].violating =
+          std::make_shared<const OpInstance>(std::move(instance));
     }
     return op;
   }

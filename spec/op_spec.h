@@ -51,7 +51,16 @@ struct ValueSpec {  // an operand or a result
   // indices and scatter/gather indices, whose values are drawn inside, at and
   // beyond the bounds the spec clamps or skips at. Empty: ordinary data.
   std::string data;
+  // The rank seed 002's Inputs or Outputs table gives the value (a
+  // 0-dimensional padding_value, a 1-dimensional batch-norm scale) where no
+  // numbered constraint states it. The loader turns it into a constraint of
+  // source "inputs" (RankConstraintId), so that the verifier, the negative
+  // generators and coverage treat it like any numbered one.
+  std::optional<int64_t> rank;
 };
+
+// How reports name the rank rule of a value: "padding_value.rank".
+std::string RankConstraintId(const ValueSpec& value);
 
 enum class AttributeType {
   kBool,   // i1 constant
@@ -94,7 +103,9 @@ struct ConstraintSpec {
   std::string text;  // English
   Formula formula;
   std::optional<Formula> condition;  // the constraint applies only when this holds
-  std::string source = "seed";       // "seed" (002) or "public" (the newer spec)
+  // "seed" (002's numbered constraints), "public" (the newer spec), or
+  // "inputs" (a rank from 002's Inputs/Outputs tables, see ValueSpec::rank).
+  std::string source = "seed";
   std::string note;                  // e.g. what a corrected typo was
   // An instance that violates this constraint and no other: the example,
   // mutated. Or, when that is impossible, the reason.

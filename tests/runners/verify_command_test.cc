@@ -42,6 +42,31 @@ results: {results: [tensor<1xi64>]}
   EXPECT_EQ(VerifyCommand({"/nonexistent/case.yaml"}), kExitUsage);
 }
 
+// Seed 002's Inputs table gives pad's padding_value rank 0 (spec/ops/pad.yaml
+// `rank: 0`): a 1-D padding value is rejected, naming that rule alone.
+TEST(VerifyCommandTest, PadWithA1DPaddingValueViolatesItsRank) {
+  const std::string pad = R"(op: pad
+operands: {operand: tensor<2x3xi32>, padding_value: PADDING}
+attributes: {edge_padding_low: [0, 1], edge_padding_high: [2, 1], interior_padding: [1, 2]}
+results: {result: tensor<5x9xi32>}
+)";
+  std::string scalar = pad;
+  scalar.replace(scalar.find("PADDING"), 7, "tensor<i32>");
+  EXPECT_EQ(VerifyCommand({WriteCase("pad_scalar.yaml", scalar)}), kExitOk);
+  std::string vector = pad;
+  vector.replace(vector.find("PADDING"), 7, "tensor<1xi32>");
+  ::testing::internal::CaptureStdout();
+  int rc = VerifyCommand({WriteCase("pad_vector.yaml", vector)});
+  std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(rc, kExitFailure) << out;
+  EXPECT_NE(out.find("padding_value.rank violated: padding_value is a 0-dimensional tensor "
+                     "(seed 002's Inputs table, I2)."),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("rank(padding_value) = 0"), std::string::npos) << out;
+  EXPECT_EQ(out.find("C1 violated"), std::string::npos) << out;
+}
+
 // The reduce of the YAML test above, as a StableHLO snippet and a module.
 TEST(VerifyCommandTest, StablehloSnippetsAndModulesAreVerifiedOpByOp) {
   const std::string reduce = R"(%result = "stablehlo.reduce"(%input, %init_value) ({

@@ -47,7 +47,99 @@ TEST(SpecFilesTest, RunnableExamplesVerifyCleanAsCases) {
     EXPECT_TRUE(verdict.valid()) << op.name << ":\n" << verdict.Report();
     ++runnable;
   }
-  EXPECT_GE(runnable, 6);
+  // Exact: 77 of the op files' examples are tensors only, without regions.
+  EXPECT_EQ(runnable, 77);
+}
+
+// Every rank seed 002's Inputs and Outputs tables give that no numbered
+// constraint states (others follow from one: batch_norm_grad's C4 gives
+// mean, variance, grad_scale and grad_offset scale's shape, and
+// rng_bit_generator's C1 gives output_state initial_state's type). Each is a
+// constraint of source "inputs" named "<value>.rank";
+// constraint_table_test.cc checks that its violating instance violates it
+// alone.
+TEST(SpecFilesTest, TheInputsTablesRanksAreConstraints) {
+  struct Rank {
+    const char* op;
+    const char* value;
+    int64_t rank;
+    const char* formula;
+  };
+  const Rank kRanks[] = {
+      {"batch_norm_grad", "scale", 1, "rank(scale) = 1"},
+      {"batch_norm_inference", "scale", 1, "rank(scale) = 1"},
+      {"batch_norm_inference", "offset", 1, "rank(offset) = 1"},
+      {"batch_norm_inference", "mean", 1, "rank(mean) = 1"},
+      {"batch_norm_inference", "variance", 1, "rank(variance) = 1"},
+      {"batch_norm_training", "scale", 1, "rank(scale) = 1"},
+      {"batch_norm_training", "offset", 1, "rank(offset) = 1"},
+      {"batch_norm_training", "batch_mean", 1, "rank(batch_mean) = 1"},
+      {"batch_norm_training", "batch_var", 1, "rank(batch_var) = 1"},
+      {"case", "index", 0, "rank(index) = 0"},
+      {"dynamic_slice", "start_indices", 0, "rank(start_indices...) = 0"},
+      {"dynamic_update_slice", "start_indices", 0, "rank(start_indices...) = 0"},
+      {"get_dimension_size", "result", 0, "rank(result) = 0"},
+      {"if", "pred", 0, "rank(pred) = 0"},
+      {"pad", "padding_value", 0, "rank(padding_value) = 0"},
+      {"partition_id", "result", 0, "rank(result) = 0"},
+      {"reduce", "init_values", 0, "rank(init_values...) = 0"},
+      {"reduce_window", "init_values", 0, "rank(init_values...) = 0"},
+      {"replica_id", "result", 0, "rank(result) = 0"},
+      {"rng", "a", 0, "rank(a) = 0"},
+      {"rng", "b", 0, "rank(b) = 0"},
+      {"rng_bit_generator", "initial_state", 1, "rank(initial_state) = 1"},
+      {"select_and_scatter", "init_value", 0, "rank(init_value) = 0"},
+  };
+  for (const Rank& r : kRanks) {
+    const OpSpec* op = Registry().Find(r.op);
+    ASSERT_NE(op, nullptr) << r.op;
+    const ValueSpec* value = op->FindOperand(r.value);
+    if (value == nullptr) value = op->FindResult(r.value);
+    ASSERT_NE(value, nullptr) << r.op << " " << r.value;
+    EXPECT_EQ(value->rank, std::optional<int64_t>(r.rank)) << r.op << " " << r.value;
+    const ConstraintSpec* rule = nullptr;
+    for (const ConstraintSpec& c : op->constraints) {
+      if (c.id == std::string(r.value) + ".rank") rule = &c;
+    }
+    ASSERT_NE(rule, nullptr) << r.op << " " << r.value;
+    EXPECT_EQ(rule->source, "inputs");
+    EXPECT_EQ(rule->formula.text, r.formula);
+    ASSERT_NE(rule->violating, nullptr) << r.op << " " << r.value;
+    EXPECT_EQ(Verify(*op, *rule->violating, &Registry()).ViolatedIds(),
+              std::vector<std::string>{rule->id})
+        << r.op;
+  }
+  // No other value has a rank: the table above is the whole list.
+  size_t rules = 0;
+  for (const OpSpec& op : Registry().ops()) {
+    for (const ConstraintSpec& c : op.constraints) rules += c.source == "inputs";
+  }
+  EXPECT_EQ(rules, std::size(kRanks));
+  // The rank rules are not numbered constraints of the seed.
+  EXPECT_EQ(Registry().seed_constraint_count(), 332u);
+}
+
+// A rank is a tensor's; rank_violated_by needs a rank.
+TEST(SpecFilesTest, RankKeysAreChecked) {
+  auto load = [](const std::string& operand, const std::string& example = "") {
+    return ParseOpSpec("op: t\ncategory: misc\nsummary: s\noperands:\n" + operand +
+                           "results: []\nconstraints: []\nnumerics: {class: exact}\n" + example,
+                       "t.yaml");
+  };
+  auto op =
+      load("  - {name: x, types: [any], rank: 0}\n", "example: {operands: {x: tensor<f32>}}\n");
+  ASSERT_TRUE(op.ok()) << op.status();
+  ASSERT_EQ(op->constraints.size(), 1u);
+  EXPECT_EQ(op->constraints[0].DisplayId(), "x.rank");
+  // Without rank_violated_by, the violating instance is the example with a
+  // trailing dimension of size 1.
+  ASSERT_NE(op->constraints[0].violating, nullptr);
+  EXPECT_EQ(op->constraints[0].violating->operands[0][0].shape, (std::vector<int64_t>{1}));
+  // The rule needs an instance to violate it: an example to derive one from.
+  EXPECT_FALSE(load("  - {name: x, types: [any], rank: 0}\n").ok());
+  EXPECT_FALSE(load("  - {name: x, kind: token, rank: 0}\n").ok());
+  EXPECT_FALSE(load("  - {name: x, types: [any], rank: -1}\n").ok());
+  EXPECT_FALSE(load("  - {name: x, types: [any], rank_violated_by: {}}\n").ok());
 }
 
 Case SliceCase(Shape operand, std::vector<int64_t> start, std::vector<int64_t> limit,
