@@ -98,12 +98,13 @@ void PrintSupportTable(const spec::SpecRegistry& registry, const OpSupportTable&
     std::cout << "\n";
   }
   std::cout << std::right << "\nchecked: the oracle computes " << oracle_count << " of "
-            << support.ops.size() << " ops (#N: planned in issue N)";
+            << support.ops.size() << " ops";
   for (size_t b = 0; b < support.backends.size(); ++b) {
     std::cout << "; " << support.backends[b] << " runs " << backend_counts[b];
   }
-  std::cout << ". A case runs on a backend only where both say yes; 'p': constraints from the\n"
-               "public spec beyond seed 002's; 'r': ranks of the seed's Inputs/Outputs tables.\n";
+  std::cout << ".\nA case runs on a backend only where both say yes. #N: planned in issue N;\n"
+               "p: constraints from the public spec beyond seed 002's; r: ranks of the seed's\n"
+               "Inputs/Outputs tables.\n";
   for (const std::string& unknown : support.unknown) {
     std::cout << "warning: not an op of spec/ops: " << unknown << "\n";
   }
