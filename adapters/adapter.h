@@ -49,6 +49,9 @@ class Adapter {
   // Runs a case the backend supports. Returns one tensor per result, of
   // exactly the case's result types; an error status is a backend failure,
   // which the runner reports as a finding.
+  // The caller has asked Supports and got yes: Run may rely on that and
+  // need not ask again (the gate asks once per case). It must still return
+  // an error, not crash, for an op it does not know.
   virtual absl::StatusOr<std::vector<Tensor>> Run(const Case& c) = 0;
 
   // Run() into `results`: on success they hold the case's results. A

@@ -44,6 +44,11 @@ struct ResultExpectation {
   Tensor reference;
   Check check = Check::kExact;
 
+  // kUlp only: the distance from `reference` the op's YAML allows for this
+  // result type. Oracle::Compute fills it once per case, so that comparing,
+  // reporting and writing reproducers all read the same bound.
+  int allowed_ulp = 0;
+
   // kErrorBound only: the high-precision value as an unevaluated sum
   // hi + lo, and the allowed distance from it.
   std::vector<double> center_hi;

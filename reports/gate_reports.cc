@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 namespace hlocheck {
 namespace {
@@ -37,34 +38,138 @@ std::string Accuracy(const GroupResult& g) {
   return "-";
 }
 
-std::string XmlEscape(const std::string& text) {
+std::string IndexText(const std::vector<int64_t>& index) {
+  std::string text = "[";
+  for (size_t i = 0; i < index.size(); ++i) text += (i ? ", " : "") + std::to_string(index[i]);
+  return text + "]";
+}
+
+// The length of the well-formed UTF-8 sequence of a code point XML allows
+// at the start of `text`, or 0.
+size_t XmlCharLength(std::string_view text) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80) {
+    bool allowed = lead >= 0x20 ? lead != 0x7F : (lead == '\t' || lead == '\n' || lead == '\r');
+    return allowed ? 1 : 0;
+  }
+  size_t length;
+  uint32_t code;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+    code = lead & 0x1F;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    code = lead & 0x0F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    code = lead & 0x07;
+  } else {
+    return 0;  // a continuation byte, an overlong lead (C0, C1) or beyond U+10FFFF
+  }
+  if (text.size() < length) return 0;
+  for (size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (byte(i) & 0x3F);
+  }
+  const uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < smallest[length] || code > 0x10FFFF) return 0;  // overlong, too large
+  if ((code >= 0xD800 && code <= 0xDFFF) || code == 0xFFFE || code == 0xFFFF) return 0;
+  return length;
+}
+
+// A name part of a reproducer file: runs of anything but letters, digits,
+// '.', '_' and '-' become one '_', none at the end.
+std::string FileNamePart(std::string_view text) {
   std::string out;
   for (char c : text) {
-    switch (c) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '.' || c == '_' || c == '-';
+    if (plain) {
+      out += c;
+    } else if (out.empty() || out.back() != '_') {
+      out += '_';
+    }
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+std::string XmlEscape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    switch (text[i]) {
       case '&':
         out += "&amp;";
-        break;
+        ++i;
+        continue;
       case '<':
         out += "&lt;";
-        break;
+        ++i;
+        continue;
       case '>':
         out += "&gt;";
-        break;
+        ++i;
+        continue;
       case '"':
         out += "&quot;";
-        break;
+        ++i;
+        continue;
+      case '\'':
+        out += "&apos;";
+        ++i;
+        continue;
       default:
-        out += c;
+        break;
+    }
+    size_t length = XmlCharLength(text.substr(i));
+    if (length == 0) {
+      out += "\uFFFD";  // one replacement character per byte XML cannot carry
+      ++i;
+    } else {
+      out.append(text.substr(i, length));
+      i += length;
     }
   }
   return out;
 }
 
 std::string ReproducerFileName(const Finding& f) {
-  return "finding-" + f.op + "-" + std::string(Name(f.type)) + ".mlir";
+  return "finding-" + FileNamePart(f.op) + "-" + FileNamePart(Name(f.type)) + ".mlir";
 }
 
-}  // namespace
+std::string FindingSummary(const Finding& f) {
+  switch (f.kind) {
+    case FindingKind::kMismatch:
+      return std::to_string(f.mismatched_elements) + " element(s) differ from the oracle";
+    case FindingKind::kWrongResultType:
+      return f.message;
+    case FindingKind::kBackendError:
+      return "the backend failed on a valid case";
+    case FindingKind::kBackendCrash:
+      return "the backend threw an exception on a valid case";
+    case FindingKind::kOracleError:
+      return "hlocheck's oracle failed (a hlocheck bug)";
+    case FindingKind::kGeneratorError:
+      return "hlocheck's case generator failed (a hlocheck bug)";
+  }
+  return f.message;
+}
+
+std::string FindingDetails(const Finding& f) {
+  if (f.kind == FindingKind::kWrongResultType) return "";
+  if (f.kind != FindingKind::kMismatch) return f.message.empty() ? "" : f.message + "\n";
+  std::string details;
+  for (const MismatchedElement& m : f.mismatches) {
+    details += "result" + (f.results > 1 ? std::to_string(m.result) : "") + IndexText(m.index) +
+               ": expected " + m.expected + ", got " + m.actual + "; allowed " + m.allowed + "\n";
+  }
+  return details;
+}
 
 std::string GroupLine(const GroupResult& g) {
   std::string status = g.failed > 0 ? "FAIL" : (g.passed == 0 && g.skipped > 0 ? "SKIP" : "ok");
@@ -74,25 +179,28 @@ std::string GroupLine(const GroupResult& g) {
          Pad(std::to_string(g.free_elements), 8) + Accuracy(g);
 }
 
-void WriteConsoleSummary(const GateRun& run, std::ostream& out) {
-  out << Pad("", 5) << Pad("op", kOpColumn) << Pad("type", 15) << Pad("cases", 7)
-      << Pad("passed", 8) << Pad("failed", 8) << Pad("skipped", 9) << Pad("free", 8)
-      << "accuracy\n";
-  for (const GroupResult& g : run.groups) out << GroupLine(g) << "\n";
+std::string ConsoleHeader() {
+  return Pad("", 5) + Pad("op", kOpColumn) + Pad("type", 15) + Pad("cases", 7) + Pad("passed", 8) +
+         Pad("failed", 8) + Pad("skipped", 9) + Pad("free", 8) + "accuracy";
+}
+
+void WriteConsoleTotals(const GateRun& run, std::ostream& out) {
   int64_t cases = run.total(&GroupResult::cases);
   int64_t failed = run.total(&GroupResult::failed);
   int64_t skipped = run.total(&GroupResult::skipped);
-  out << "\n"
-      << run.groups.size() << " op/type groups, " << cases << " cases on backend '" << run.backend
+  out << run.groups.size() << " op/type groups, " << cases << " cases on backend '" << run.backend
       << "': " << run.total(&GroupResult::passed) << " passed, " << failed << " failed, " << skipped
       << " skipped (not runnable by the backend), " << run.total(&GroupResult::free_elements)
       << " elements left to the implementation by the spec; " << Fixed(run.seconds, 1) << " s\n";
+}
+
+void WriteConsoleFindings(const GateRun& run, std::ostream& out) {
   for (const GroupResult& g : run.groups) {
     for (const Finding& f : g.findings) {
-      out << "\n=== " << f.kind << ": " << f.op << " " << Name(f.type) << " (case " << f.case_index
-          << ")\n"
-          << f.summary << "\n"
-          << f.details;
+      out << "\n=== " << KindName(f.kind) << ": " << f.op << " " << Name(f.type) << " (case "
+          << f.case_index << ")\n"
+          << FindingSummary(f) << "\n"
+          << FindingDetails(f);
       if (f.shrink_steps > 0 || f.original_elements > 0) {
         out << "shrunk in " << f.shrink_steps << " steps from " << f.original_elements << " to "
             << f.minimal_elements << " input elements\n";
@@ -105,14 +213,49 @@ void WriteConsoleSummary(const GateRun& run, std::ostream& out) {
   }
 }
 
+void WriteConsoleSummary(const GateRun& run, std::ostream& out) {
+  out << ConsoleHeader() << "\n";
+  for (const GroupResult& g : run.groups) out << GroupLine(g) << "\n";
+  out << "\n";
+  WriteConsoleTotals(run, out);
+  WriteConsoleFindings(run, out);
+}
+
+std::string ProgressLine(int64_t groups_done, int64_t groups_total, int64_t cases_done,
+                         double seconds) {
+  std::string line =
+      "[" + std::to_string(groups_done) + "/" + std::to_string(groups_total) + " groups] ";
+  if (seconds <= 0 || groups_done == 0) return line + "starting";
+  line += std::to_string(static_cast<int64_t>(cases_done / seconds)) + " cases/s";
+  // Groups take about as long as each other (the same number of cases,
+  // sizes swept alike), so the average so far estimates the rest.
+  const int64_t eta = static_cast<int64_t>(seconds / groups_done * (groups_total - groups_done));
+  char text[32];
+  std::snprintf(text, sizeof(text), ", ETA %" PRId64 ":%02" PRId64, eta / 60, eta % 60);
+  return line + text;
+}
+
 nlohmann::json GateRunToJson(const GateRun& run) {
   nlohmann::json groups = nlohmann::json::array();
   for (const GroupResult& g : run.groups) {
     nlohmann::json findings = nlohmann::json::array();
     for (const Finding& f : g.findings) {
-      findings.push_back({{"kind", f.kind},
-                          {"summary", f.summary},
-                          {"details", f.details},
+      nlohmann::json mismatches = nlohmann::json::array();
+      for (const MismatchedElement& m : f.mismatches) {
+        mismatches.push_back(
+            {{"result", m.result},
+             {"index", m.index},
+             {"expected", m.expected},
+             {"actual", m.actual},
+             {"allowed", m.allowed},
+             {"ulp", m.ulp < 0 ? nlohmann::json(nullptr) : nlohmann::json(m.ulp)}});
+      }
+      findings.push_back({{"kind", KindName(f.kind)},
+                          {"summary", FindingSummary(f)},
+                          {"details", FindingDetails(f)},
+                          {"message", f.message},
+                          {"mismatched_elements", f.mismatched_elements},
+                          {"mismatches", mismatches},
                           {"reproducer", f.reproducer},
                           {"replay", f.replay},
                           {"command", f.command},
@@ -186,9 +329,10 @@ std::string GateRunToJunit(const GateRun& run) {
           << "\">\n";
       if (g->failed > 0 && !g->findings.empty()) {
         const Finding& f = g->findings.front();
-        xml << "      <failure message=\"" << XmlEscape(f.kind + ": " + f.summary) << "\" type=\""
-            << XmlEscape(f.kind) << "\">"
-            << XmlEscape(f.details + "\n" + f.reproducer + "\nreplay: " + f.replay)
+        const std::string kind = KindName(f.kind);
+        xml << "      <failure message=\"" << XmlEscape(kind + ": " + FindingSummary(f))
+            << "\" type=\"" << XmlEscape(kind) << "\">"
+            << XmlEscape(FindingDetails(f) + "\n" + f.reproducer + "\nreplay: " + f.replay)
             << "</failure>\n";
       } else if (g->failed == 0 && g->passed == 0 && g->skipped > 0) {
         xml << "      <skipped message=\"" << XmlEscape(g->skip_reason) << "\"/>\n";

@@ -10,18 +10,64 @@
 
 namespace hlocheck {
 
-inline constexpr int kReportSchemaVersion = 1;
+// 2: a finding's kind names the stage that failed ("oracle error" and
+// "generator error" replace "internal error"; "backend crash" is new) and
+// mismatches come as data ("mismatches").
+inline constexpr int kReportSchemaVersion = 2;
 
-// One failing case, shrunk, with everything needed to reproduce it.
+// Which stage of a case failed. The backend's faults are shrunk; the others
+// are hlocheck's own bugs, reported loudly but never blamed on the backend.
+enum class FindingKind : uint8_t {
+  kMismatch,         // the backend's values differ from what the oracle allows
+  kWrongResultType,  // the backend returned the wrong number, shape or type of results
+  kBackendError,     // the backend returned an error status on a valid case
+  kBackendCrash,     // the backend threw an exception
+  kOracleError,      // the oracle (or the spec verifier) failed or threw
+  kGeneratorError,   // the generator threw, or made a case its op's spec rejects
+};
+
+// As report.json and the console spell it.
+inline const char* KindName(FindingKind kind) {
+  switch (kind) {
+    case FindingKind::kMismatch:
+      return "mismatch";
+    case FindingKind::kWrongResultType:
+      return "wrong result type";
+    case FindingKind::kBackendError:
+      return "backend error";
+    case FindingKind::kBackendCrash:
+      return "backend crash";
+    case FindingKind::kOracleError:
+      return "oracle error";
+    case FindingKind::kGeneratorError:
+      return "generator error";
+  }
+  return "?";
+}
+
+// One element of a result outside what the oracle allows.
+struct MismatchedElement {
+  int result = 0;              // which result of the op
+  std::vector<int64_t> index;  // multi-index into that result
+  std::string expected;        // StableHLO literals
+  std::string actual;
+  std::string allowed;  // "bit-exact", "<= 2 ULP (was 5)", "|error| <= 1e-7 (was 3e-6)"
+  int64_t ulp = -1;     // distance from expected; -1: not a float, or a NaN
+};
+
+// One failing case, shrunk, with everything needed to reproduce it. The
+// gate fills it with data; reports/ words it (FindingSummary, FindingDetails).
 struct Finding {
   std::string op;
   ElementType type = ElementType::kF32;
-  std::string kind;        // "mismatch", "backend error", "wrong result type", "internal error"
-  std::string summary;     // one line
-  std::string details;     // the mismatching elements or the error text
-  std::string reproducer;  // a standalone StableHLO module
-  std::string replay;      // for `hlocheck replay`
-  std::string command;     // the gate command that finds it again
+  FindingKind kind = FindingKind::kMismatch;
+  std::string message;                        // the failing stage's own words (errors)
+  int64_t mismatched_elements = 0;            // kMismatch: all of them
+  std::vector<MismatchedElement> mismatches;  // kMismatch: the first few of each result
+  int results = 1;                            // how many results the op returned
+  std::string reproducer;                     // a standalone StableHLO module
+  std::string replay;                         // for `hlocheck replay`
+  std::string command;                        // the gate command that finds it again
   int case_index = 0;
   int64_t original_elements = 0;  // input elements before shrinking
   int64_t minimal_elements = 0;   // and after

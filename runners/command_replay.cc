@@ -86,8 +86,7 @@ int ReplayCommand(const std::vector<std::string>& args) {
   }
   const CaseOutcome& outcome = replayed->outcome;
   std::cout << mlir::PrintCaseModule(*(*session)->registry, *replayed->op, replayed->c,
-                                     ExpectedResults(*replayed->op, outcome),
-                                     {"replay " + flags.positional()[0]});
+                                     ExpectedResults(outcome), {"replay " + flags.positional()[0]});
   for (size_t r = 0; r < outcome.actual.size(); ++r) {
     std::cout << "backend result: " << PrintDenseAttribute(outcome.actual[r]) << "\n";
   }

@@ -1,6 +1,7 @@
 // `hlocheck run`: the CI gate.
 #include <unistd.h>
 
+#include <chrono>
 #include <iostream>
 
 #include "reports/gate_reports.h"
@@ -100,47 +101,57 @@ int RunCommand(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   Gate& gate = *(*session)->gate;
-  bool quiet = flags.Switch("quiet");
-  bool interactive = isatty(STDERR_FILENO);
+  const bool quiet = flags.Switch("quiet");
+  // A progress line that rewrites itself only where someone watches it: a
+  // CI log (stdout a file or pipe) gets plain lines, one per group.
+  const bool animate = !quiet && isatty(STDOUT_FILENO);
   auto plan = gate.Plan(options);
   if (!plan.ok()) {
     std::cerr << "hlocheck run: " << plan.status().message() << "\n";
     return kExitUsage;
   }
-  size_t done = 0;
-  auto progress = [&](const GroupResult& group) {
+  const int64_t groups = static_cast<int64_t>(plan->size());
+  bool header_written = false;
+  int64_t done = 0;
+  int64_t cases_done = 0;
+  const auto start = std::chrono::steady_clock::now();
+  // Each group's line is written and flushed as the group finishes, so a
+  // run whose output goes to a file shows its progress there at once.
+  auto on_group = [&](const GroupResult& group) {
     ++done;
-    if (group.failed > 0) {
-      if (interactive) std::cerr << "\r\033[K";
-      std::cerr << GroupLine(group) << "\n";
-    } else if (interactive && !quiet) {
-      std::cerr << "\r\033[K[" << done << "/" << plan->size() << "] " << group.op << " "
-                << Name(group.type) << std::flush;
+    cases_done += group.cases;
+    if (animate) std::cout << "\r\033[K";
+    if (!quiet || group.failed > 0) {
+      if (!header_written) std::cout << ConsoleHeader() << "\n";
+      header_written = true;
+      std::cout << GroupLine(group) << "\n";
     }
+    if (animate && done < groups) {
+      double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::cout << ProgressLine(done, groups, cases_done, seconds);
+    }
+    std::cout << std::flush;
   };
-  auto run = gate.Run(options, progress);
-  if (interactive && !quiet) std::cerr << "\r\033[K";
-  if (!run.ok()) {
-    std::cerr << "hlocheck run: " << run.status().message() << "\n";
-    return kExitUsage;
-  }
+  if (animate) std::cout << ProgressLine(0, groups, 0, 0) << std::flush;
+  GateRun run = gate.Run(options, *plan, on_group);
   if (quiet) {
-    // Only the failing groups, then the totals.
-    GateRun failures = *run;
-    std::erase_if(failures.groups, [](const GroupResult& g) { return g.failed == 0; });
-    if (!failures.groups.empty()) WriteConsoleSummary(failures, std::cout);
-    std::cout << run->total(&GroupResult::cases) << " cases, " << run->total(&GroupResult::failed)
+    // Only the failing groups (above), their findings, then the totals.
+    WriteConsoleFindings(run, std::cout);
+    std::cout << run.total(&GroupResult::cases) << " cases, " << run.total(&GroupResult::failed)
               << " failed\n";
   } else {
-    WriteConsoleSummary(*run, std::cout);
+    std::cout << "\n";
+    WriteConsoleTotals(run, std::cout);
+    WriteConsoleFindings(run, std::cout);
   }
   std::string out = flags.Get("out");
-  if (auto status = WriteReportFiles(*run, out); !status.ok()) {
+  if (auto status = WriteReportFiles(run, out); !status.ok()) {
     std::cerr << "hlocheck run: " << status.message() << "\n";
     return kExitUsage;
   }
   std::cout << "reports: " << out << "/report.json, " << out << "/junit.xml\n";
-  return run->failed() ? kExitFailure : kExitOk;
+  return run.failed() ? kExitFailure : kExitOk;
 }
 
 }  // namespace hlocheck

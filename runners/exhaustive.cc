@@ -4,7 +4,7 @@
 #include "core/exact_value.h"
 #include "core/literal.h"
 #include "core/status_macros.h"
-#include "runners/compare.h"
+#include "oracle/compare.h"
 #include "spec/verifier.h"
 
 namespace hlocheck {
@@ -108,9 +108,9 @@ absl::StatusOr<ExhaustiveResult> RunExhaustive(const spec::SpecRegistry& registr
   result.op = op_name;
   result.type = type;
   result.inputs = c.operands[0].num_elements();
-  result.allowed_ulp = op->numerics.AllowedUlp(result_type);
   const ResultExpectation& e = (*expected)[0];
-  ResultComparison comparison = CompareResult(e, (*actual)[0], result.allowed_ulp);
+  result.allowed_ulp = e.allowed_ulp;
+  ResultComparison comparison = CompareResult(e, (*actual)[0]);
   if (comparison.type_mismatch) return absl::InternalError(comparison.type_error);
   result.free = comparison.free;
   result.mismatches = comparison.mismatches;

@@ -8,7 +8,7 @@
 #include "core/literal.h"
 #include "mlir/attribute_syntax.h"
 #include "mlir/reader.h"
-#include "runners/compare.h"
+#include "oracle/compare.h"
 
 namespace hlocheck {
 namespace {
@@ -62,11 +62,11 @@ void Check(CheckState& state, const Operation& op, const RuntimeValue& actual,
   expectation.reference = expected;
   expectation.free = actual.free;
   expectation.permutable = actual.permutable;
-  int allowed_ulp = 0;
   bool floats = IsFloat(expected.element_type()) || IsComplex(expected.element_type());
   if (op.name == "check.expect_close" && floats) {
     expectation.check = Check::kUlp;
-    allowed_ulp = static_cast<int>(NumberAttribute(op, "max_ulp_difference", kDefaultMaxUlp));
+    expectation.allowed_ulp =
+        static_cast<int>(NumberAttribute(op, "max_ulp_difference", kDefaultMaxUlp));
   } else if (op.name.find("almost_eq") != std::string::npos && floats) {
     expectation.check = Check::kErrorBound;
     expectation.center_hi = AsDoubles(expected);
@@ -82,8 +82,7 @@ void Check(CheckState& state, const Operation& op, const RuntimeValue& actual,
       storage_check
           ? Tensor::Reusing(TensorType(actual.tensor.shape(), actual.tensor.element_type()),
                             Tensor(actual.tensor))
-          : actual.tensor,
-      allowed_ulp);
+          : actual.tensor);
   if (comparison.free > 0) ++state.free_only;
   if (comparison.ok()) return;
   // Differences only where the spec leaves the value open are not failures.

@@ -70,7 +70,7 @@ TEST(CaseRoundTripTest, GeneratedCasesOfEveryImplementedOpPrintReadAndInterpret)
         ASSERT_TRUE(expected.ok()) << op.name << ": " << expected.status();
         CaseOutcome outcome;
         outcome.expectations = *expected;
-        std::string text = mlir::PrintCaseModule(Registry(), op, c, ExpectedResults(op, outcome));
+        std::string text = mlir::PrintCaseModule(Registry(), op, c, ExpectedResults(outcome));
         auto read = mlir::ReadCaseModule(text, op.name + ".mlir", Registry());
         ASSERT_TRUE(read.ok()) << read.status() << "\n" << text;
         std::string why;
@@ -107,8 +107,7 @@ TEST(CaseRoundTripTest, SpecExamplesOfEveryImplementedOpPrintReadAndInterpret) {
     ASSERT_TRUE(expected.ok()) << op.name << ": " << expected.status();
     CaseOutcome outcome;
     outcome.expectations = *expected;
-    std::string text =
-        mlir::PrintCaseModule(Registry(), op, example->c, ExpectedResults(op, outcome));
+    std::string text = mlir::PrintCaseModule(Registry(), op, example->c, ExpectedResults(outcome));
     auto read = mlir::ReadCaseModule(text, op.name + ".mlir", Registry());
     ASSERT_TRUE(read.ok()) << read.status() << "\n" << text;
     std::string why;

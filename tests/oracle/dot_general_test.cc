@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "core/element_value.h"
+#include "oracle/compare.h"
 #include "oracle/oracle.h"
-#include "runners/compare.h"
 
 namespace hlocheck {
 namespace {
@@ -56,11 +56,11 @@ TEST(DotGeneralOracleTest, CancellationIsExact) {
   for (double backend : {0.0, 1.0, 2.0}) {
     Tensor actual(Shape{}, ElementType::kF64);
     actual.values<ElementType::kF64>()[0] = backend;
-    EXPECT_TRUE(CompareResult(e, actual, 0).ok()) << backend;
+    EXPECT_TRUE(CompareResult(e, actual).ok()) << backend;
   }
   Tensor wrong(Shape{}, ElementType::kF64);
   wrong.values<ElementType::kF64>()[0] = 1e16;
-  EXPECT_FALSE(CompareResult(e, wrong, 0).ok());
+  EXPECT_FALSE(CompareResult(e, wrong).ok());
 }
 
 TEST(DotGeneralOracleTest, ADroppedTermExceedsTheBound) {
@@ -72,10 +72,10 @@ TEST(DotGeneralOracleTest, ADroppedTermExceedsTheBound) {
   EXPECT_EQ(e.reference.values<ElementType::kF32>()[0], 6.0f - 2.25f - 6.0f + 1.0f);
   Tensor dropped(Shape{}, ElementType::kF32);
   dropped.values<ElementType::kF32>()[0] = 6.0f - 2.25f - 6.0f;
-  EXPECT_FALSE(CompareResult(e, dropped, 0).ok());
+  EXPECT_FALSE(CompareResult(e, dropped).ok());
   Tensor one_ulp_off(Shape{}, ElementType::kF32);
   one_ulp_off.values<ElementType::kF32>()[0] = std::nextafter(-1.25f, 0.0f);
-  EXPECT_TRUE(CompareResult(e, one_ulp_off, 0).ok());
+  EXPECT_TRUE(CompareResult(e, one_ulp_off).ok());
 }
 
 TEST(DotGeneralOracleTest, SpecialValues) {

@@ -13,8 +13,8 @@
 
 #include "core/element_value.h"
 #include "core/exact_value.h"
+#include "oracle/compare.h"
 #include "oracle/element_encoding.h"
-#include "runners/compare.h"
 #include "tests/oracle/elementwise_test_util.h"
 
 namespace hlocheck::testing {
@@ -314,9 +314,9 @@ TEST(ElementwiseArithmeticTest, ComplexProductCancelsExactly) {
   EXPECT_EQ(product.imag(), a + c);  // 2 exactly
   // The textbook formula's answer (0) is within the bound; a wrong sign is not.
   Tensor naive = Vector<ElementType::kComplexF32>({{a * c - 1.0f * 1.0f, a * 1.0f + 1.0f * c}});
-  EXPECT_TRUE(CompareResult(m, naive, 0).ok());
+  EXPECT_TRUE(CompareResult(m, naive).ok());
   Tensor wrong = Vector<ElementType::kComplexF32>({{0x1p-20f, 2.0f}});
-  EXPECT_FALSE(CompareResult(m, wrong, 0).ok());
+  EXPECT_FALSE(CompareResult(m, wrong).ok());
 }
 
 TEST(ElementwiseArithmeticTest, ComplexQuotientAndSqrtAreCorrectlyRoundedPerPart) {

@@ -42,7 +42,9 @@ TEST_P(FaultyBackendTest, IsCaughtShrunkAndReported) {
   EXPECT_GT(group.failed, 0) << fault.backend << " went unnoticed";
   ASSERT_EQ(group.findings.size(), 1u);
   const Finding& finding = group.findings[0];
-  EXPECT_EQ(finding.kind, "mismatch");
+  EXPECT_EQ(finding.kind, FindingKind::kMismatch);
+  EXPECT_GT(finding.mismatched_elements, 0);
+  EXPECT_FALSE(finding.mismatches.empty());
   EXPECT_LE(finding.minimal_elements, fault.max_minimal_elements) << "not shrunk far enough:\n"
                                                                   << finding.reproducer;
   EXPECT_LE(finding.minimal_elements, finding.original_elements);

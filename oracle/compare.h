@@ -1,8 +1,10 @@
 // Compares a backend's result with the oracle's expectation, element by
 // element: bit for bit, within the op's ULP bound, or within the oracle's
 // error bound; elements the spec leaves open are counted, not compared.
-#ifndef HLOCHECK_RUNNERS_COMPARE_H_
-#define HLOCHECK_RUNNERS_COMPARE_H_
+// It lives beside the expectation it reads, so that the oracle's own tests
+// can check their answers without the runner.
+#ifndef HLOCHECK_ORACLE_COMPARE_H_
+#define HLOCHECK_ORACLE_COMPARE_H_
 
 #include <cstdint>
 #include <string>
@@ -13,12 +15,16 @@
 
 namespace hlocheck {
 
+// One element outside what the expectation allows. Only the first few
+// mismatches of a result are kept, and only they are rendered as text: a
+// passing comparison formats nothing.
 struct ElementMismatch {
   int64_t index = 0;  // row-major position
   std::vector<int64_t> multi_index;
   std::string expected;  // rendered as StableHLO literals
   std::string actual;
   std::string allowed;  // "bit-exact", "<= 2 ULP (was 5)", "|error| <= 1.2e-7 (was 3e-6)"
+  int64_t ulp = -1;     // distance between actual and expected; -1: no ULPs (or a NaN)
 };
 
 struct ResultComparison {
@@ -37,21 +43,19 @@ struct ResultComparison {
   bool ok() const { return !type_mismatch && mismatches == 0; }
 };
 
-// `allowed_ulp` is the op's bound for the result type (from its YAML); it
-// applies to Check::kUlp results.
+// Check::kUlp results are held to expectation.allowed_ulp, which the oracle
+// filled from the op's YAML.
 // Elements in permutable runs (ResultExpectation::permutable) are compared
 // as a multiset per run.
-ResultComparison CompareResult(const ResultExpectation& expectation, const Tensor& actual,
-                               int allowed_ulp);
+ResultComparison CompareResult(const ResultExpectation& expectation, const Tensor& actual);
 
-// Every result of one case (allowed_ulp: one bound per result). On top of
+// Every result of one case. On top of
 // CompareResult, results that share their permutable runs must have been
 // reordered the same way: a run's tuples (one element of each result) are
 // compared as a multiset; mismatches are added to the group's first result.
 std::vector<ResultComparison> CompareResults(const std::vector<ResultExpectation>& expectations,
-                                             const std::vector<Tensor>& actual,
-                                             const std::vector<int>& allowed_ulp);
+                                             const std::vector<Tensor>& actual);
 
 }  // namespace hlocheck
 
-#endif  // HLOCHECK_RUNNERS_COMPARE_H_
+#endif  // HLOCHECK_ORACLE_COMPARE_H_

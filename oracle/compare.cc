@@ -1,9 +1,10 @@
-#include "runners/compare.h"
+#include "oracle/compare.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 
 #include "core/element_value.h"
@@ -31,12 +32,14 @@ std::vector<int64_t> MultiIndex(const Shape& shape, int64_t linear) {
   return index;
 }
 
-// The verdict on one real number (a float element or one part of a complex one).
+// The verdict on one real number (a float element or one part of a complex
+// one). It holds numbers only: the text of what was allowed is written by
+// AllowedText, for the few failing elements that are reported.
 struct PartVerdict {
   bool pass = true;
   int64_t ulp = -1;  // distance to the reference, when both are numbers
   double bound_fraction = 0;
-  std::string allowed;
+  double error = 0;  // kErrorBound: |actual - center|
 };
 
 PartVerdict CheckPart(const FloatFormat& format, uint64_t expected, uint64_t actual, Check check,
@@ -49,17 +52,13 @@ PartVerdict CheckPart(const FloatFormat& format, uint64_t expected, uint64_t act
   switch (check) {
     case Check::kExact:
       v.pass = expected == actual || (expected_nan && actual_nan);
-      v.allowed = "bit-exact";
       return v;
     case Check::kUlp:
       if (allowed_ulp == 0) {
         // Zero ULPs means the correctly rounded value, sign of zero included.
         v.pass = expected == actual || (expected_nan && actual_nan);
-        v.allowed = "correctly rounded (0 ULP)";
       } else {
         v.pass = ulp <= allowed_ulp;
-        v.allowed = "<= " + std::to_string(allowed_ulp) + " ULP";
-        if (v.ulp >= 0) v.allowed += " (was " + std::to_string(v.ulp) + ")";
       }
       return v;
     case Check::kErrorBound:
@@ -68,17 +67,15 @@ PartVerdict CheckPart(const FloatFormat& format, uint64_t expected, uint64_t act
   double a = DecodeFloat(format, actual).ToDouble();
   if (std::isnan(center_hi)) {
     v.pass = actual_nan;
-    v.allowed = "NaN";
     return v;
   }
   if (std::isinf(center_hi)) {
     v.pass = a == center_hi;
-    v.allowed = center_hi > 0 ? "+Inf" : "-Inf";
     return v;
   }
   double error = std::fabs((a - center_hi) - center_lo);
+  v.error = error;
   v.bound_fraction = bound > 0 ? error / bound : (error == 0 ? 0 : HUGE_VAL);
-  v.allowed = "|error| <= " + Number(bound) + " (was " + Number(error) + ")";
   if (!actual_nan && error <= bound) return v;
   // Where the allowed interval reaches past the largest finite value, the
   // format's overflow result of that sign is allowed too.
@@ -100,9 +97,28 @@ PartVerdict CheckPart(const FloatFormat& format, uint64_t expected, uint64_t act
   return v;
 }
 
+// What CheckPart allowed, in words, for a part that failed it.
+std::string AllowedText(Check check, int allowed_ulp, const PartVerdict& v, double center_hi,
+                        double bound) {
+  switch (check) {
+    case Check::kExact:
+      return "bit-exact";
+    case Check::kUlp: {
+      if (allowed_ulp == 0) return "correctly rounded (0 ULP)";
+      std::string text = "<= " + std::to_string(allowed_ulp) + " ULP";
+      if (v.ulp >= 0) text += " (was " + std::to_string(v.ulp) + ")";
+      return text;
+    }
+    case Check::kErrorBound:
+      break;
+  }
+  if (std::isnan(center_hi)) return "NaN";
+  if (std::isinf(center_hi)) return center_hi > 0 ? "+Inf" : "-Inf";
+  return "|error| <= " + Number(bound) + " (was " + Number(v.error) + ")";
+}
+
 template <ElementType T>
-void CompareTyped(const ResultExpectation& e, const Tensor& actual, int allowed_ulp,
-                  ResultComparison& out) {
+void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultComparison& out) {
   auto expected = e.reference.values<T>();
   auto got = actual.values<T>();
   const bool has_free = !e.free.empty();
@@ -115,7 +131,8 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, int allowed_
     if (e.permutable != nullptr && e.permutable->run[i] >= 0) continue;
     ++out.compared;
     bool pass = true;
-    std::string allowed = "bit-exact";
+    int failed_part = -1;  // of a float element: the part that failed (its last)
+    PartVerdict failed_verdict;
     if constexpr (IsFloat(T) || IsComplex(T)) {
       constexpr bool kComplex = IsComplex(T);
       constexpr ElementType kPart = ComponentType(T);
@@ -134,14 +151,15 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, int allowed_
       for (int p = 0; p < (kComplex ? 2 : 1); ++p) {
         size_t k = i * (kComplex ? 2 : 1) + p;
         bool bounded = e.check == Check::kErrorBound;
-        PartVerdict v = CheckPart(format, expected_bits[p], actual_bits[p], e.check, allowed_ulp,
+        PartVerdict v = CheckPart(format, expected_bits[p], actual_bits[p], e.check, e.allowed_ulp,
                                   bounded ? e.center_hi[k] : 0, bounded ? e.center_lo[k] : 0,
                                   bounded ? e.bound[k] : 0);
         out.worst_ulp = std::max(out.worst_ulp, v.ulp);
         out.worst_bound_fraction = std::max(out.worst_bound_fraction, v.bound_fraction);
         if (!v.pass) {
           pass = false;
-          allowed = (kComplex ? (p == 0 ? "real part " : "imaginary part ") : "") + v.allowed;
+          failed_part = p;
+          failed_verdict = v;
         }
       }
     } else {
@@ -150,9 +168,22 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, int allowed_
     if (!pass) {
       ++out.mismatches;
       if (out.first_mismatches.size() < kMaxReportedMismatches) {
-        out.first_mismatches.push_back(
-            {static_cast<int64_t>(i), MultiIndex(actual.shape(), static_cast<int64_t>(i)),
-             PrintElementLiteral(T, &expected[i]), PrintElementLiteral(T, &got[i]), allowed});
+        ElementMismatch m{static_cast<int64_t>(i),
+                          MultiIndex(actual.shape(), static_cast<int64_t>(i)),
+                          PrintElementLiteral(T, &expected[i]),
+                          PrintElementLiteral(T, &got[i]),
+                          "bit-exact",
+                          -1};
+        if (failed_part >= 0) {
+          const size_t k = i * (IsComplex(T) ? 2 : 1) + failed_part;
+          const bool bounded = e.check == Check::kErrorBound;
+          m.allowed = AllowedText(e.check, e.allowed_ulp, failed_verdict,
+                                  bounded ? e.center_hi[k] : 0, bounded ? e.bound[k] : 0);
+          if (IsComplex(T))
+            m.allowed = (failed_part == 0 ? "real part " : "imaginary part ") + m.allowed;
+          m.ulp = failed_verdict.ulp;
+        }
+        out.first_mismatches.push_back(std::move(m));
       }
     }
   }
@@ -194,8 +225,8 @@ std::vector<std::string> ElementKeys(const Tensor& t) {
 // reference and the actual tensors; a run passes if both are the same
 // multiset. Each failing run adds its size to `out.mismatches`.
 void CompareRuns(const PermutableRuns& runs, const std::vector<const Tensor*>& expected,
-                 const std::vector<const Tensor*>& actual, const std::string& allowed,
-                 ResultComparison& out) {
+                 const std::vector<const Tensor*>& actual,
+                 const std::function<std::string()>& allowed, ResultComparison& out) {
   std::vector<std::vector<std::string>> expected_keys, actual_keys;
   for (const Tensor* t : expected) expected_keys.push_back(ElementKeys(*t));
   for (const Tensor* t : actual) actual_keys.push_back(ElementKeys(*t));
@@ -226,7 +257,7 @@ void CompareRuns(const PermutableRuns& runs, const std::vector<const Tensor*>& e
       out.first_mismatches.push_back(
           {at, MultiIndex(a.shape(), at),
            PrintElementLiteral(e.element_type(), e.bytes().data() + at * bytes),
-           PrintElementLiteral(a.element_type(), a.bytes().data() + at * bytes), allowed});
+           PrintElementLiteral(a.element_type(), a.bytes().data() + at * bytes), allowed(), -1});
     }
   }
 }
@@ -234,11 +265,10 @@ void CompareRuns(const PermutableRuns& runs, const std::vector<const Tensor*>& e
 }  // namespace
 
 std::vector<ResultComparison> CompareResults(const std::vector<ResultExpectation>& expectations,
-                                             const std::vector<Tensor>& actual,
-                                             const std::vector<int>& allowed_ulp) {
+                                             const std::vector<Tensor>& actual) {
   std::vector<ResultComparison> out;
   for (size_t i = 0; i < expectations.size() && i < actual.size(); ++i) {
-    out.push_back(CompareResult(expectations[i], actual[i], allowed_ulp.at(i)));
+    out.push_back(CompareResult(expectations[i], actual[i]));
   }
   // Results reordered together: the tuples of their elements must match.
   for (size_t i = 0; i < out.size(); ++i) {
@@ -258,9 +288,13 @@ std::vector<ResultComparison> CompareResults(const std::vector<ResultExpectation
     }
     if (e.size() < 2 || !well_typed) continue;
     ResultComparison joint;
-    CompareRuns(*runs, e, a,
-                "the same reordering of equivalent elements in every result (" + runs->reason + ")",
-                joint);
+    CompareRuns(
+        *runs, e, a,
+        [&] {
+          return "the same reordering of equivalent elements in every result (" + runs->reason +
+                 ")";
+        },
+        joint);
     out[i].mismatches += joint.mismatches;
     for (ElementMismatch& m : joint.first_mismatches) {
       if (out[i].first_mismatches.size() < kMaxReportedMismatches) {
@@ -271,8 +305,7 @@ std::vector<ResultComparison> CompareResults(const std::vector<ResultExpectation
   return out;
 }
 
-ResultComparison CompareResult(const ResultExpectation& expectation, const Tensor& actual,
-                               int allowed_ulp) {
+ResultComparison CompareResult(const ResultExpectation& expectation, const Tensor& actual) {
   ResultComparison out;
   if (actual.type() != expectation.reference.type()) {
     out.type_mismatch = true;
@@ -280,14 +313,13 @@ ResultComparison CompareResult(const ResultExpectation& expectation, const Tenso
                      ", the backend returned " + actual.type().ToString();
     return out;
   }
-  DispatchElementType(actual.element_type(), [&]<ElementType T>() {
-    CompareTyped<T>(expectation, actual, allowed_ulp, out);
-  });
+  DispatchElementType(actual.element_type(),
+                      [&]<ElementType T>() { CompareTyped<T>(expectation, actual, out); });
   if (expectation.permutable != nullptr) {
+    const PermutableRuns& runs = *expectation.permutable;
     CompareRuns(
-        *expectation.permutable, {&expectation.reference}, {&actual},
-        "a permutation of the equivalent elements here (" + expectation.permutable->reason + ")",
-        out);
+        runs, {&expectation.reference}, {&actual},
+        [&] { return "a permutation of the equivalent elements here (" + runs.reason + ")"; }, out);
   }
   return out;
 }

@@ -1,0 +1,126 @@
+#include "runners/case_check.h"
+
+#include <algorithm>
+#include <exception>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "spec/verifier.h"
+
+namespace hlocheck {
+namespace {
+
+// What an exception said, for the message of the stage that threw it.
+std::string Thrown(std::exception_ptr thrown) {
+  try {
+    std::rethrow_exception(std::move(thrown));
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
+CaseOutcome Stop(CaseOutcome outcome, CaseOutcome::Kind kind, std::string message) {
+  outcome.kind = kind;
+  outcome.message = std::move(message);
+  return outcome;
+}
+
+}  // namespace
+
+CaseOutcome CheckCase(const CaseContext& context, const spec::OpSpec& op, const Case& c) {
+  using Kind = CaseOutcome::Kind;
+  CaseOutcome outcome;
+  try {
+    spec::VerifyResult verdict = spec::Verify(op, c, context.registry);
+    if (!verdict.valid()) {
+      return Stop(std::move(outcome), Kind::kInvalid,
+                  "the generated case violates the spec of " + op.name + ":\n" + verdict.Report());
+    }
+  } catch (...) {
+    return Stop(std::move(outcome), Kind::kOracleError,
+                "the spec verifier threw: " + Thrown(std::current_exception()));
+  }
+
+  AdapterSupport support;
+  try {
+    support = context.adapter->Supports(c);
+  } catch (...) {
+    return Stop(std::move(outcome), Kind::kBackendCrash,
+                "Supports threw: " + Thrown(std::current_exception()));
+  }
+  if (!support.supported) return Stop(std::move(outcome), Kind::kSkipped, support.reason);
+
+  try {
+    auto expectations = context.oracle->Compute(c);
+    if (!expectations.ok() && absl::IsUnimplemented(expectations.status())) {
+      // A gap in the oracle (complex atan2, say): counted and reported as
+      // skipped with its reason, never as a pass.
+      return Stop(std::move(outcome), Kind::kSkipped,
+                  "oracle: " + std::string(expectations.status().message()));
+    }
+    if (!expectations.ok()) {
+      return Stop(std::move(outcome), Kind::kOracleError,
+                  std::string(expectations.status().message()));
+    }
+    outcome.expectations = *std::move(expectations);
+  } catch (...) {
+    return Stop(std::move(outcome), Kind::kOracleError,
+                "the oracle threw: " + Thrown(std::current_exception()));
+  }
+
+  // The gate asked Supports above; Run may rely on it (adapter.h).
+  try {
+    auto actual = context.adapter->Run(c);
+    if (!actual.ok()) {
+      return Stop(std::move(outcome), Kind::kBackendError, std::string(actual.status().message()));
+    }
+    outcome.actual = *std::move(actual);
+  } catch (...) {
+    return Stop(std::move(outcome), Kind::kBackendCrash,
+                "the backend threw: " + Thrown(std::current_exception()));
+  }
+  if (outcome.actual.size() != outcome.expectations.size()) {
+    std::string message = "the backend returned " + std::to_string(outcome.actual.size()) +
+                          " results, expected " + std::to_string(outcome.expectations.size());
+    return Stop(std::move(outcome), Kind::kWrongType, std::move(message));
+  }
+
+  try {
+    outcome.comparisons = CompareResults(outcome.expectations, outcome.actual);
+  } catch (...) {
+    return Stop(std::move(outcome), Kind::kOracleError,
+                "comparing the results threw: " + Thrown(std::current_exception()));
+  }
+  for (const ResultComparison& comparison : outcome.comparisons) {
+    if (comparison.type_mismatch) {
+      outcome.kind = Kind::kWrongType;
+      outcome.message = comparison.type_error;
+    } else if (!comparison.ok() && outcome.kind == Kind::kPass) {
+      outcome.kind = Kind::kMismatch;
+    }
+  }
+  return outcome;
+}
+
+std::vector<mlir::CaseCheck> ExpectedResults(const CaseOutcome& outcome) {
+  std::vector<mlir::CaseCheck> checks;
+  for (const ResultExpectation& e : outcome.expectations) {
+    mlir::CaseCheck check;
+    check.expected = e.reference;
+    if (e.check == Check::kUlp && e.allowed_ulp > 0) {
+      check.kind = mlir::CaseCheck::Kind::kUlp;
+      check.max_ulp = e.allowed_ulp;
+    } else if (e.check == Check::kErrorBound) {
+      // The check dialect has one tolerance per check: the widest of the
+      // oracle's per-element bounds.
+      check.kind = mlir::CaseCheck::Kind::kTolerance;
+      for (double b : e.bound) check.tolerance = std::max(check.tolerance, b);
+    }
+    checks.push_back(std::move(check));
+  }
+  return checks;
+}
+
+}  // namespace hlocheck

@@ -1,0 +1,64 @@
+// Checking one case: verify it against its op's spec, ask the backend
+// whether it runs it, compute the oracle's expectation, run the backend,
+// compare. A failing stage, an exception included, is reported as that
+// stage's failure, so a thrown exception never ends a run.
+#ifndef HLOCHECK_RUNNERS_CASE_CHECK_H_
+#define HLOCHECK_RUNNERS_CASE_CHECK_H_
+
+#include <string>
+#include <vector>
+
+#include "adapters/adapter.h"
+#include "core/case.h"
+#include "mlir/writer.h"
+#include "oracle/compare.h"
+#include "oracle/oracle.h"
+#include "spec/registry.h"
+
+namespace hlocheck {
+
+// Everything about running one case against the oracle and a backend.
+struct CaseOutcome {
+  enum class Kind {
+    kPass,
+    kMismatch,
+    kWrongType,     // the wrong number, shape or element type of results
+    kBackendError,  // the backend returned an error status
+    kBackendCrash,  // the backend threw
+    kSkipped,       // the backend (or the oracle) cannot run it: never a pass
+    kInvalid,       // the case violates its op's spec: a generator bug
+    kOracleError,   // the oracle, the verifier or the comparison failed or threw
+    kGeneratorError,
+  };
+  Kind kind = Kind::kPass;
+  std::string message;
+  std::vector<ResultExpectation> expectations;
+  std::vector<Tensor> actual;
+  std::vector<ResultComparison> comparisons;
+
+  // The backend's fault: worth shrinking and reporting as its finding.
+  bool failed() const {
+    return kind == Kind::kMismatch || kind == Kind::kWrongType || kind == Kind::kBackendError ||
+           kind == Kind::kBackendCrash;
+  }
+};
+
+// What checking a case needs; not owned.
+struct CaseContext {
+  const spec::SpecRegistry* registry;
+  const Oracle* oracle;
+  Adapter* adapter;
+};
+
+// Verifies the case once, asks Adapter::Supports once, then runs the oracle
+// and the backend and compares. Text is formatted only for what failed.
+CaseOutcome CheckCase(const CaseContext& context, const spec::OpSpec& op, const Case& c);
+
+// The oracle's answers as reproducer checks: exact where the comparison is
+// bit for bit, "almost" where the op allows some error (each expectation's
+// own allowed_ulp or error bound).
+std::vector<mlir::CaseCheck> ExpectedResults(const CaseOutcome& outcome);
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_RUNNERS_CASE_CHECK_H_

@@ -1,0 +1,52 @@
+// The oracle attaches each result's allowed ULP distance from the op's YAML,
+// and the comparison holds a backend to exactly that bound.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "oracle/compare.h"
+#include "tests/oracle/elementwise_test_util.h"
+
+namespace hlocheck::testing {
+namespace {
+
+TEST(AllowedUlpTest, ComputeFillsTheBoundFromTheYamlOfEachResultType) {
+  const spec::OpSpec* exp = (*spec::DefaultRegistry())->Find("exponential");
+  ASSERT_NE(exp, nullptr);
+  for (ElementType type : {ElementType::kF32, ElementType::kF64, ElementType::kBF16}) {
+    Tensor x(Shape{2}, type);
+    ResultExpectation e = RunSame("exponential", {x});
+    EXPECT_EQ(e.check, Check::kUlp) << Name(type);
+    EXPECT_EQ(e.allowed_ulp, exp->numerics.AllowedUlp(type)) << Name(type);
+  }
+  // f32 exponentials may be off (the faulty-backend tests rely on it).
+  EXPECT_GT(exp->numerics.AllowedUlp(ElementType::kF32), 0);
+}
+
+TEST(AllowedUlpTest, CompareResultHoldsTheBackendToTheAttachedBound) {
+  ResultExpectation e = RunSame("exponential", {Vector<ElementType::kF32>({1.0f})});
+  ASSERT_GT(e.allowed_ulp, 0);
+  const float reference = e.reference.values<ElementType::kF32>()[0];
+  Tensor one_off = Vector<ElementType::kF32>({std::nextafter(reference, 10.0f)});
+  EXPECT_TRUE(CompareResult(e, one_off).ok());
+  ResultComparison strict_view = [&] {
+    ResultExpectation strict = e;
+    strict.allowed_ulp = 0;
+    return CompareResult(strict, one_off);
+  }();
+  EXPECT_FALSE(strict_view.ok());
+  ASSERT_EQ(strict_view.first_mismatches.size(), 1u);
+  EXPECT_EQ(strict_view.first_mismatches[0].ulp, 1);
+  EXPECT_EQ(strict_view.first_mismatches[0].allowed, "correctly rounded (0 ULP)");
+  // Beyond the bound, the text says by how much.
+  float far = reference;
+  for (int i = 0; i <= e.allowed_ulp; ++i) far = std::nextafter(far, 10.0f);
+  ResultComparison beyond = CompareResult(e, Vector<ElementType::kF32>({far}));
+  ASSERT_EQ(beyond.first_mismatches.size(), 1u);
+  EXPECT_EQ(beyond.first_mismatches[0].allowed, "<= " + std::to_string(e.allowed_ulp) +
+                                                    " ULP (was " +
+                                                    std::to_string(e.allowed_ulp + 1) + ")");
+}
+
+}  // namespace
+}  // namespace hlocheck::testing

@@ -1,0 +1,248 @@
+// Each stage of a case fails as itself: an exception in the generator, the
+// oracle or the backend becomes that stage's finding and the run goes on,
+// also while shrinking; and the gate asks the backend's Supports once per case.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+#include "adapters/faulty/faulty_adapters.h"
+#include "runners/gate.h"
+#include "runners/shrink.h"
+
+namespace hlocheck {
+namespace {
+
+int64_t Elements(const Case& c) {
+  int64_t n = 0;
+  for (const Tensor& t : c.operands) n += t.num_elements();
+  return n;
+}
+
+const spec::SpecRegistry& Registry() {
+  static const spec::SpecRegistry* registry = *spec::DefaultRegistry();
+  return *registry;
+}
+
+// A backend in front of another one: counts what the gate asks it, and
+// throws from Run where `throw_if` says so.
+class ProbeAdapter : public Adapter {
+ public:
+  explicit ProbeAdapter(std::unique_ptr<Adapter> inner) : inner_(std::move(inner)) {}
+  std::string_view name() const override { return inner_->name(); }
+  AdapterSupport Supports(const Case& c) const override {
+    ++supports_calls;
+    return inner_->Supports(c);
+  }
+  absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override {
+    ++run_calls;
+    if (throw_if && throw_if(c)) throw std::runtime_error("probe backend threw");
+    return inner_->Run(c);
+  }
+
+  mutable int64_t supports_calls = 0;
+  int64_t run_calls = 0;
+  std::function<bool(const Case&)> throw_if;
+
+ private:
+  std::unique_ptr<Adapter> inner_;
+};
+
+// The real oracle, throwing where `throw_if` says so.
+class ThrowingOracle : public Oracle {
+ public:
+  using Oracle::Oracle;
+  absl::StatusOr<std::vector<ResultExpectation>> Compute(const Case& c) const override {
+    if (throw_if && throw_if(c)) throw std::runtime_error("test oracle threw");
+    return Oracle::Compute(c);
+  }
+  std::function<bool(const Case&)> throw_if;
+};
+
+std::unique_ptr<ProbeAdapter> Cpu() {
+  auto cpu = CreateAdapter("cpu", AdapterOptions{2});
+  EXPECT_TRUE(cpu.ok()) << cpu.status();
+  return std::make_unique<ProbeAdapter>(*std::move(cpu));
+}
+
+GateOptions AddOptions(int64_t cases) {
+  GateOptions options;
+  options.ops = {"add"};
+  options.types = {ElementType::kF32, ElementType::kSI32};
+  options.cases = cases;
+  options.seed = 7;
+  return options;
+}
+
+TEST(GateStagesTest, SupportsAndRunAreAskedOncePerCase) {
+  auto adapter = Cpu();
+  Oracle oracle(&Registry());
+  Gate gate(&Registry(), &oracle, adapter.get());
+  GateOptions options = AddOptions(40);
+  options.types = {ElementType::kF32};
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_EQ(run->groups.size(), 1u);
+  EXPECT_EQ(run->groups[0].passed, 40);
+  EXPECT_EQ(adapter->supports_calls, 40);
+  EXPECT_EQ(adapter->run_calls, 40);
+}
+
+TEST(GateStagesTest, ABackendExceptionIsABackendCrashAndTheRunGoesOn) {
+  auto adapter = Cpu();
+  adapter->throw_if = [](const Case& c) {
+    return c.operands[0].element_type() == ElementType::kF32;
+  };
+  Oracle oracle(&Registry());
+  Gate gate(&Registry(), &oracle, adapter.get());
+  auto run = gate.Run(AddOptions(20));
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_EQ(run->groups.size(), 2u);
+  const GroupResult& f32 = run->groups[0];
+  EXPECT_EQ(f32.failed, 20);
+  ASSERT_EQ(f32.findings.size(), 1u);
+  EXPECT_EQ(f32.findings[0].kind, FindingKind::kBackendCrash);
+  EXPECT_NE(f32.findings[0].message.find("probe backend threw"), std::string::npos)
+      << f32.findings[0].message;
+  // A crash is the backend's fault: shrunk like a mismatch.
+  EXPECT_LE(f32.findings[0].minimal_elements, f32.findings[0].original_elements);
+  EXPECT_FALSE(f32.findings[0].replay.empty());
+  // The next group ran as if nothing had happened.
+  EXPECT_EQ(run->groups[1].passed, 20);
+  EXPECT_TRUE(run->groups[1].findings.empty());
+}
+
+TEST(GateStagesTest, AnOracleExceptionIsAnOracleErrorAndTheRunGoesOn) {
+  auto adapter = Cpu();
+  ThrowingOracle oracle(&Registry());
+  oracle.throw_if = [](const Case& c) { return c.operands[0].element_type() == ElementType::kF32; };
+  Gate gate(&Registry(), &oracle, adapter.get());
+  auto run = gate.Run(AddOptions(20));
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_EQ(run->groups.size(), 2u);
+  const GroupResult& f32 = run->groups[0];
+  EXPECT_EQ(f32.failed, 20);
+  ASSERT_EQ(f32.findings.size(), 1u);
+  EXPECT_EQ(f32.findings[0].kind, FindingKind::kOracleError);
+  EXPECT_NE(f32.findings[0].message.find("test oracle threw"), std::string::npos);
+  // The backend is not run on a case the oracle could not answer.
+  EXPECT_EQ(adapter->run_calls, 20);
+  EXPECT_EQ(run->groups[1].passed, 20);
+}
+
+TEST(GateStagesTest, AGeneratorExceptionIsAGeneratorError) {
+  auto adapter = Cpu();
+  Oracle oracle(&Registry());
+  Gate gate(&Registry(), &oracle, adapter.get());
+  gate.SetCaseGenerator([](const spec::OpSpec& op, const GenerationOptions& generation) {
+    return rc::gen::map(CaseGenerator(op, generation), [](Case c) {
+      if (c.operands[0].num_elements() % 2 == 1) throw std::runtime_error("odd generator");
+      return c;
+    });
+  });
+  GateOptions options = AddOptions(60);
+  options.types = {ElementType::kSI32};
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  const GroupResult& group = run->groups[0];
+  EXPECT_GT(group.failed, 0);
+  EXPECT_GT(group.passed, 0);
+  EXPECT_EQ(group.passed + group.failed, 60);
+  ASSERT_EQ(group.findings.size(), 1u);
+  EXPECT_EQ(group.findings[0].kind, FindingKind::kGeneratorError);
+  EXPECT_NE(group.findings[0].message.find("odd generator"), std::string::npos);
+  EXPECT_FALSE(group.findings[0].replay.empty());
+}
+
+// The oracle starts throwing on small cases once the backend has been seen
+// to fail, so every smaller candidate the shrinker tries throws: the run
+// must finish and keep the smallest failing case it got to.
+TEST(GateStagesTest, AnOracleExceptionWhileShrinkingKeepsTheSmallestFailingCase) {
+  constexpr int64_t kSmallest = 8;
+  auto faulty = CreateFaultyAdapter("faulty-slice-stride", AdapterOptions{2});
+  ASSERT_NE(faulty, nullptr);
+  auto reference = CreateAdapter("cpu", AdapterOptions{2});
+  ASSERT_TRUE(reference.ok());
+  bool diverged = false;
+  ProbeAdapter adapter(std::move(faulty));
+  ThrowingOracle oracle(&Registry());
+  oracle.throw_if = [&](const Case& c) { return diverged && Elements(c) < kSmallest; };
+  // Notices the first wrong answer by running the correct CPU backend too.
+  class Watch : public Adapter {
+   public:
+    Watch(Adapter* faulty, Adapter* cpu, bool* diverged)
+        : faulty_(faulty), cpu_(cpu), diverged_(diverged) {}
+    std::string_view name() const override { return faulty_->name(); }
+    AdapterSupport Supports(const Case& c) const override { return faulty_->Supports(c); }
+    absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override {
+      auto got = faulty_->Run(c);
+      auto want = cpu_->Run(c);
+      if (got.ok() && want.ok() && !(got->at(0) == want->at(0))) *diverged_ = true;
+      return got;
+    }
+
+   private:
+    Adapter* faulty_;
+    Adapter* cpu_;
+    bool* diverged_;
+  } watch(&adapter, reference->get(), &diverged);
+  Gate gate(&Registry(), &oracle, &watch);
+  GateOptions options;
+  options.ops = {"slice"};
+  options.types = {ElementType::kSI32};
+  options.cases = 50;
+  options.seed = 12345;
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_TRUE(diverged) << "the faulty backend never failed: the test proves nothing";
+  const GroupResult& group = run->groups[0];
+  EXPECT_EQ(group.cases, 50);
+  ASSERT_FALSE(group.findings.empty());
+  const Finding& finding = group.findings[0];
+  EXPECT_EQ(finding.kind, FindingKind::kMismatch);
+  EXPECT_LE(finding.minimal_elements, finding.original_elements);
+  EXPECT_GE(finding.minimal_elements, std::min(kSmallest, finding.original_elements))
+      << finding.reproducer;
+  // The kept case is a real failure: its replay, on an oracle that does not
+  // throw, still fails.
+  Oracle plain(&Registry());
+  Gate replay_gate(&Registry(), &plain, &adapter);
+  auto replayed = replay_gate.Replay(finding.replay);
+  ASSERT_TRUE(replayed.ok()) << replayed.status();
+  EXPECT_TRUE(replayed->outcome.failed());
+  EXPECT_EQ(Elements(replayed->c), finding.minimal_elements);
+}
+
+// Shrink on its own: a check that throws on a candidate counts as "does not
+// fail", never as the end of the search.
+TEST(ShrinkTest, ACheckThatThrowsKeepsTheSmallestFailingCaseSoFar) {
+  const spec::OpSpec* op = Registry().Find("add");
+  ASSERT_NE(op, nullptr);
+  GenerationOptions generation;
+  generation.primary_type = ElementType::kSI32;
+  rc::Shrinkable<Case> start = GenerateCase(*op, generation, 99, 100);
+  const int64_t original = Elements(start.value());
+  ASSERT_GT(original, 6) << "draw a bigger case";
+  int throws = 0;
+  auto check = [&](const Case& c) {
+    if (Elements(c) < 6) {
+      ++throws;
+      throw std::runtime_error("too small to check");
+    }
+    CaseOutcome failing;
+    failing.kind = CaseOutcome::Kind::kMismatch;  // every checkable case "fails"
+    return failing;
+  };
+  CaseOutcome first;
+  first.kind = CaseOutcome::Kind::kMismatch;
+  Shrunk shrunk = Shrink(check, start, first, 5000);
+  EXPECT_GT(throws, 0);
+  EXPECT_GE(Elements(shrunk.c), 6);
+  EXPECT_LT(Elements(shrunk.c), original);
+  EXPECT_EQ(shrunk.outcome.kind, CaseOutcome::Kind::kMismatch);
+  EXPECT_FALSE(shrunk.path.empty());
+}
+
+}  // namespace
+}  // namespace hlocheck
