@@ -136,6 +136,18 @@ func.func @main() {
   EXPECT_EQ(far.kind, Kind::kFailed);
   EXPECT_NE(far.message.find("custom_call @check.expect_almost_eq"), std::string::npos)
       << far.message;
+  // @check.eq: floats within 1e-4, and its i1 result says so.
+  FunctionOutcome eq = RunOne(R"(
+func.func @main() {
+  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = stablehlo.constant dense<[1.00005, 2.0]> : tensor<2xf32>
+  %r = stablehlo.custom_call @check.eq(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>
+  check.expect_eq_const %r, dense<true> : tensor<i1>
+  func.return
+}
+)");
+  EXPECT_EQ(eq.kind, Kind::kPassed) << eq.message;
+  EXPECT_EQ(eq.checks, 2);
 }
 
 // f32 1.0 is 0x3F800000; each step of the bits is one ULP.
