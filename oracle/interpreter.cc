@@ -305,6 +305,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOracleOp(
     return Unsupported(op.name, std::string(expectations.status().message()));
   }
   if (!expectations.ok()) return expectations.status();
+  if (observer_) observer_(op, *expectations);
   std::vector<RuntimeValue> results;
   for (ResultExpectation& expectation : *expectations) {
     RuntimeValue value = RuntimeValue::Of(std::move(expectation.reference));

@@ -45,6 +45,12 @@ class Interpreter {
   Interpreter(const Oracle* oracle, const spec::SpecRegistry* registry, const Module* module)
       : oracle_(oracle), registry_(registry), module_(module) {}
   void set_hook(Hook hook) { hook_ = std::move(hook); }
+  // Called after every op the oracle ran, with the oracle's expectations for
+  // its results (before the interpreter keeps only their reference values).
+  // `interpret` uses it to judge a check's constant by what the spec allows.
+  using Observer =
+      std::function<void(const Operation& op, const std::vector<ResultExpectation>& expectations)>;
+  void set_observer(Observer observer) { observer_ = std::move(observer); }
 
   // Calls a function of the module. An op the oracle does not implement
   // stops the call with an Unimplemented status naming it (and it is added
@@ -89,6 +95,7 @@ class Interpreter {
   const spec::SpecRegistry* registry_;
   const Module* module_;
   Hook hook_;
+  Observer observer_;
   std::set<std::string> unsupported_;
   int depth_ = 0;
 };

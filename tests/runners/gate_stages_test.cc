@@ -31,6 +31,7 @@ class ProbeAdapter : public Adapter {
  public:
   explicit ProbeAdapter(std::unique_ptr<Adapter> inner) : inner_(std::move(inner)) {}
   std::string_view name() const override { return inner_->name(); }
+  std::vector<std::string> ImplementedOps() const override { return inner_->ImplementedOps(); }
   AdapterSupport Supports(const Case& c) const override {
     ++supports_calls;
     return inner_->Supports(c);
@@ -174,6 +175,7 @@ TEST(GateStagesTest, AnOracleExceptionWhileShrinkingKeepsTheSmallestFailingCase)
     Watch(Adapter* faulty, Adapter* cpu, bool* diverged)
         : faulty_(faulty), cpu_(cpu), diverged_(diverged) {}
     std::string_view name() const override { return faulty_->name(); }
+    std::vector<std::string> ImplementedOps() const override { return faulty_->ImplementedOps(); }
     AdapterSupport Supports(const Case& c) const override { return faulty_->Supports(c); }
     absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override {
       auto got = faulty_->Run(c);

@@ -102,6 +102,202 @@ func.func @main() {
   EXPECT_EQ(g.kind, Kind::kFailed);
 }
 
+// The custom_call forms use the public tool's fixed values (1e-3, 0..3 ULP)
+// and ignore attributes; the dialect ops keep 1e-4 and max_ulp_difference 1
+// unless given. The operands are constants, so the judge has no op to rule on.
+TEST(InterpretTest, CustomCallFormsUseThePublicToolsTolerances) {
+  const std::string values = R"(
+func.func @main() {
+  %a = stablehlo.constant dense<5.0> : tensor<f64>
+  %b = stablehlo.constant dense<5.0005> : tensor<f64>
+)";
+  FunctionOutcome custom_call = RunOne(values + R"(
+  stablehlo.custom_call @check.expect_almost_eq(%a, %b) {has_side_effect = true} : (tensor<f64>, tensor<f64>) -> ()
+  func.return
+}
+)");
+  EXPECT_EQ(custom_call.kind, Kind::kPassed) << custom_call.message;
+  FunctionOutcome dialect = RunOne(values + R"(
+  check.expect_almost_eq %a, %b : tensor<f64>
+  func.return
+}
+)");
+  EXPECT_EQ(dialect.kind, Kind::kFailed);
+  EXPECT_NE(dialect.message.find("|error| <= 0.0001"), std::string::npos) << dialect.message;
+  // 5e-3 off: beyond the custom_call's 1e-3 too, and its attributes do not widen it.
+  FunctionOutcome far = RunOne(R"(
+func.func @main() {
+  %a = stablehlo.constant dense<5.0> : tensor<f64>
+  %b = stablehlo.constant dense<5.005> : tensor<f64>
+  stablehlo.custom_call @check.expect_almost_eq(%a, %b) {tolerance = 1.0 : f64} : (tensor<f64>, tensor<f64>) -> ()
+  func.return
+}
+)");
+  EXPECT_EQ(far.kind, Kind::kFailed);
+  EXPECT_NE(far.message.find("custom_call @check.expect_almost_eq"), std::string::npos)
+      << far.message;
+  // @check.eq: floats within 1e-4, and its i1 result says so.
+  FunctionOutcome eq = RunOne(R"(
+func.func @main() {
+  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = stablehlo.constant dense<[1.00005, 2.0]> : tensor<2xf32>
+  %r = stablehlo.custom_call @check.eq(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>
+  check.expect_eq_const %r, dense<true> : tensor<i1>
+  func.return
+}
+)");
+  EXPECT_EQ(eq.kind, Kind::kPassed) << eq.message;
+  EXPECT_EQ(eq.checks, 2);
+}
+
+// f32 1.0 is 0x3F800000; each step of the bits is one ULP.
+FunctionOutcome CloseCheck(const std::string& expected_bits, const std::string& check) {
+  return RunOne(R"(
+func.func @main() {
+  %a = stablehlo.constant dense<1.0> : tensor<f32>
+  %b = stablehlo.constant dense<)" +
+                expected_bits + R"(> : tensor<f32>
+  )" + check + R"(
+  func.return
+}
+)");
+}
+
+TEST(InterpretTest, ExpectCloseUlpRanges) {
+  const std::string custom_call =
+      "stablehlo.custom_call @check.expect_close(%a, %b) : (tensor<f32>, tensor<f32>) -> ()";
+  EXPECT_EQ(CloseCheck("0x3F800000", custom_call).kind, Kind::kPassed);
+  EXPECT_EQ(CloseCheck("0x3F800003", custom_call).kind, Kind::kPassed);
+  FunctionOutcome four = CloseCheck("0x3F800004", custom_call);
+  EXPECT_EQ(four.kind, Kind::kFailed);
+  EXPECT_NE(four.message.find("0..3 ULP (was 4)"), std::string::npos) << four.message;
+  // The same ULPs below 1.0 (0x3F7FFFFD is 3 below).
+  EXPECT_EQ(CloseCheck("0x3F7FFFFD", custom_call).kind, Kind::kPassed);
+
+  // The dialect op without max_ulp_difference (generic form): 1 ULP.
+  const std::string generic = R"("check.expect_close"(%a, %b) : (tensor<f32>, tensor<f32>) -> ())";
+  EXPECT_EQ(CloseCheck("0x3F800001", generic).kind, Kind::kPassed);
+  EXPECT_EQ(CloseCheck("0x3F800002", generic).kind, Kind::kFailed);
+  const std::string three =
+      "check.expect_close %a, %b, max_ulp_difference = 3 : tensor<f32>, tensor<f32>";
+  EXPECT_EQ(CloseCheck("0x3F800003", three).kind, Kind::kPassed);
+  EXPECT_EQ(CloseCheck("0x3F800004", three).kind, Kind::kFailed);
+  // min_ulp_difference asks for a difference: equal values fail it.
+  const std::string at_least_one =
+      "check.expect_close %a, %b, max_ulp_difference = 3, min_ulp_difference = 1 : "
+      "tensor<f32>, tensor<f32>";
+  EXPECT_EQ(CloseCheck("0x3F800000", at_least_one).kind, Kind::kFailed);
+  EXPECT_EQ(CloseCheck("0x3F800001", at_least_one).kind, Kind::kPassed);
+  // An infinity is infinitely far from the largest finite value (not 1 ULP).
+  FunctionOutcome infinity = RunOne(R"(
+func.func @main() {
+  %a = stablehlo.constant dense<0x7F7FFFFF> : tensor<f32>
+  %b = stablehlo.constant dense<0x7F800000> : tensor<f32>
+  stablehlo.custom_call @check.expect_close(%a, %b) : (tensor<f32>, tensor<f32>) -> ()
+  func.return
+}
+)");
+  EXPECT_EQ(infinity.kind, Kind::kFailed);
+}
+
+// dot_general of [2^24, 1, 1] and [1, 1, 1]: exactly 2^24 + 2, but summed
+// in f32 from the left it is 2^24 (each + 1 rounds back to even). The
+// oracle's bound is gamma_3 * (2^24 + 2) plus an ULP of the result, about 5.
+std::string DotProgram(const std::string& expected) {
+  return R"(
+func.func @main() {
+  %lhs = stablehlo.constant dense<[16777216.0, 1.0, 1.0]> : tensor<3xf32>
+  %rhs = stablehlo.constant dense<[1.0, 1.0, 1.0]> : tensor<3xf32>
+  %r = stablehlo.dot_general %lhs, %rhs, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>
+  check.expect_almost_eq_const %r, dense<)" +
+         expected + R"(> : tensor<f32>
+  func.return
+}
+)";
+}
+
+TEST(InterpretTest, JudgeAcceptsADotConstantWithinTheAccumulationBound) {
+  FunctionOutcome exact = RunOne(DotProgram("16777218.0"));
+  EXPECT_EQ(exact.kind, Kind::kPassed) << exact.message;
+
+  FunctionOutcome summed_in_f32 = RunOne(DotProgram("16777216.0"));
+  EXPECT_EQ(summed_in_f32.kind, Kind::kJudged) << summed_in_f32.message;
+  EXPECT_EQ(summed_in_f32.judged, 1);
+  EXPECT_NE(summed_in_f32.message.find(
+                "within the accumulation bound of stablehlo.dot_general, 1 ULP from exact"),
+            std::string::npos)
+      << summed_in_f32.message;
+
+  FunctionOutcome beyond = RunOne(DotProgram("16777200.0"));
+  EXPECT_EQ(beyond.kind, Kind::kFailed);
+  EXPECT_NE(beyond.message.find("judge: expected value beyond the accumulation bound"),
+            std::string::npos)
+      << beyond.message;
+
+  InterpretOptions literal;
+  literal.judge = false;
+  EXPECT_EQ(RunOne(DotProgram("16777216.0"), literal).kind, Kind::kFailed);
+}
+
+// sine(1.0) in f32 is 0x3F576AA4 correctly rounded; f32 sine may be 2 ULP
+// off (spec/ops/sine.yaml).
+std::string SineProgram(const std::string& operand, const std::string& expected) {
+  return R"(
+func.func @main() {
+  %x = stablehlo.constant dense<)" +
+         operand + R"(> : tensor<f32>
+  %s = stablehlo.sine %x : tensor<f32>
+  check.expect_eq_const %s, dense<)" +
+         expected + R"(> : tensor<f32>
+  func.return
+}
+)";
+}
+
+TEST(InterpretTest, JudgeAcceptsATranscendentalWithinItsUlpBound) {
+  EXPECT_EQ(RunOne(SineProgram("1.0", "0x3F576AA4")).kind, Kind::kPassed);
+  FunctionOutcome one_off = RunOne(SineProgram("1.0", "0x3F576AA5"));
+  EXPECT_EQ(one_off.kind, Kind::kJudged) << one_off.message;
+  EXPECT_NE(one_off.message.find("1 ULP from the correctly rounded stablehlo.sine, allowed 2"),
+            std::string::npos)
+      << one_off.message;
+  FunctionOutcome ten_off = RunOne(SineProgram("1.0", "0x3F576AAE"));
+  EXPECT_EQ(ten_off.kind, Kind::kFailed);
+  EXPECT_NE(ten_off.message.find("judge: expected value 10 ULP from the correctly rounded"),
+            std::string::npos)
+      << ten_off.message;
+}
+
+// The judge rules on one op whose inputs the spec fixes: a reshape (exact)
+// in front keeps that; an exponential (2 ULP of freedom) does not, since a
+// backend's sine would start from a different value.
+TEST(InterpretTest, JudgeRulesOnlyWhereTheOpsInputsAreFixed) {
+  FunctionOutcome through_reshape = RunOne(R"(
+func.func @main() {
+  %c = stablehlo.constant dense<[1.0]> : tensor<1xf32>
+  %x = stablehlo.reshape %c : (tensor<1xf32>) -> tensor<f32>
+  %s = stablehlo.sine %x : tensor<f32>
+  check.expect_eq_const %s, dense<0x3F576AA5> : tensor<f32>
+  func.return
+}
+)");
+  EXPECT_EQ(through_reshape.kind, Kind::kJudged) << through_reshape.message;
+  // exp(0.5) is 0x3FD3094C in f32, and its sine 0x3F7F3920.
+  FunctionOutcome through_exponential = RunOne(R"(
+func.func @main() {
+  %c = stablehlo.constant dense<0.5> : tensor<f32>
+  %x = stablehlo.exponential %c : tensor<f32>
+  check.expect_eq_const %x, dense<0x3FD3094C> : tensor<f32>
+  %s = stablehlo.sine %x : tensor<f32>
+  check.expect_eq_const %s, dense<0x3F7F3921> : tensor<f32>
+  func.return
+}
+)");
+  EXPECT_EQ(through_exponential.kind, Kind::kFailed);
+  EXPECT_EQ(through_exponential.message.find("judge"), std::string::npos)
+      << through_exponential.message;
+}
+
 TEST(InterpretTest, UnsupportedInvalidAndSkippedAreReportedAsSuch) {
   FunctionOutcome unsupported = RunOne(R"(
 func.func @main() {
