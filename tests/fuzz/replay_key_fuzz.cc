@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "absl/strings/escaping.h"
 #include "runners/gate.h"
 
 namespace {
@@ -26,10 +27,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string printed = hlocheck::FormatReplay(*key);
   auto again = hlocheck::ParseReplay(printed);
   if (!again.ok() || !SameKey(*key, *again) || hlocheck::FormatReplay(*again) != printed) {
+    std::string third = again.ok() ? "reprinted: " + absl::CEscape(hlocheck::FormatReplay(*again))
+                                   : std::string(again.status().message());
     std::fprintf(stderr, "replay string round trip broke:\n  input:   %s\n  printed: %s\n  %s\n",
-                 text.c_str(), printed.c_str(),
-                 again.ok() ? ("reprinted: " + hlocheck::FormatReplay(*again)).c_str()
-                            : std::string(again.status().message()).c_str());
+                 absl::CEscape(text).c_str(), absl::CEscape(printed).c_str(), third.c_str());
     std::abort();
   }
   return 0;

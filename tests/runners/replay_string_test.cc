@@ -9,7 +9,7 @@ namespace hlocheck {
 namespace {
 
 // FormatReplay turned the first " (public)" of a constraint id into "@public"
-// and ParseReplay cut the id at the first "@public", dropping what followed:
+// and ParseReplay cut the id at the first "@public", both dropping what followed:
 // "slice!C3 (public)@public" parsed to "C3 (public) (public)", printed as
 // "slice!C3@public" and parsed again to "C3 (public)", another key. The mark
 // is now a suffix on both sides.
@@ -22,6 +22,12 @@ TEST(ReplayStringTest, PublicMarkIsASuffixOnly) {
   auto again = ParseReplay(printed);
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(again->violates, key->violates);
+
+  // The fuzzer's own finding, shortened: text after " (public)" was dropped.
+  auto middle = ParseReplay("hlocheck1:slice!C3 (public)X:f32:0:1:1:-");
+  ASSERT_TRUE(middle.ok()) << middle.status();
+  EXPECT_EQ(middle->violates, "C3 (public)X");
+  EXPECT_EQ(FormatReplay(*middle), "hlocheck1:slice!C3 (public)X:f32:0000000000000000:1:1:-");
 
   auto inner = ParseReplay("hlocheck1:slice!C3@publicX:f32:0:1:1:-");
   ASSERT_TRUE(inner.ok()) << inner.status();
