@@ -41,8 +41,9 @@ std::string FormatReplay(const ReplayKey& key) {
   std::string op = key.op;
   if (!key.violates.empty()) {
     std::string id = key.violates;
-    if (size_t space = id.find(" (public)"); space != std::string::npos)
-      id = id.substr(0, space) + "@public";
+    // Only a trailing " (public)" is the public spec's mark (ParseReplay's inverse).
+    constexpr std::string_view kPublic = " (public)";
+    if (id.ends_with(kPublic)) id = id.substr(0, id.size() - kPublic.size()) + "@public";
     op += "!" + id;
   }
   return "hlocheck1:" + op + ":" + (key.type ? std::string(Name(*key.type)) : std::string("any")) +
@@ -64,8 +65,10 @@ absl::StatusOr<ReplayKey> ParseReplay(const std::string& text) {
   if (size_t bang = key.op.find('!'); bang != std::string::npos) {
     key.violates = key.op.substr(bang + 1);
     key.op = key.op.substr(0, bang);
-    if (size_t at = key.violates.find("@public"); at != std::string::npos) {
-      key.violates = key.violates.substr(0, at) + " (public)";
+    // "@public" ends the id or is part of it; text after it is not dropped.
+    constexpr std::string_view kPublic = "@public";
+    if (key.violates.ends_with(kPublic)) {
+      key.violates = key.violates.substr(0, key.violates.size() - kPublic.size()) + " (public)";
     }
     if (key.violates.empty()) return bad("no constraint after '!'");
   }

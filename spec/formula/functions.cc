@@ -166,7 +166,11 @@ void RegisterListFunctions(FunctionTable& t) {
       HLOCHECK_RETURN_IF_ERROR(first.status());
       start = *first;
     }
-    if (*stop - start > (int64_t{1} << 24)) return absl::InvalidArgumentError("range() too large");
+    // The length in unsigned arithmetic: stop - start overflows int64 for far-apart bounds.
+    if (*stop > start &&
+        static_cast<uint64_t>(*stop) - static_cast<uint64_t>(start) > (uint64_t{1} << 24)) {
+      return absl::InvalidArgumentError("range() too large");
+    }
     std::vector<Value> items;
     for (int64_t i = start; i < *stop; ++i) items.emplace_back(i);
     return Value(std::move(items));

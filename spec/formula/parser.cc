@@ -162,8 +162,32 @@ class Parser {
     return Make(std::move(expr));
   }
 
+  static constexpr int kMaxDepth = 256;
+
+  // Restores the depth on leaving a parse function: its levels are its own.
+  class DepthScope {
+   public:
+    explicit DepthScope(int& depth) : depth_(depth), saved_(depth) {}
+    ~DepthScope() { depth_ = saved_; }
+    DepthScope(const DepthScope&) = delete;
+    DepthScope& operator=(const DepthScope&) = delete;
+
+   private:
+    int& depth_;
+    int saved_;
+  };
+
+  // One more level, or an error where it would exceed kMaxDepth.
+  absl::Status Deeper() {
+    if (++depth_ <= kMaxDepth) return absl::OkStatus();
+    return Lexer::Fail(error_, Peek().begin,
+                       "formula nested more than " + std::to_string(kMaxDepth) + " levels deep");
+  }
+
   // conditional := or [ 'if' or 'else' conditional ] | or '?' conditional ':' conditional
   absl::StatusOr<ExprPtr> ParseConditional() {
+    DepthScope scope(depth_);
+    if (auto status = Deeper(); !status.ok()) return status;
     auto value = ParseOr();
     if (!value.ok()) return value;
     if (IsKeyword("if") && !in_comprehension_head_) {
@@ -197,10 +221,12 @@ class Parser {
   }
 
   absl::StatusOr<ExprPtr> ParseOr() {
+    DepthScope scope(depth_);
     auto lhs = ParseAnd();
     if (!lhs.ok()) return lhs;
     ExprPtr result = *lhs;
     while (IsKeyword("or")) {
+      if (auto status = Deeper(); !status.ok()) return status;
       Take();
       auto rhs = ParseAnd();
       if (!rhs.ok()) return rhs;
@@ -210,10 +236,12 @@ class Parser {
   }
 
   absl::StatusOr<ExprPtr> ParseAnd() {
+    DepthScope scope(depth_);
     auto lhs = ParseNot();
     if (!lhs.ok()) return lhs;
     ExprPtr result = *lhs;
     while (IsKeyword("and")) {
+      if (auto status = Deeper(); !status.ok()) return status;
       Take();
       auto rhs = ParseNot();
       if (!rhs.ok()) return rhs;
@@ -224,6 +252,8 @@ class Parser {
 
   absl::StatusOr<ExprPtr> ParseNot() {
     if (IsKeyword("not") || IsSymbol("!")) {
+      DepthScope scope(depth_);
+      if (auto status = Deeper(); !status.ok()) return status;
       Token op = Take();
       auto operand = ParseNot();
       if (!operand.ok()) return operand;
@@ -271,10 +301,12 @@ class Parser {
   }
 
   absl::StatusOr<ExprPtr> ParseAdditive() {
+    DepthScope scope(depth_);
     auto lhs = ParseTerm();
     if (!lhs.ok()) return lhs;
     ExprPtr result = *lhs;
     while (IsSymbol("+") || IsSymbol("-")) {
+      if (auto status = Deeper(); !status.ok()) return status;
       std::string op = Take().text;
       auto rhs = ParseTerm();
       if (!rhs.ok()) return rhs;
@@ -284,10 +316,12 @@ class Parser {
   }
 
   absl::StatusOr<ExprPtr> ParseTerm() {
+    DepthScope scope(depth_);
     auto lhs = ParseUnary();
     if (!lhs.ok()) return lhs;
     ExprPtr result = *lhs;
     while (IsSymbol("*") || IsSymbol("/") || IsSymbol("//") || IsSymbol("%")) {
+      if (auto status = Deeper(); !status.ok()) return status;
       std::string op = Take().text;
       auto rhs = ParseUnary();
       if (!rhs.ok()) return rhs;
@@ -298,6 +332,8 @@ class Parser {
 
   absl::StatusOr<ExprPtr> ParseUnary() {
     if (IsSymbol("-") || IsSymbol("+")) {
+      DepthScope scope(depth_);
+      if (auto status = Deeper(); !status.ok()) return status;
       Token op = Take();
       auto operand = ParseUnary();
       if (!operand.ok()) return operand;
@@ -312,10 +348,17 @@ class Parser {
   }
 
   absl::StatusOr<ExprPtr> ParsePostfix() {
+    // Every path back into the grammar's top passes here (brackets, calls,
+    // subscripts, comprehensions), so one level per atom bounds all nesting.
+    DepthScope scope(depth_);
+    if (auto status = Deeper(); !status.ok()) return status;
     auto atom = ParseAtom();
     if (!atom.ok()) return atom;
     ExprPtr result = *atom;
     while (true) {
+      if (IsSymbol("(") || IsSymbol("[")) {
+        if (auto status = Deeper(); !status.ok()) return status;
+      }
       if (IsSymbol("(")) {
         Take();
         Expr call{ExprKind::kCall};
@@ -539,6 +582,11 @@ class Parser {
   std::vector<Token> tokens_;
   size_t position_ = 0;
   ParseError* error_;
+  // How deep the node being built may end up: one level per nested
+  // conditional, 'not', unary sign, bracket or call, and per operator of a
+  // chain (a + b + c nests to the left). Parser, evaluator and the tree's
+  // destructor all recurse once per level, so it is bounded.
+  int depth_ = 0;
   // Inside `for v in <iterable>`, 'in' and 'if' end the expression.
   bool in_comprehension_head_ = false;
 };
