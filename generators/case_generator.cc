@@ -1,7 +1,6 @@
 #include "generators/case_generator.h"
 
 #include <algorithm>
-#include <memory>
 
 #include "absl/status/status.h"
 #include "core/literal.h"
@@ -21,9 +20,35 @@ using Args = std::span<const Value>;
 // product of all dimensions a case draws (and so the work of any op on
 // them, contractions included) below a size-dependent limit.
 struct DrawState {
+  const spec::OpSpec* op = nullptr;
+  const GenerationOptions* options = nullptr;
   int64_t budget = 1;
   int max_rank = 6;
   bool primary_taken = false;  // pick_element_type has returned the run's type
+};
+
+// The draw in progress on this thread, which the recipe functions read: so
+// their table is built once for every op and draw, rather than copied from
+// SpecFunctions()'s hundred-odd entries at each draw. Draws on other threads
+// have their own; a draw sets it for its duration (DrawScope).
+thread_local DrawState* current_draw = nullptr;
+
+DrawState& CurrentDraw() {
+  if (current_draw == nullptr) {
+    throw rc::GenerationFailure("a recipe function was called outside of a draw");
+  }
+  return *current_draw;
+}
+
+class DrawScope {
+ public:
+  explicit DrawScope(DrawState* state) : previous_(current_draw) { current_draw = state; }
+  ~DrawScope() { current_draw = previous_; }
+  DrawScope(const DrawScope&) = delete;
+  DrawScope& operator=(const DrawScope&) = delete;
+
+ private:
+  DrawState* previous_;
 };
 
 int CurrentSize() {
@@ -108,24 +133,23 @@ absl::StatusOr<int64_t> IntArg(std::string_view function, const Value& v) {
   return v.as_int();
 }
 
-spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
-  spec::FunctionTable table = spec::SpecFunctions();
-
+void RegisterGenerationFunctions(spec::FunctionTable& table) {
   // A random shape: rank and dimension sizes grow with RapidCheck's size.
-  table.Register("gen_shape", [state](Args args) -> absl::StatusOr<Value> {
+  table.Register("gen_shape", [](Args args) -> absl::StatusOr<Value> {
     if (!args.empty()) return absl::InvalidArgumentError("gen_shape() takes no arguments");
-    int rank_cap = std::min(state->max_rank, 1 + CurrentSize() / 16);
-    return DrawDimensions(*state, 0, rank_cap);
+    DrawState& state = CurrentDraw();
+    int rank_cap = std::min(state.max_rank, 1 + CurrentSize() / 16);
+    return DrawDimensions(state, 0, rank_cap);
   });
   // gen_dims(lo, hi): between lo and hi dimension sizes.
-  table.Register("gen_dims", [state](Args args) -> absl::StatusOr<Value> {
+  table.Register("gen_dims", [](Args args) -> absl::StatusOr<Value> {
     if (args.size() != 2) return absl::InvalidArgumentError("gen_dims(lo, hi) takes 2 arguments");
     auto lo = IntArg("gen_dims", args[0]);
     HLOCHECK_RETURN_IF_ERROR(lo.status());
     auto hi = IntArg("gen_dims", args[1]);
     HLOCHECK_RETURN_IF_ERROR(hi.status());
     if (*lo < 0 || *lo > *hi) return absl::InvalidArgumentError("gen_dims(): empty range");
-    return DrawDimensions(*state, *lo, *hi);
+    return DrawDimensions(CurrentDraw(), *lo, *hi);
   });
   // gen_int(lo, hi): an integer in [lo, hi], shrinking towards lo.
   table.Register("gen_int", [](Args args) -> absl::StatusOr<Value> {
@@ -164,7 +188,6 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
     }
     return Choose(rc::gen::elementOf(args[0].items()));
   });
-  return table;
 }
 
 // pick_element_type(name): an element type the named operand or result
@@ -174,9 +197,11 @@ spec::FunctionTable GenerationFunctions(std::shared_ptr<DrawState> state) {
 // every operand and result name to a marker string until the recipe binds it.
 constexpr std::string_view kUnboundPrefix = "unbound:";
 
-void RegisterPickElementType(spec::FunctionTable& table, const spec::OpSpec& op,
-                             const GenerationOptions& options, std::shared_ptr<DrawState> state) {
-  table.Register("pick_element_type", [&op, options, state](Args args) -> absl::StatusOr<Value> {
+void RegisterPickElementType(spec::FunctionTable& table) {
+  table.Register("pick_element_type", [](Args args) -> absl::StatusOr<Value> {
+    DrawState& state = CurrentDraw();
+    const spec::OpSpec& op = *state.op;
+    const GenerationOptions& options = *state.options;
     if (args.size() != 1 || !args[0].is_string() ||
         args[0].as_string().rfind(kUnboundPrefix, 0) != 0) {
       return absl::InvalidArgumentError(
@@ -193,8 +218,8 @@ void RegisterPickElementType(spec::FunctionTable& table, const spec::OpSpec& op,
     // (further values of a variadic operand) range over every type.
     const spec::ValueSpec* primary = PrimaryValue(op);
     if (primary != nullptr && name == primary->name && options.primary_type &&
-        !state->primary_taken) {
-      state->primary_taken = true;
+        !state.primary_taken) {
+      state.primary_taken = true;
       if (!value->types.Contains(*options.primary_type)) {
         return absl::InvalidArgumentError(std::string(Name(*options.primary_type)) +
                                           " is not an element type of " + name);
@@ -328,17 +353,29 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
   });
 }
 
+// Every function a recipe may call, built on first use.
+const spec::FunctionTable& RecipeFunctions() {
+  static const spec::FunctionTable* table = [] {
+    auto* functions = new spec::FunctionTable(spec::SpecFunctions());
+    RegisterGenerationFunctions(*functions);
+    RegisterRecipeFunctions(*functions);
+    RegisterPickElementType(*functions);
+    return functions;
+  }();
+  return *table;
+}
+
 bool IsPlainTensor(const ValueType& t) { return t.is_tensor() && !t.quantization; }
 
 // One draw of the recipe: the instance, or Rejected.
 GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& options) {
-  auto state = std::make_shared<DrawState>();
-  state->max_rank = options.max_rank;
-  state->budget = std::min<int64_t>(options.max_elements, 16 + 40 * int64_t{CurrentSize()});
-  spec::FunctionTable functions = GenerationFunctions(state);
-  RegisterRecipeFunctions(functions);
-  RegisterPickElementType(functions, op, options, state);
-  spec::Evaluator evaluator(&functions);
+  DrawState state;
+  state.op = &op;
+  state.options = &options;
+  state.max_rank = options.max_rank;
+  state.budget = std::min<int64_t>(options.max_elements, 16 + 40 * int64_t{CurrentSize()});
+  DrawScope scope(&state);
+  spec::Evaluator evaluator(&RecipeFunctions());
   for (const auto& v : op.operands)
     evaluator.SetMember(v.name, std::string(kUnboundPrefix) + v.name);
   for (const auto& v : op.results)

@@ -1,6 +1,6 @@
 // scatter: results equal to the inputs, except that every update element
 // whose result_index is in bounds is combined into results...[result_index]
-// by update_computation (a region, run on the oracle through CallRegion).
+// by update_computation (a region, run on the oracle as a PreparedRegion).
 //
 // The spec applies the updates in an implementation-defined order
 // (`schedule`). The reference applies them in row-major order of
@@ -202,22 +202,27 @@ bool SameBytes(const Tensor& a, const Tensor& b) {
 }
 
 // The values of one result element after applying `updates` (positions in
-// the updates) in the given order, starting from `current`.
-absl::StatusOr<std::vector<Tensor>> ApplyInOrder(const Region& computation,
+// the updates) in the given order, starting from `current`. `arguments` is
+// scratch space kept between calls, so that its tensors are reused.
+absl::StatusOr<std::vector<Tensor>> ApplyInOrder(PreparedRegion& computation,
                                                  std::vector<Tensor> current,
                                                  const std::vector<Tensor>& updates,
-                                                 const std::vector<int64_t>& order) {
+                                                 const std::vector<int64_t>& order,
+                                                 std::vector<Tensor>& arguments) {
   const size_t n = current.size();
   for (int64_t u : order) {
-    std::vector<Tensor> arguments = current;
-    for (size_t i = 0; i < n; ++i) arguments.push_back(Scalar(updates[i], u));
-    auto values = CallRegion(computation, arguments);
+    arguments.resize(2 * n);
+    for (size_t i = 0; i < n; ++i) {
+      arguments[i] = current[i];
+      arguments[n + i] = Scalar(updates[i], u);
+    }
+    auto values = computation.Call(arguments);
     if (!values.ok()) return values.status();
     if (values->size() != n) {
       return absl::InvalidArgumentError("scatter: update_computation returned " +
                                         std::to_string(values->size()) + " values");
     }
-    current = *std::move(values);
+    current.assign(values->begin(), values->end());
   }
   return current;
 }
@@ -456,6 +461,9 @@ Results Scatter(const Case& c) {
   const Tensor& scatter_indices = InputTensors(c, 1)[0];
   std::span<const Tensor> raw_updates = InputTensors(c, 2);
   const Region& computation = c.regions[0];
+  // Verified at its first call, then run without the interpreter.
+  PreparedRegion prepared(computation);
+  std::vector<Tensor> arguments;
   const size_t n = inputs.size();
 
   // The results start as the inputs; both are converted to the element
@@ -513,7 +521,7 @@ Results Scatter(const Case& c) {
     const std::vector<int64_t>& h = hits[position];
     if (h.empty()) continue;
     for (size_t i = 0; i < n; ++i) start[i] = Scalar(current[i], position);
-    auto reference = ApplyInOrder(computation, start, updates, h);
+    auto reference = ApplyInOrder(prepared, start, updates, h, arguments);
     if (!reference.ok()) return reference.status();
     std::vector<bool> settled(n, h.size() == 1);
     if (h.size() > 1) {
@@ -540,7 +548,7 @@ Results Scatter(const Case& c) {
         std::vector<int64_t> order = h;
         std::sort(order.begin(), order.end());
         while (std::next_permutation(order.begin(), order.end())) {
-          auto other = ApplyInOrder(computation, start, updates, order);
+          auto other = ApplyInOrder(prepared, start, updates, order, arguments);
           if (!other.ok()) return other.status();
           for (size_t i = 0; i < n; ++i) {
             agree[i] = agree[i] && SameBytes((*other)[i], (*reference)[i]);
@@ -552,7 +560,7 @@ Results Scatter(const Case& c) {
       }
     }
     // A complex product with an infinite or NaN part is implementation-
-    // defined (the multiply op says so too); CallRegion keeps only its
+    // defined (the multiply op says so too); a region call keeps only its
     // reference value.
     for (size_t i = 0; i < n; ++i) {
       if (kinds[i] != Combiner::kMultiply && kinds[i] != Combiner::kOther) continue;

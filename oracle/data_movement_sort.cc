@@ -1,5 +1,5 @@
 // sort: the 1-dimensional slices of the inputs along `dimension`, sorted
-// together by the comparator region (run on the oracle through CallRegion).
+// together by the comparator region (run on the oracle as a PreparedRegion).
 // Elements are moved as bytes, so every element type behaves the same.
 //
 // The reference order is the stable one. With is_stable = false the spec
@@ -22,39 +22,35 @@ namespace {
 constexpr int64_t kFullOrderCheckLength = 16;
 
 // comparator_together(lhs_together, rhs_together) on the elements at
-// positions `a` and `b` of one slice of every input.
+// positions `a` and `b` of one slice of every input. The comparator is
+// prepared once per op (the first comparison verifies it) and its
+// arguments are 0-dimensional tensors reused from one comparison to the
+// next.
 class SliceComparator {
  public:
   SliceComparator(const Region& comparator, std::span<const Tensor> inputs)
-      : comparator_(comparator), inputs_(inputs), views_(inputs.begin(), inputs.end()) {
+      : comparator_(comparator), views_(inputs.begin(), inputs.end()) {
     for (const Tensor& input : inputs) {
-      scalars_.emplace_back(Shape{}, input.element_type());
+      arguments_.emplace_back(Shape{}, input.element_type());
+      arguments_.emplace_back(Shape{}, input.element_type());
       element_bytes_.push_back(ContainerBytes(input.element_type()));
     }
   }
 
-  // Loads the slice whose elements lie at `offsets` (row-major positions).
-  void Load(const std::vector<int64_t>& offsets) {
-    elements_.assign(inputs_.size(), {});
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      for (int64_t offset : offsets) {
-        Tensor scalar = scalars_[i];
-        std::memcpy(scalar.bytes().data(), views_[i].at_linear(offset), element_bytes_[i]);
-        elements_[i].push_back(std::move(scalar));
-      }
-    }
-  }
+  // Compares within the slice whose elements lie at `offsets` (row-major
+  // positions); the vector must outlive the comparisons.
+  void Load(const std::vector<int64_t>& offsets) { offsets_ = &offsets; }
 
   // Whether element a of the slice is less than element b. An error of the
   // comparator is kept in status() and reads as false.
   bool Less(int64_t a, int64_t b) {
     if (!status_.ok()) return false;
-    std::vector<Tensor> arguments;
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      arguments.push_back(elements_[i][a]);
-      arguments.push_back(elements_[i][b]);
+    for (size_t i = 0; i < views_.size(); ++i) {
+      std::memcpy(arguments_[2 * i].raw(), views_[i].at_linear((*offsets_)[a]), element_bytes_[i]);
+      std::memcpy(arguments_[2 * i + 1].raw(), views_[i].at_linear((*offsets_)[b]),
+                  element_bytes_[i]);
     }
-    auto result = CallRegion(comparator_, arguments);
+    auto result = comparator_.Call(arguments_);
     if (!result.ok()) {
       status_ = result.status();
       return false;
@@ -70,12 +66,11 @@ class SliceComparator {
   const absl::Status& status() const { return status_; }
 
  private:
-  const Region& comparator_;
-  std::span<const Tensor> inputs_;
+  PreparedRegion comparator_;
   std::vector<ElementView> views_;
-  std::vector<Tensor> scalars_;
+  std::vector<Tensor> arguments_;  // lhs and rhs of every input
   std::vector<size_t> element_bytes_;
-  std::vector<std::vector<Tensor>> elements_;  // [input][position in the slice]
+  const std::vector<int64_t>* offsets_ = nullptr;
   absl::Status status_;
 };
 

@@ -76,6 +76,12 @@ class Interpreter {
                                                       std::vector<RuntimeValue> arguments,
                                                       const Environment* outer = nullptr);
 
+  // The case a stablehlo op becomes on the oracle, its regions detached
+  // from `environment`; Unimplemented (the op added to unsupported_ops())
+  // for an op or a value the oracle does not take. Not verified yet.
+  absl::StatusOr<Case> OracleCase(const Operation& op, const std::vector<RuntimeValue>& operands,
+                                  const Environment& environment);
+
   // The ops, by name, that stopped some call as unsupported.
   const std::set<std::string>& unsupported_ops() const { return unsupported_; }
   // The names of the ops a function uses, found by scanning it (regions and

@@ -27,15 +27,22 @@ const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
   return *table;
 }
 
-// The oracle relies on the host's IEEE arithmetic for f64 results: refuse to
-// run if something switched on flush-to-zero or denormals-are-zero.
-bool SubnormalArithmeticIntact() {
-  volatile double tiny = 4.9406564584124654e-324;
-  volatile double doubled = tiny * 2.0;
-  return doubled != 0.0 && doubled / 2.0 == tiny;
+}  // namespace
+
+oracle::OpFunction oracle::FindOpFunction(std::string_view op) {
+  auto it = OpTable().find(op);
+  return it == OpTable().end() ? nullptr : it->second;
 }
 
-}  // namespace
+// The oracle relies on the host's IEEE arithmetic for f64 results: refuse to
+// run if something switched on flush-to-zero or denormals-are-zero.
+absl::Status oracle::CheckFloatingPointEnvironment() {
+  volatile double tiny = 4.9406564584124654e-324;
+  volatile double doubled = tiny * 2.0;
+  if (doubled != 0.0 && doubled / 2.0 == tiny) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      "the floating-point environment flushes subnormals; the oracle cannot be exact");
+}
 
 int64_t ResultExpectation::FreeCount() const {
   return std::count(free.begin(), free.end(), uint8_t{1});
@@ -50,8 +57,8 @@ std::vector<std::string> Oracle::ImplementedOps() const {
 }
 
 absl::StatusOr<std::vector<ResultExpectation>> Oracle::Compute(const Case& c) const {
-  auto it = OpTable().find(c.op);
-  if (it == OpTable().end()) {
+  oracle::OpFunction function = oracle::FindOpFunction(c.op);
+  if (function == nullptr) {
     std::string message = "the oracle does not implement '" + c.op + "' yet";
     if (const oracle::NotYetImplemented* planned = oracle::FindNotYetImplemented(c.op)) {
       message += " (planned in issue " + std::to_string(planned->issue) + ": " +
@@ -59,11 +66,10 @@ absl::StatusOr<std::vector<ResultExpectation>> Oracle::Compute(const Case& c) co
     }
     return absl::UnimplementedError(message);
   }
-  if (!SubnormalArithmeticIntact()) {
-    return absl::FailedPreconditionError(
-        "the floating-point environment flushes subnormals; the oracle cannot be exact");
+  if (absl::Status environment = oracle::CheckFloatingPointEnvironment(); !environment.ok()) {
+    return environment;
   }
-  absl::StatusOr<std::vector<ResultExpectation>> results = it->second(c);
+  absl::StatusOr<std::vector<ResultExpectation>> results = function(c);
   if (!results.ok()) return results;
   // The op functions say what the spec computes; the bound a backend may
   // miss it by is the op's YAML numerics, attached here once per case.

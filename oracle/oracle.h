@@ -7,6 +7,7 @@
 #ifndef HLOCHECK_ORACLE_ORACLE_H_
 #define HLOCHECK_ORACLE_ORACLE_H_
 
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -79,10 +80,49 @@ struct NotYetImplemented {
 std::span<const NotYetImplemented> OpsNotYetImplemented();
 const NotYetImplemented* FindNotYetImplemented(std::string_view op);  // null if not listed
 
+// The function of an op, or null when the oracle lacks it: for a caller
+// that runs the op many times on cases it has had verified (PreparedRegion).
+OpFunction FindOpFunction(std::string_view op);
+
+// FailedPrecondition when the floating-point environment flushes
+// subnormals (the oracle relies on the host's IEEE arithmetic).
+absl::Status CheckFloatingPointEnvironment();
+
 // Runs a region (a reduce body, a sort comparator, ...) on the oracle, for
 // the ops that take one; defined with the interpreter.
 absl::StatusOr<std::vector<Tensor>> CallRegion(const Region& region,
                                                const std::vector<Tensor>& arguments);
+
+// A region body that an op calls many times (a sort comparator at every
+// comparison, a scatter combiner at every update), made ready once.
+//
+// The first call runs the body through the interpreter, as CallRegion does:
+// every op is verified against its spec there, and any error is that call's.
+// Verification reads only types and attributes, never values, so later calls
+// with arguments of the same types would pass it again; they skip it and run
+// the body's ops straight through their oracle functions, on cases built at
+// the first call, with no map, no copy of the region and no re-verification.
+// A body the fast path does not cover (control flow, nested regions, calls,
+// tuples, tokens, quantized values) keeps going through the interpreter.
+class PreparedRegion {
+ public:
+  explicit PreparedRegion(const Region& region);
+  ~PreparedRegion();
+  PreparedRegion(const PreparedRegion&) = delete;
+  PreparedRegion& operator=(const PreparedRegion&) = delete;
+
+  // The region's results for `arguments`; they stay valid until the next call.
+  absl::StatusOr<std::span<const Tensor>> Call(std::span<const Tensor> arguments);
+
+  // Whether the calls after the first skip the interpreter (for tests).
+  bool prepared() const { return body_ != nullptr; }
+
+ private:
+  struct Body;
+  const Region& region_;
+  std::unique_ptr<Body> body_;  // null until a first call succeeded on a body it covers
+  std::vector<Tensor> results_;
+};
 
 }  // namespace oracle
 }  // namespace hlocheck

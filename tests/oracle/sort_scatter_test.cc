@@ -619,6 +619,84 @@ TEST(ScatterTest, PromotedComputationType) {
   EXPECT_EQ(e[0].reference, Dense("dense<[1.0, 2.5]> : tensor<2xf32>"));
 }
 
+// ---------------------------------------------------------------- prepared regions
+
+Tensor ScalarOf(ElementType type, double value) {
+  Tensor t(Shape{}, type);
+  DispatchElementType(type, [&]<ElementType T>() {
+    if constexpr (!IsComplex(T)) t.values<T>()[0] = static_cast<ContainerT<T>>(value);
+  });
+  return t;
+}
+
+// After its first call a prepared region skips the interpreter; every call
+// must still give what the interpreter gives, constants and op order included.
+TEST(PreparedRegionTest, LaterCallsMatchTheInterpreter) {
+  Region body = RegionOf({"tensor<f32>", "tensor<f32>", "tensor<f32>", "tensor<f32>"},
+                         "(tensor<f32>, tensor<f32>)", R"(
+  %c = stablehlo.constant dense<0.5> : tensor<f32>
+  %s = stablehlo.add %a0, %a2 : tensor<f32>
+  %m = stablehlo.multiply %s, %c : tensor<f32>
+  %p = stablehlo.compare GT, %m, %a1 : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  %r = stablehlo.select %p, %m, %a3 : tensor<i1>, tensor<f32>
+  func.return %r, %s : tensor<f32>, tensor<f32>)");
+  oracle::PreparedRegion prepared(body);
+  EXPECT_FALSE(prepared.prepared());
+  for (int k = 0; k < 40; ++k) {
+    std::vector<Tensor> arguments;
+    for (int i = 0; i < 4; ++i)
+      arguments.push_back(ScalarOf(ElementType::kF32, (k * 7 + i * 3) % 11 - 5.25));
+    auto expected = oracle::CallRegion(body, arguments);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    auto got = prepared.Call(arguments);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(prepared.prepared());
+    ASSERT_EQ(got->size(), expected->size());
+    for (size_t j = 0; j < got->size(); ++j) {
+      EXPECT_EQ((*got)[j], (*expected)[j]) << "call " << k << " result " << j;
+    }
+  }
+}
+
+// Arguments of other types than the first call's go through the interpreter
+// again (and are verified there) rather than through cases built for f32.
+TEST(PreparedRegionTest, OtherArgumentTypesAreNotRunOnTheFirstCallsCases) {
+  Region body = RegionOf({"tensor<f32>", "tensor<f32>"}, "tensor<i1>", R"(
+  %p = stablehlo.compare LT, %a0, %a1 : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  func.return %p : tensor<i1>)");
+  oracle::PreparedRegion prepared(body);
+  const std::vector<Tensor> floats = {ScalarOf(ElementType::kF32, 1),
+                                      ScalarOf(ElementType::kF32, 2)};
+  const std::vector<Tensor> ints = {ScalarOf(ElementType::kSI32, 3),
+                                    ScalarOf(ElementType::kSI32, 2)};
+  for (const auto* arguments : {&floats, &ints, &floats}) {
+    auto expected = oracle::CallRegion(body, *arguments);
+    auto got = prepared.Call(*arguments);
+    ASSERT_TRUE(expected.ok() && got.ok()) << expected.status() << " " << got.status();
+    ASSERT_EQ(got->size(), 1u);
+    EXPECT_EQ((*got)[0], (*expected)[0]);
+  }
+}
+
+// A body the spec forbids fails at its first call, and at every later one
+// (it is never prepared), with the interpreter's message.
+TEST(PreparedRegionTest, AnInvalidBodyFailsEveryCall) {
+  Region body = RegionOf({"tensor<i32>", "tensor<i32>"}, "tensor<i1>", R"(
+  %p = stablehlo.compare LT, %a0, %a1, FLOAT : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  func.return %p : tensor<i1>)");
+  oracle::PreparedRegion prepared(body);
+  const std::vector<Tensor> arguments = {ScalarOf(ElementType::kSI32, 1),
+                                         ScalarOf(ElementType::kSI32, 2)};
+  auto expected = oracle::CallRegion(body, arguments);
+  ASSERT_FALSE(expected.ok());
+  for (int k = 0; k < 3; ++k) {
+    auto got = prepared.Call(arguments);
+    ASSERT_FALSE(got.ok());
+    EXPECT_EQ(got.status(), expected.status());
+    EXPECT_FALSE(prepared.prepared());
+  }
+}
+
 // ---------------------------------------------------------------- interpret
 
 // The interpreter's checks accept another order of an unstable sort's ties.
