@@ -322,7 +322,7 @@ class ListParser {
           }
           status = ParseList(dimension + 1);
         }
-        if (!status.ok()) return status;
+        HLOCHECK_RETURN_IF_ERROR(status);
         if (excess) return TooManyElements(open, dimension);
         ++found;
         if (cursor_.Consume(',')) continue;
@@ -513,7 +513,7 @@ absl::StatusOr<Tensor> ParseBody(Cursor& cursor, const TensorType& type) {
       return absl::OkStatus();
     });
   }
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   cursor.SkipWhitespace();
   if (!cursor.AtEnd()) {
     return cursor.Error("unexpected " + cursor.DescribeNext() + " after the literal");

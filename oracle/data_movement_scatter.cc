@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "core/element_value.h"
+#include "core/status_macros.h"
 #include "oracle/data_movement_helpers.h"
 #include "oracle/element_results.h"
 #include "oracle/precise/double_double.h"
@@ -217,7 +218,7 @@ absl::StatusOr<std::vector<Tensor>> ApplyInOrder(PreparedRegion& computation,
       arguments[n + i] = Scalar(updates[i], u);
     }
     auto values = computation.Call(arguments);
-    if (!values.ok()) return values.status();
+    HLOCHECK_RETURN_IF_ERROR(values.status());
     if (values->size() != n) {
       return absl::InvalidArgumentError("scatter: update_computation returned " +
                                         std::to_string(values->size()) + " values");
@@ -522,7 +523,7 @@ Results Scatter(const Case& c) {
     if (h.empty()) continue;
     for (size_t i = 0; i < n; ++i) start[i] = Scalar(current[i], position);
     auto reference = ApplyInOrder(prepared, start, updates, h, arguments);
-    if (!reference.ok()) return reference.status();
+    HLOCHECK_RETURN_IF_ERROR(reference.status());
     std::vector<bool> settled(n, h.size() == 1);
     if (h.size() > 1) {
       for (size_t i = 0; i < n; ++i) {
@@ -549,7 +550,7 @@ Results Scatter(const Case& c) {
         std::sort(order.begin(), order.end());
         while (std::next_permutation(order.begin(), order.end())) {
           auto other = ApplyInOrder(prepared, start, updates, order, arguments);
-          if (!other.ok()) return other.status();
+          HLOCHECK_RETURN_IF_ERROR(other.status());
           for (size_t i = 0; i < n; ++i) {
             agree[i] = agree[i] && SameBytes((*other)[i], (*reference)[i]);
           }

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
@@ -162,7 +163,7 @@ Results Sort(const Case& c) {
     less.Load(offsets);
     MergeSort(order, 0, order.size(), less, scratch);
     const bool strict_weak_order = EquivalenceRuns(order, less, run_of);
-    if (!less.status().ok()) return less.status();
+    HLOCHECK_RETURN_IF_ERROR(less.status());
     for (size_t i = 0; i < results.size(); ++i) {
       const size_t bytes = ContainerBytes(results[i].element_type());
       for (int64_t k = 0; k < n; ++k) {

@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "oracle/element_encoding.h"
 #include "oracle/element_results.h"
 #include "oracle/oracle.h"
@@ -151,7 +152,7 @@ Results Subtract(const Case& c) {
       return absl::OkStatus();
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kUlp, std::move(free));
 }
 
@@ -302,7 +303,7 @@ Results Remainder(const Case& c) {
     }
     return absl::OkStatus();
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kUlp, std::move(free));
 }
 
@@ -346,7 +347,7 @@ Results Negate(const Case& c) {
       return absl::OkStatus();
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kExact, std::move(free));
 }
 
@@ -389,7 +390,7 @@ Results Abs(const Case& c) {
       return absl::OkStatus();
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kUlp, std::move(free));
 }
 
@@ -441,7 +442,7 @@ Results Sign(const Case& c) {
     }
     return absl::OkStatus();
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kUlp, std::move(free));
 }
 
@@ -475,7 +476,7 @@ Results Sqrt(const Case& c) {
       return Unsupported("sqrt", T);
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kUlp, std::move(free));
 }
 

@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "oracle/element_encoding.h"
 #include "oracle/element_results.h"
 #include "oracle/oracle.h"
@@ -39,7 +40,7 @@ Results Bitwise(const Case& c) {
       return absl::InvalidArgumentError("unsupported: bitwise op on " + std::string(Name(T)));
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kExact, FreeElements(0));
 }
 
@@ -62,7 +63,7 @@ Results MapIntegerBits(const Case& c, std::string_view op, Fn fn) {
                                         std::string(Name(T)));
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kExact, FreeElements(0));
 }
 
@@ -133,7 +134,7 @@ Results ShiftOp(const Case& c) {
       return absl::InvalidArgumentError("unsupported: shift of " + std::string(Name(T)));
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kExact, std::move(free));
 }
 

@@ -245,7 +245,7 @@ Results IsFinite(const Case& c) {
       return absl::InvalidArgumentError("unsupported: is_finite of " + std::string(Name(T)));
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kExact, FreeElements(0));
 }
 

@@ -1,6 +1,7 @@
 // Complex numbers and their parts (seed 002: complex, real, imag). Parts
 // are copied bit for bit.
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "oracle/element_encoding.h"
 #include "oracle/element_results.h"
 #include "oracle/oracle.h"
@@ -27,7 +28,7 @@ Results Complex(const Case& c) {
       return absl::InvalidArgumentError("unsupported: complex into " + std::string(Name(T)));
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kExact, FreeElements(0));
 }
 
@@ -60,7 +61,7 @@ Results Part(const Case& c) {
       return absl::InvalidArgumentError("unsupported: real/imag of " + std::string(Name(T)));
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kExact, std::move(free));
 }
 

@@ -51,7 +51,7 @@ Results MapRounding(const Case& c, std::string_view op, Fn round) {
                                         std::string(Name(T)));
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kExact, std::move(free));
 }
 
@@ -158,7 +158,7 @@ Results ReducePrecision(const Case& c) {
       return absl::InvalidArgumentError("unsupported: reduce_precision of " + std::string(Name(T)));
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return OneResult(std::move(result), Check::kExact, std::move(free));
 }
 

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "core/element_value.h"
+#include "core/status_macros.h"
 #include "oracle/oracle.h"
 #include "oracle/precise/complex.h"
 #include "oracle/precise/elementary.h"
@@ -72,7 +73,7 @@ Results Unary(const Case& c, ComplexUnary complex, ComplexZero zero, const char*
       return absl::InvalidArgumentError(std::string(op) + " takes float or complex tensors");
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return Expect(std::move(result), std::move(expectation));
 }
 
@@ -163,7 +164,7 @@ Results Atan2(const Case& c) {
       return absl::InvalidArgumentError("atan2 takes float or complex tensors");
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return Expect(std::move(result), std::move(expectation));
 }
 
@@ -275,7 +276,7 @@ Results Power(const Case& c) {
       return absl::InvalidArgumentError("power takes integer, float or complex tensors");
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return Expect(std::move(result), std::move(expectation));
 }
 
@@ -315,7 +316,7 @@ Results Exponential(const Case& c) {
       return absl::InvalidArgumentError("exponential takes float or complex tensors");
     }
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   expectation.reference = std::move(result);
   expectation.check = Check::kUlp;
   if (expectation.FreeCount() == 0) expectation.free.clear();

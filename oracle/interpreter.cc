@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "core/status_macros.h"
 #include "spec/instance.h"
 
 namespace hlocheck {
@@ -220,14 +221,14 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     std::vector<RuntimeValue> values = operands;
     for (;;) {
       auto condition = RunRegion(op.regions[0], values, &environment);
-      if (!condition.ok()) return condition.status();
+      HLOCHECK_RETURN_IF_ERROR(condition.status());
       if (condition->size() != 1 || condition->at(0).tensor.element_type() != ElementType::kI1 ||
           condition->at(0).tensor.num_elements() != 1) {
         return absl::InvalidArgumentError("while: cond must return a tensor<i1> (spec C1)");
       }
       if (condition->at(0).tensor.values<ElementType::kI1>()[0] == 0) return values;
       auto next = RunRegion(op.regions[1], values, &environment);
-      if (!next.ok()) return next.status();
+      HLOCHECK_RETURN_IF_ERROR(next.status());
       values = *std::move(next);
     }
   }
@@ -264,7 +265,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
   if (hook_) {
     std::vector<RuntimeValue> results;
     auto handled = hook_(op, operands, &results);
-    if (!handled.ok()) return handled.status();
+    HLOCHECK_RETURN_IF_ERROR(handled.status());
     if (*handled) return results;
   }
   return Unsupported(op.name, "");
@@ -297,9 +298,9 @@ absl::StatusOr<Case> Interpreter::OracleCase(const Operation& op,
   auto operand_segments = spec::SegmentSizes(spec->operands, operands.size());
   auto result_segments = spec::SegmentSizes(spec->results, op.result_types.size());
   auto region_segments = spec::RegionSegmentSizes(spec->regions, op.regions.size());
-  if (!operand_segments.ok()) return operand_segments.status();
-  if (!result_segments.ok()) return result_segments.status();
-  if (!region_segments.ok()) return region_segments.status();
+  HLOCHECK_RETURN_IF_ERROR(operand_segments.status());
+  HLOCHECK_RETURN_IF_ERROR(result_segments.status());
+  HLOCHECK_RETURN_IF_ERROR(region_segments.status());
   auto any_variadic = [](const auto& specs) {
     for (const auto& s : specs) {
       if (s.variadic) return true;
@@ -312,7 +313,7 @@ absl::StatusOr<Case> Interpreter::OracleCase(const Operation& op,
   c.attributes = op.attributes;
   for (const Region& region : op.regions) {
     auto detached = Detached(region, environment);
-    if (!detached.ok()) return detached.status();
+    HLOCHECK_RETURN_IF_ERROR(detached.status());
     c.regions.push_back(*std::move(detached));
   }
   return c;
@@ -322,12 +323,12 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOracleOp(
     const Operation& op, const std::vector<RuntimeValue>& operands,
     const Environment& environment) {
   auto c = OracleCase(op, operands, environment);
-  if (!c.ok()) return c.status();
+  HLOCHECK_RETURN_IF_ERROR(c.status());
   auto expectations = oracle_->Run(*c);
   if (absl::IsUnimplemented(expectations.status())) {
     return Unsupported(op.name, std::string(expectations.status().message()));
   }
-  if (!expectations.ok()) return expectations.status();
+  HLOCHECK_RETURN_IF_ERROR(expectations.status());
   if (observer_) observer_(op, *expectations);
   std::vector<RuntimeValue> results;
   for (ResultExpectation& expectation : *expectations) {
@@ -408,7 +409,7 @@ absl::Status RunInterpreted(Interpreter& interpreter, const Region& region,
   std::vector<RuntimeValue> values;
   for (const Tensor& t : arguments) values.push_back(RuntimeValue::Of(t));
   auto results = interpreter.RunRegion(region, std::move(values));
-  if (!results.ok()) return results.status();
+  HLOCHECK_RETURN_IF_ERROR(results.status());
   tensors.clear();
   for (RuntimeValue& v : *results) {
     if (!v.type.is_tensor()) return absl::UnimplementedError("a region returned a non-tensor");

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "core/literal.h"
+#include "core/status_macros.h"
 #include "mlir/writer.h"
 #include "runners/shrink.h"
 
@@ -243,13 +244,13 @@ GateRun Gate::Run(const GateOptions& options, const GatePlan& plan,
 absl::StatusOr<GateRun> Gate::Run(const GateOptions& options,
                                   const std::function<void(const GroupResult&)>& on_group) {
   auto plan = Plan(options);
-  if (!plan.ok()) return plan.status();
+  HLOCHECK_RETURN_IF_ERROR(plan.status());
   return Run(options, *plan, on_group);
 }
 
 absl::StatusOr<Gate::Replayed> Gate::Replay(const std::string& replay) {
   auto key = ParseReplay(replay);
-  if (!key.ok()) return key.status();
+  HLOCHECK_RETURN_IF_ERROR(key.status());
   const spec::OpSpec* op = context_.registry->Find(key->op);
   if (op == nullptr) return absl::InvalidArgumentError("unknown op '" + key->op + "'");
   GenerationOptions generation;
@@ -258,7 +259,7 @@ absl::StatusOr<Gate::Replayed> Gate::Replay(const std::string& replay) {
   try {
     auto c =
         FollowShrinkPath(GenerateCase(*op, generation, key->seed, key->size), key->shrink_path);
-    if (!c.ok()) return c.status();
+    HLOCHECK_RETURN_IF_ERROR(c.status());
     Replayed replayed{op, *std::move(c), {}};
     replayed.outcome = CheckCase(*op, replayed.c);
     return replayed;

@@ -11,6 +11,7 @@
 #include "core/element_value.h"
 #include "core/exact_value.h"
 #include "core/literal.h"
+#include "core/status_macros.h"
 #include "mlir/attribute_syntax.h"
 #include "mlir/reader.h"
 #include "oracle/compare.h"
@@ -565,7 +566,7 @@ class Runner {
       std::vector<RuntimeValue> arguments(operands.begin() + next, operands.begin() + next + count);
       next += count;
       auto outputs = interpreter_.Call(name, std::move(arguments));
-      if (!outputs.ok()) return outputs.status();
+      HLOCHECK_RETURN_IF_ERROR(outputs.status());
       results->insert(results->end(), outputs->begin(), outputs->end());
     }
     return true;
@@ -644,7 +645,7 @@ absl::StatusOr<FileOutcome> InterpretText(const std::string& text, const std::st
                                           const spec::SpecRegistry& registry,
                                           const InterpretOptions& options) {
   auto splits = mlir::ReadSplits(text, file, registry);
-  if (!splits.ok()) return splits.status();
+  HLOCHECK_RETURN_IF_ERROR(splits.status());
   FileOutcome outcome;
   outcome.file = file;
   outcome.splits = static_cast<int>(splits->size());

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "adapters/adapter.h"
+#include "core/status_macros.h"
 #include "oracle/oracle.h"
 
 namespace hlocheck {
@@ -30,7 +31,7 @@ absl::StatusOr<OpSupportTable> BuildOpSupportTable(const spec::SpecRegistry& reg
   for (const AdapterDescription& description : ListAdapters()) {
     if (description.self_test) continue;
     auto adapter = CreateAdapter(description.name, options);
-    if (!adapter.ok()) return adapter.status();
+    HLOCHECK_RETURN_IF_ERROR(adapter.status());
     table.backends.push_back(description.name);
     auto& ops = backend_ops.emplace_back();
     for (const std::string& name : (*adapter)->ImplementedOps()) {

@@ -324,7 +324,7 @@ absl::StatusOr<std::optional<std::vector<int64_t>>> IndexingMap::Evaluate(
   absl::Status status = ForEachPoint(dims, read, [&](std::span<const int64_t> point) {
     result.emplace(point.begin(), point.end());
   });
-  if (!status.ok()) return status;
+  HLOCHECK_RETURN_IF_ERROR(status);
   return result;
 }
 

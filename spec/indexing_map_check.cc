@@ -169,7 +169,7 @@ absl::StatusOr<Reach> ReachedElements(const OpIndexingMaps& maps, const Case& c)
         return s;
       }
     }
-    if (!status.ok()) return status;
+    HLOCHECK_RETURN_IF_ERROR(status);
   }
   return reach;
 }

@@ -245,7 +245,7 @@ class Loader : public YamlReader {
       if (const YAML::Node& rank = entry["rank"]) {
         if (value.kind != ValueKind::kTensor) return Error(rank, "only a tensor has a rank");
         auto text = Scalar(rank, "rank");
-        if (!text.ok()) return text.status();
+        HLOCHECK_RETURN_IF_ERROR(text.status());
         char* end = nullptr;
         long parsed = std::strtol(text->c_str(), &end, 10);
         if (text->empty() || *end != '\0' || parsed < 0 || parsed > 6) {
@@ -498,7 +498,7 @@ class Loader : public YamlReader {
         c.formula.text = "rank(" + v.name + (v.variadic ? "...) = " : ") = ") + n;
         c.formula.location = Where(list[i]["rank"]);
         auto expr = ParseFormula(c.formula.text);
-        if (!expr.ok()) return expr.status();
+        HLOCHECK_RETURN_IF_ERROR(expr.status());
         c.formula.expr = *expr;
         if (const YAML::Node& node = list[i]["rank_violated_by"]) {
           violations.emplace_back(op.constraints.size(), node);

@@ -77,7 +77,7 @@ absl::StatusOr<DotPlan> MakePlan(const Case& c) {
                               mark(lhs, *lhs_contract, lhs_used, "lhs contracting"),
                               mark(rhs, *rhs_batch, rhs_used, "rhs batching"),
                               mark(rhs, *rhs_contract, rhs_used, "rhs contracting")}) {
-    if (!status.ok()) return status;
+    HLOCHECK_RETURN_IF_ERROR(status);
   }
 
   DotPlan plan;

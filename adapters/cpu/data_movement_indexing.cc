@@ -196,7 +196,7 @@ absl::StatusOr<GatherPlan> PlanGather(const Case& c) {
        {offset_dims.status(), collapsed_slice_dims.status(), operand_batching_dims.status(),
         start_indices_batching_dims.status(), start_index_map.status(), slice_sizes.status(),
         index_vector_dim.status()}) {
-    if (!status.ok()) return status;
+    HLOCHECK_RETURN_IF_ERROR(status);
   }
   auto invalid = [&](const std::string& what) {
     return absl::InvalidArgumentError(absl::StrCat("gather: ", what));

@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "adapters/cpu/elementwise_internal.h"
 #include "adapters/cpu/region.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -55,11 +56,11 @@ absl::StatusOr<ScatterDims> ReadDims(const Case& c) {
     const bool optional = std::string_view(name).ends_with("batching_dims");
     absl::StatusOr<std::vector<int64_t>> values =
         optional ? IntListAttribute(c, name, {}) : IntListAttribute(c, name);
-    if (!values.ok()) return values.status();
+    HLOCHECK_RETURN_IF_ERROR(values.status());
     *list = *std::move(values);
   }
   absl::StatusOr<int64_t> index_vector_dim = IntAttribute(c, "index_vector_dim");
-  if (!index_vector_dim.ok()) return index_vector_dim.status();
+  HLOCHECK_RETURN_IF_ERROR(index_vector_dim.status());
   d.index_vector_dim = *index_vector_dim;
   return d;
 }
@@ -291,7 +292,7 @@ absl::Status ForResultRanges(const Device& device, int64_t result_count, int64_t
                 }
               });
   for (absl::Status& status : statuses) {
-    if (!status.ok()) return status;
+    HLOCHECK_RETURN_IF_ERROR(status);
   }
   return absl::OkStatus();
 }
@@ -430,7 +431,7 @@ AdapterSupport SupportsScatter(const Case& c) {
 
 absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
   absl::StatusOr<std::vector<std::span<const Tensor>>> groups = OperandGroups(c, 3);
-  if (!groups.ok()) return groups.status();
+  HLOCHECK_RETURN_IF_ERROR(groups.status());
   const std::span<const Tensor> inputs = (*groups)[0];
   const std::span<const Tensor> updates = (*groups)[2];
   const size_t n = inputs.size();
@@ -454,7 +455,7 @@ absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
     return Invalid("scatter_indices ", scatter_indices.type().ToString(), " are not integers");
   }
   absl::StatusOr<ScatterDims> dims = ReadDims(c);
-  if (!dims.ok()) return dims.status();
+  HLOCHECK_RETURN_IF_ERROR(dims.status());
   if (absl::Status status =
           CheckDims(*dims, input_shape, scatter_indices.shape(), updates[0].shape());
       !status.ok()) {
@@ -463,7 +464,7 @@ absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
   if (c.regions.size() != 1) return Invalid("needs one update_computation");
   absl::StatusOr<RegionEvaluator> evaluator = RegionEvaluator::Create(
       c.regions[0], BodyArguments(c), BodyResults(c), "scatter: update_computation");
-  if (!evaluator.ok()) return evaluator.status();
+  HLOCHECK_RETURN_IF_ERROR(evaluator.status());
   const std::vector<Combiner> kinds = ClassifyCombiners(c.regions[0], n);
   if (!AllKnown(kinds) && !evaluator->support().supported) {
     return absl::UnimplementedError(evaluator->support().reason);

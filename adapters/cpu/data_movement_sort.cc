@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
 #include "adapters/cpu/region.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -296,7 +297,7 @@ AdapterSupport SupportsSort(const Case& c) {
 
 absl::StatusOr<Results> RunSort(const Case& c, const Device& device) {
   absl::StatusOr<std::vector<std::span<const Tensor>>> groups = OperandGroups(c, 1);
-  if (!groups.ok()) return groups.status();
+  HLOCHECK_RETURN_IF_ERROR(groups.status());
   const std::span<const Tensor> inputs = (*groups)[0];
   if (inputs.empty() || c.result_types.size() != inputs.size()) {
     return absl::InvalidArgumentError(absl::StrCat("sort: needs N > 0 inputs and N results, not ",
@@ -311,7 +312,7 @@ absl::StatusOr<Results> RunSort(const Case& c, const Device& device) {
     }
   }
   absl::StatusOr<int64_t> dimension = IntAttribute(c, "dimension");
-  if (!dimension.ok()) return dimension.status();
+  HLOCHECK_RETURN_IF_ERROR(dimension.status());
   const int64_t rank = inputs[0].rank();
   if (*dimension < -rank || *dimension >= rank) {
     return absl::InvalidArgumentError(
@@ -324,7 +325,7 @@ absl::StatusOr<Results> RunSort(const Case& c, const Device& device) {
   if (c.regions.size() != 1) return absl::InvalidArgumentError("sort: needs one comparator");
   absl::StatusOr<RegionEvaluator> evaluator = RegionEvaluator::Create(
       c.regions[0], ComparatorArguments(c), kComparatorResult, "sort: comparator");
-  if (!evaluator.ok()) return evaluator.status();
+  HLOCHECK_RETURN_IF_ERROR(evaluator.status());
   Rows rows;
   rows.length = shape[axis];
   rows.stride = RowMajorStrides(shape)[axis];

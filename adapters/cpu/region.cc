@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -238,7 +239,7 @@ absl::Status RegionEvaluator::Evaluate(std::span<const void* const> arguments,
       std::memcpy(step.c.operands[k].raw(), value.raw(), value.bytes().size());
     }
     absl::StatusOr<Results> values = step.entry->run(step.c, device);
-    if (!values.ok()) return values.status();
+    HLOCHECK_RETURN_IF_ERROR(values.status());
     if (values->size() != step.result_slots.size()) {
       return absl::InternalError(absl::StrCat(what_, ": ", step.c.op, " returned ", values->size(),
                                               " results, not ", step.result_slots.size()));

@@ -12,6 +12,7 @@
 
 #include <cstring>
 
+#include "core/status_macros.h"
 #include "spec/indexing_map_check.h"
 #include "spec/indexing_map_template.h"
 #include "tests/runners/cpu_session.h"
@@ -25,7 +26,7 @@ absl::StatusOr<std::vector<Tensor>> Outputs(Backend backend, const Case& c) {
   Session& session = CpuSession();
   if (backend == Backend::kCpu) return session.adapter->Run(c);
   auto expectations = session.oracle->Run(c);
-  if (!expectations.ok()) return expectations.status();
+  HLOCHECK_RETURN_IF_ERROR(expectations.status());
   std::vector<Tensor> outputs;
   for (ResultExpectation& e : *expectations) outputs.push_back(std::move(e.reference));
   return outputs;
