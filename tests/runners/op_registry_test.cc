@@ -77,7 +77,9 @@ TEST(OpRegistryTest, TheSupportTableAgreesWithEachRegistry) {
     // A backend that runs an op the oracle cannot compute has nothing to be
     // compared with: the gate would skip every case.
     for (size_t b = 0; b < row.backends.size(); ++b) {
-      if (row.backends[b]) EXPECT_TRUE(row.oracle) << table->backends[b] << " runs " << row.op;
+      if (row.backends[b]) {
+        EXPECT_TRUE(row.oracle) << table->backends[b] << " runs " << row.op;
+      }
     }
   }
 }
