@@ -29,6 +29,7 @@ using ::hlocheck::testing::GetTupleElementCase;
 using ::hlocheck::testing::OptimizationBarrierCase;
 using ::hlocheck::testing::ScatterCase;
 using ::hlocheck::testing::ScatterDims;
+using ::hlocheck::testing::SortCase;
 using ::hlocheck::testing::TupleCase;
 using ::hlocheck::testing::ValueTypeOf;
 

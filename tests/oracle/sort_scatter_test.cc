@@ -26,6 +26,7 @@ namespace {
 using testing::Literal;
 using testing::ScatterCase;
 using testing::ScatterDims;
+using testing::SortCase;
 using testing::TheOracle;
 
 // A region from the body of a function with the given argument types: the
@@ -66,19 +67,6 @@ std::vector<Tensor> References(const std::vector<ResultExpectation>& e) {
 }
 
 // ---------------------------------------------------------------- sort
-
-Case SortCase(std::vector<Tensor> inputs, int64_t dimension, bool is_stable, Region comparator) {
-  Case c;
-  c.op = "sort";
-  for (const Tensor& t : inputs) c.result_types.push_back(t.type());
-  c.operand_segments = {static_cast<int64_t>(inputs.size())};
-  c.result_segments = {static_cast<int64_t>(inputs.size())};
-  c.operands = std::move(inputs);
-  c.attributes["dimension"] = dimension;
-  c.attributes["is_stable"] = is_stable;
-  c.regions.push_back(std::move(comparator));
-  return c;
-}
 
 // comparator(lhs0, rhs0, lhs1, rhs1, ...) that compares input `which` only.
 Region CompareInput(const std::vector<std::string>& element_types, size_t which,

@@ -30,6 +30,19 @@ Case MakeCase(std::string op, std::vector<Tensor> operands, TensorType result,
   return c;
 }
 
+Case SortCase(std::vector<Tensor> inputs, int64_t dimension, bool is_stable, Region comparator) {
+  Case c;
+  c.op = "sort";
+  for (const Tensor& t : inputs) c.result_types.push_back(t.type());
+  c.operand_segments = {static_cast<int64_t>(inputs.size())};
+  c.result_segments = {static_cast<int64_t>(inputs.size())};
+  c.operands = std::move(inputs);
+  c.attributes["dimension"] = dimension;
+  c.attributes["is_stable"] = is_stable;
+  c.regions.push_back(std::move(comparator));
+  return c;
+}
+
 Case GatherCase(Tensor operand, Tensor start_indices, const GatherDims& dims, Shape result) {
   const ElementType type = operand.element_type();
   Case c =
@@ -73,14 +86,25 @@ Case ScatterCase(std::vector<Tensor> inputs, Tensor indices, std::vector<Tensor>
   return c;
 }
 
-Case TupleCase(std::vector<Tensor> operands, std::vector<ValueType> elements) {
+namespace {
+
+// A case of `op` on the one variadic input `values` holding the tensors
+// `operands`, with a result tensor of the type of each.
+Case StructuredCase(std::string op, std::vector<Tensor> operands, std::vector<ValueType> values) {
   Case c;
-  c.op = "tuple";
+  c.op = std::move(op);
   c.operands = std::move(operands);
   for (const Tensor& t : c.operands) c.result_types.push_back(t.type());
-  c.operand_segments = {static_cast<int64_t>(elements.size())};
-  c.result_structure = {ValueType::Tuple(elements)};
-  c.operand_structure = std::move(elements);
+  c.operand_segments = {static_cast<int64_t>(values.size())};
+  c.operand_structure = std::move(values);
+  return c;
+}
+
+}  // namespace
+
+Case TupleCase(std::vector<Tensor> operands, std::vector<ValueType> elements) {
+  Case c = StructuredCase("tuple", std::move(operands), std::move(elements));
+  c.result_structure = {ValueType::Tuple(c.operand_structure)};
   return c;
 }
 
@@ -94,13 +118,8 @@ Case GetTupleElementCase(std::vector<Tensor> operands, ValueType tuple, int64_t 
 }
 
 Case OptimizationBarrierCase(std::vector<Tensor> operands, std::vector<ValueType> values) {
-  Case c;
-  c.op = "optimization_barrier";
-  c.operands = std::move(operands);
-  for (const Tensor& t : c.operands) c.result_types.push_back(t.type());
-  c.operand_segments = {static_cast<int64_t>(values.size())};
+  Case c = StructuredCase("optimization_barrier", std::move(operands), std::move(values));
   c.result_segments = c.operand_segments;
-  c.operand_structure = std::move(values);
   c.result_structure = c.operand_structure;
   return c;
 }

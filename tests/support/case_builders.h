@@ -1,7 +1,7 @@
 // Cases built from their parts, shared by the tests of every backend (the
 // oracle's and the adapters' tests alike; this library links neither):
 // tensors from literals, one-result cases, and the ops whose attributes or
-// structure take more than a line to fill in (gather, scatter, tuple,
+// structure take more than a line to fill in (sort, gather, scatter, tuple,
 // get_tuple_element, optimization_barrier).
 #ifndef HLOCHECK_TESTS_SUPPORT_CASE_BUILDERS_H_
 #define HLOCHECK_TESTS_SUPPORT_CASE_BUILDERS_H_
@@ -28,6 +28,12 @@ ValueType ValueTypeOf(const std::string& text);
 // A case of `op` with one result.
 Case MakeCase(std::string op, std::vector<Tensor> operands, TensorType result,
               std::vector<int64_t> operand_segments = {});
+
+// -------------------------------------------------------------------- sort
+
+// sort of `inputs` along `dimension` by `comparator`; result i has input
+// i's type.
+Case SortCase(std::vector<Tensor> inputs, int64_t dimension, bool is_stable, Region comparator);
 
 // ------------------------------------------------------------------ gather
 
