@@ -79,21 +79,6 @@ TEST(CpuDataMovementTest, DynamicUpdateSliceSpecExample) {
   EXPECT_EQ(Values<ET::kSI32>(RunOne(c)), std::vector<int32_t>(16, 1));
 }
 
-Case GatherCase(Tensor operand, Tensor start_indices, Shape result, Ints offset_dims,
-                Ints collapsed_slice_dims, Ints start_index_map, int64_t index_vector_dim,
-                Ints slice_sizes) {
-  const ElementType type = operand.element_type();
-  Case c =
-      Binary("gather", std::move(operand), std::move(start_indices), {std::move(result), type});
-  c.attributes["offset_dims"] = std::move(offset_dims);
-  c.attributes["collapsed_slice_dims"] = std::move(collapsed_slice_dims);
-  c.attributes["start_index_map"] = std::move(start_index_map);
-  c.attributes["index_vector_dim"] = index_vector_dim;
-  c.attributes["slice_sizes"] = std::move(slice_sizes);
-  c.attributes["indices_are_sorted"] = false;
-  return c;
-}
-
 Tensor Iota3x4x2() {
   std::vector<int32_t> values(24);
   std::iota(values.begin(), values.end(), 1);
@@ -102,7 +87,12 @@ Tensor Iota3x4x2() {
 
 TEST(CpuDataMovementTest, GatherSpecExample) {
   Case c = GatherCase(Iota3x4x2(), Make<ET::kSI64>({2, 3, 2}, {0, 0, 1, 0, 2, 1, 0, 1, 1, 1, 0, 2}),
-                      {2, 3, 2, 2}, {2, 3}, {0}, {1, 0}, 2, {1, 2, 2});
+                      {.offset_dims = {2, 3},
+                       .collapsed_slice_dims = {0},
+                       .start_index_map = {1, 0},
+                       .slice_sizes = {1, 2, 2},
+                       .index_vector_dim = 2},
+                      {2, 3, 2, 2});
   EXPECT_EQ(Values<ET::kSI32>(RunOne(c)),
             (std::vector<int32_t>{1, 2,  3,  4,  3,  4,  5,  6,  13, 14, 15, 16,
                                   9, 10, 11, 12, 11, 12, 13, 14, 17, 18, 19, 20}));
@@ -228,14 +218,24 @@ TEST(CpuDataMovementTest, GatherWithImplicitIndexVectorDimension) {
   // index_vector_dim = rank(start_indices): each scalar is a start index
   // for operand dimension 0 (rows), clamped into [0, 3 - 1].
   Case c = GatherCase(Make<ET::kF32>({3, 2}, {0, 1, 10, 11, 20, 21}),
-                      Make<ET::kSI4>({2, 2}, {2, -8, 7, 1}), {2, 2, 2}, {2}, {0}, {0}, 2, {1, 2});
+                      Make<ET::kSI4>({2, 2}, {2, -8, 7, 1}),
+                      {.offset_dims = {2},
+                       .collapsed_slice_dims = {0},
+                       .start_index_map = {0},
+                       .slice_sizes = {1, 2},
+                       .index_vector_dim = 2},
+                      {2, 2, 2});
   EXPECT_EQ(Values<ET::kF32>(RunOne(c)), (std::vector<float>{20, 21, 0, 1, 20, 21, 10, 11}));
 }
 
 TEST(CpuDataMovementTest, GatherClampsHugeUnsignedIndices) {
   Case c = GatherCase(Make<ET::kSI8>({2, 5}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}),
-                      Make<ET::kUI64>({2, 2}, {~uint64_t{0}, uint64_t{1} << 63, 0, 1}), {2, 2, 3},
-                      {1, 2}, {}, {0, 1}, 1, {2, 3});
+                      Make<ET::kUI64>({2, 2}, {~uint64_t{0}, uint64_t{1} << 63, 0, 1}),
+                      {.offset_dims = {1, 2},
+                       .start_index_map = {0, 1},
+                       .slice_sizes = {2, 3},
+                       .index_vector_dim = 1},
+                      {2, 2, 3});
   // Both starts clamp to [0, 2 - 2] and [0, 5 - 3]: (0, 2); then (0, 1).
   EXPECT_EQ(Values<ET::kSI8>(RunOne(c)), (std::vector<int8_t>{2, 3, 4, 7, 8, 9, 1, 2, 3, 6, 7, 8}));
 }
@@ -248,9 +248,14 @@ TEST(CpuDataMovementTest, GatherWithBatchingDimensions) {
   Case c = GatherCase(Make<ET::kSI32>({2, 3, 4, 2}, values),
                       Make<ET::kSI64>({2, 2, 3, 2}, {0, 0, 1, 0, 2, 1, 0, 1, 1, 1, 0, 9,
                                                      0, 0, 2, 1, 2, 2, 1, 2, 0, 1, 1, 0}),
-                      {2, 2, 3, 2, 2}, {3, 4}, {1}, {2, 1}, 3, {1, 1, 2, 2});
-  c.attributes["operand_batching_dims"] = Ints{0};
-  c.attributes["start_indices_batching_dims"] = Ints{1};
+                      {.offset_dims = {3, 4},
+                       .collapsed_slice_dims = {1},
+                       .operand_batching_dims = {0},
+                       .start_indices_batching_dims = {1},
+                       .start_index_map = {2, 1},
+                       .slice_sizes = {1, 1, 2, 2},
+                       .index_vector_dim = 3},
+                      {2, 2, 3, 2, 2});
   const std::vector<int32_t> got = Values<ET::kSI32>(RunOne(c));
   ASSERT_EQ(got.size(), 48u);
   // result[i0, i1, i2, o0, o1] = operand[i1, index[..][1], index[..][0] + o0, o1]
@@ -278,8 +283,14 @@ TEST(CpuDataMovementTest, GatherOfCollapsedSliceOfSizeZeroReadsNothingOutside) {
   // slice_sizes[0] = 0 on a collapsed dimension: a start clamped to 3 lies
   // outside the operand (no value in the spec, and nothing may be read);
   // a start inside still selects its row.
-  Case c = GatherCase(Make<ET::kSI32>({3, 2}, {0, 1, 10, 11, 20, 21}),
-                      Make<ET::kSI32>({2, 1}, {99, 1}), {2, 2}, {1}, {0}, {0}, 1, {0, 2});
+  Case c =
+      GatherCase(Make<ET::kSI32>({3, 2}, {0, 1, 10, 11, 20, 21}), Make<ET::kSI32>({2, 1}, {99, 1}),
+                 {.offset_dims = {1},
+                  .collapsed_slice_dims = {0},
+                  .start_index_map = {0},
+                  .slice_sizes = {0, 2},
+                  .index_vector_dim = 1},
+                 {2, 2});
   const std::vector<int32_t> got = Values<ET::kSI32>(RunOne(c));
   ASSERT_EQ(got.size(), 4u);
   EXPECT_EQ(got[2], 10);
@@ -288,10 +299,21 @@ TEST(CpuDataMovementTest, GatherOfCollapsedSliceOfSizeZeroReadsNothingOutside) {
 
 TEST(CpuDataMovementTest, GatherWithNoPositionsOrEmptySlices) {
   Case none = GatherCase(Make<ET::kF64>({3, 2}, {0, 1, 2, 3, 4, 5}), Tensor({0, 1}, ET::kUI8),
-                         {0, 2}, {1}, {0}, {0}, 1, {1, 2});
+                         {.offset_dims = {1},
+                          .collapsed_slice_dims = {0},
+                          .start_index_map = {0},
+                          .slice_sizes = {1, 2},
+                          .index_vector_dim = 1},
+                         {0, 2});
   EXPECT_EQ(RunOne(none).num_elements(), 0);
-  Case empty = GatherCase(Make<ET::kF64>({3, 2}, {0, 1, 2, 3, 4, 5}),
-                          Make<ET::kUI8>({2, 1}, {1, 2}), {2, 0}, {1}, {0}, {0}, 1, {1, 0});
+  Case empty =
+      GatherCase(Make<ET::kF64>({3, 2}, {0, 1, 2, 3, 4, 5}), Make<ET::kUI8>({2, 1}, {1, 2}),
+                 {.offset_dims = {1},
+                  .collapsed_slice_dims = {0},
+                  .start_index_map = {0},
+                  .slice_sizes = {1, 0},
+                  .index_vector_dim = 1},
+                 {2, 0});
   EXPECT_EQ(RunOne(empty).num_elements(), 0);
 }
 
@@ -325,7 +347,13 @@ TEST(CpuDataMovementTest, RowGatherOnThePoolMatchesTheFormula) {
         indices.values<ET::kSI32>()[2 * i] = static_cast<int32_t>(rows[i]);
         indices.values<ET::kSI32>()[2 * i + 1] = 30;
       }
-      Case c = GatherCase(table, indices, {count, 17}, {1}, {0}, {0, 1}, 1, {1, 17});
+      Case c = GatherCase(table, indices,
+                          {.offset_dims = {1},
+                           .collapsed_slice_dims = {0},
+                           .start_index_map = {0, 1},
+                           .slice_sizes = {1, 17},
+                           .index_vector_dim = 1},
+                          {count, 17});
       EXPECT_TRUE(RunOne(c).BitwiseEquals(NaiveRowGather(table, rows, 17, 30)))
           << Name(type) << " x " << count;
     }
@@ -498,8 +526,13 @@ TEST(CpuDataMovementTest, MalformedCasesAreErrorsNotCrashes) {
   Case pad = PadCase(Tensor({3}, ET::kSI8), Scalar<ET::kSI8>(0), {1}, {0}, {0}, {-1});
   EXPECT_EQ(code(pad), kInvalid);  // negative interior padding
 
-  Case gather = GatherCase(Tensor({3, 2}, ET::kF32), Tensor({2, 1}, ET::kSI32), {2, 2}, {1}, {0},
-                           {0}, 1, {2, 2});
+  Case gather = GatherCase(Tensor({3, 2}, ET::kF32), Tensor({2, 1}, ET::kSI32),
+                           {.offset_dims = {1},
+                            .collapsed_slice_dims = {0},
+                            .start_index_map = {0},
+                            .slice_sizes = {2, 2},
+                            .index_vector_dim = 1},
+                           {2, 2});
   EXPECT_EQ(code(gather), kInvalid);  // collapsed dimension with slice size 2
   gather.attributes["slice_sizes"] = Ints{1, 2};
   gather.attributes["index_vector_dim"] = int64_t{3};

@@ -19,37 +19,6 @@
 namespace hlocheck::cpu_test {
 namespace {
 
-struct Dims {
-  std::vector<int64_t> update_window_dims{}, inserted_window_dims{}, input_batching_dims{},
-      scatter_indices_batching_dims{}, scatter_dims_to_operand_dims{};
-  int64_t index_vector_dim = 0;
-};
-
-Case ScatterCase(std::vector<Tensor> inputs, Tensor indices, std::vector<Tensor> updates,
-                 const Dims& dims, Region body, std::vector<ElementType> result_types = {}) {
-  Case c;
-  c.op = "scatter";
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    c.result_types.push_back(
-        {inputs[i].shape(), result_types.empty() ? inputs[i].element_type() : result_types[i]});
-  }
-  const auto n = static_cast<int64_t>(inputs.size());
-  c.operand_segments = {n, 1, n};
-  c.operands = std::move(inputs);
-  c.operands.push_back(std::move(indices));
-  for (Tensor& u : updates) c.operands.push_back(std::move(u));
-  c.attributes["update_window_dims"] = dims.update_window_dims;
-  c.attributes["inserted_window_dims"] = dims.inserted_window_dims;
-  c.attributes["input_batching_dims"] = dims.input_batching_dims;
-  c.attributes["scatter_indices_batching_dims"] = dims.scatter_indices_batching_dims;
-  c.attributes["scatter_dims_to_operand_dims"] = dims.scatter_dims_to_operand_dims;
-  c.attributes["index_vector_dim"] = dims.index_vector_dim;
-  c.attributes["indices_are_sorted"] = false;
-  c.attributes["unique_indices"] = false;
-  c.regions.push_back(std::move(body));
-  return c;
-}
-
 // ------------------------------------------------------ scatter: examples
 
 // The spec's example: add of 1s into a 3x4x2 input at 2x3 index pairs, one
@@ -77,7 +46,8 @@ TEST(CpuScatterTest, SpecExample) {
 // in row-major order with `combine`.
 template <typename Combine>
 std::vector<int32_t> ReferenceScatter(const Tensor& input, const Tensor& indices,
-                                      const Tensor& updates, const Dims& d, Combine combine) {
+                                      const Tensor& updates, const ScatterDims& d,
+                                      Combine combine) {
   std::vector<int32_t> out = Values<ET::kSI32>(input);
   const std::vector<int64_t> strides = RowMajorStrides(input.shape());
   const std::vector<int64_t> index_strides = RowMajorStrides(indices.shape());
@@ -138,12 +108,12 @@ int32_t WrappingAdd(int32_t a, int32_t b) {
 // bounds so that parts of windows fall out.
 TEST(CpuScatterTest, BatchingDimensionsFollowTheFormula) {
   std::mt19937_64 rng(7);
-  const Dims dims = {.update_window_dims = {3, 4},
-                     .inserted_window_dims = {1},
-                     .input_batching_dims = {0},
-                     .scatter_indices_batching_dims = {1},
-                     .scatter_dims_to_operand_dims = {2, 1},
-                     .index_vector_dim = 3};
+  const ScatterDims dims = {.update_window_dims = {3, 4},
+                            .inserted_window_dims = {1},
+                            .input_batching_dims = {0},
+                            .scatter_indices_batching_dims = {1},
+                            .scatter_dims_to_operand_dims = {2, 1},
+                            .index_vector_dim = 3};
   for (int trial = 0; trial < 20; ++trial) {
     Tensor input = RandomInts({2, 3, 4, 2}, -100, 100, rng);
     Tensor indices = RandomInts({2, 2, 3, 2}, -2, 4, rng);
@@ -215,7 +185,7 @@ TEST(CpuScatterTest, EmptyInputTakesNoUpdates) {
 TEST(CpuScatterTest, RandomDimensionNumbersFollowTheFormula) {
   std::mt19937_64 rng(11);
   const std::vector<std::pair<Shape, Shape>> shapes = {{{4, 3}, {3, 1}}, {{3, 4, 2}, {2, 3, 2}}};
-  const std::vector<Dims> all = {
+  const std::vector<ScatterDims> all = {
       {.update_window_dims = {1},
        .inserted_window_dims = {0},
        .scatter_dims_to_operand_dims = {0},
@@ -247,7 +217,7 @@ TEST(CpuScatterTest, RandomDimensionNumbersFollowTheFormula) {
 // (order-independent for integers) and current + update * update.
 TEST(CpuScatterTest, GeneralBodiesFollowTheFormula) {
   std::mt19937_64 rng(3);
-  const Dims dims = {
+  const ScatterDims dims = {
       .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
   Tensor input = RandomInts({6}, -50, 50, rng);
   Tensor indices = RandomInts({20, 1}, -1, 6, rng);
@@ -283,7 +253,7 @@ void CheckKernelsMatchEvaluator(const std::vector<std::string>& kinds, std::mt19
     Tensor indices(Shape{count, 1}, ET::kSI32);
     std::uniform_int_distribution<int32_t> index(-2, static_cast<int32_t>(table) + 1);
     for (int32_t& i : indices.values<ET::kSI32>()) i = index(rng);
-    const Dims dims = {
+    const ScatterDims dims = {
         .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
     for (const std::string& kind : kinds) {
       const std::string what = std::string(Name(T)) + " " + kind + " into " + std::to_string(table);
@@ -337,7 +307,7 @@ TEST(CpuScatterTest, NarrowFloatAddRoundsOnce) {
 // Two inputs of different types, combined by different kinds, and a body
 // in a wider type than the inputs (is_promotable).
 TEST(CpuScatterTest, VariadicAndPromotedBodies) {
-  const Dims dims = {
+  const ScatterDims dims = {
       .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
   BodyBuilder b({ET::kSI32, ET::kF32, ET::kSI32, ET::kF32});
   Region mixed = b.Return({b.Op("maximum", {2, 0}, ET::kSI32), 3});
@@ -352,7 +322,7 @@ TEST(CpuScatterTest, VariadicAndPromotedBodies) {
 
   Case promoted = ScatterCase({Make<ET::kSI8>({2}, {100, -100})}, Make<ET::kSI32>({2, 1}, {0, 1}),
                               {Make<ET::kSI8>({2}, {100, -100})}, dims,
-                              Combiner("add", {ET::kSI32}), {ET::kSI32});
+                              Combiner("add", {ET::kSI32}), false, false, {ET::kSI32});
   got = RunAll(promoted);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(Values<ET::kSI32>(got[0]), (std::vector<int32_t>{200, -200}));
@@ -361,7 +331,7 @@ TEST(CpuScatterTest, VariadicAndPromotedBodies) {
 // ------------------------------------------------- scatter: bad and unknown
 
 TEST(CpuScatterTest, UnknownBodyOpsAreUnsupported) {
-  const Dims dims = {
+  const ScatterDims dims = {
       .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
   Case c = ScatterCase({Make<ET::kSI32>({2}, {1, 2})}, Make<ET::kSI32>({1, 1}, {0}),
                        {Make<ET::kSI32>({1}, {3})}, dims, Combiner("no_such_op", {ET::kSI32}));
@@ -372,9 +342,9 @@ TEST(CpuScatterTest, UnknownBodyOpsAreUnsupported) {
 }
 
 TEST(CpuScatterTest, MalformedCasesAreInvalid) {
-  const Dims dims = {
+  const ScatterDims dims = {
       .inserted_window_dims = {0}, .scatter_dims_to_operand_dims = {0}, .index_vector_dim = 1};
-  auto make = [&](Region body, Dims d) {
+  auto make = [&](Region body, ScatterDims d) {
     return ScatterCase({Make<ET::kSI32>({2}, {1, 2})}, Make<ET::kSI32>({1, 1}, {0}),
                        {Make<ET::kSI32>({1}, {3})}, d, std::move(body));
   };
@@ -384,9 +354,9 @@ TEST(CpuScatterTest, MalformedCasesAreInvalid) {
   Region f32_result = wrong_type.Return({wrong_type.Op("convert", {0}, ET::kF32)});
   Region undefined = Combiner("add", {ET::kSI32});
   undefined.blocks[0].operations[0].operands[1] = 42;
-  Dims bad_vector = dims;
+  ScatterDims bad_vector = dims;
   bad_vector.index_vector_dim = 3;
-  Dims bad_window = dims;
+  ScatterDims bad_window = dims;
   bad_window.inserted_window_dims = {};
   for (const Case& c : {make(short_body.Return({0}), dims), make(f32_result, dims),
                         make(undefined, dims), make(Combiner("add", {ET::kSI32}), bad_vector),

@@ -17,18 +17,6 @@
 namespace hlocheck::cpu_test {
 namespace {
 
-Case SortCase(std::vector<Tensor> inputs, int64_t dimension, bool is_stable, Region comparator) {
-  Case c;
-  c.op = "sort";
-  for (const Tensor& t : inputs) c.result_types.push_back(t.type());
-  c.operand_segments = {static_cast<int64_t>(inputs.size())};
-  c.operands = std::move(inputs);
-  c.attributes["dimension"] = dimension;
-  c.attributes["is_stable"] = is_stable;
-  c.regions.push_back(std::move(comparator));
-  return c;
-}
-
 // The spec's example: two inputs sorted along dimension 0 by GT of the first.
 TEST(CpuSortTest, SpecExample) {
   BodyBuilder b({ET::kSI64, ET::kSI64, ET::kSI64, ET::kSI64});

@@ -16,10 +16,22 @@
 #include "core/element_value.h"
 #include "core/exact_value.h"
 #include "core/tensor.h"
+#include "tests/support/case_builders.h"
 
 namespace hlocheck::cpu_test {
 
 using ET = ElementType;
+
+// The case builders the oracle's tests use too.
+using ::hlocheck::testing::GatherCase;
+using ::hlocheck::testing::GatherDims;
+using ::hlocheck::testing::GetTupleElementCase;
+using ::hlocheck::testing::OptimizationBarrierCase;
+using ::hlocheck::testing::ScatterCase;
+using ::hlocheck::testing::ScatterDims;
+using ::hlocheck::testing::SortCase;
+using ::hlocheck::testing::TupleCase;
+using ::hlocheck::testing::ValueTypeOf;
 
 template <ElementType T>
 inline Tensor Make(Shape shape, std::vector<ContainerT<T>> values) {

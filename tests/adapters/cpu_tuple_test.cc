@@ -8,8 +8,6 @@
 namespace hlocheck::cpu_test {
 namespace {
 
-ValueType TypeOf(const std::string& text) { return *ParseValueType(text); }
-
 std::vector<Tensor> RunAll(const Case& c) {
   CpuAdapter& adapter = SharedAdapter();
   AdapterSupport support = adapter.Supports(c);
@@ -21,13 +19,9 @@ std::vector<Tensor> RunAll(const Case& c) {
 
 // Three tensors in a tuple<token, tuple<si8, 2xsi16>, f64>.
 Case NestedGetTupleElement(int64_t index) {
-  Case c;
-  c.op = "get_tuple_element";
-  c.operands = {Make<ET::kSI8>({}, {1}), Make<ET::kSI16>({2}, {2, 3}), Make<ET::kF64>({}, {4.0})};
-  c.operand_structure = {
-      TypeOf("tuple<!stablehlo.token, tuple<tensor<i8>, tensor<2xi16>>, tensor<f64>>")};
-  c.attributes["index"] = index;
-  return c;
+  return GetTupleElementCase(
+      {Make<ET::kSI8>({}, {1}), Make<ET::kSI16>({2}, {2, 3}), Make<ET::kF64>({}, {4.0})},
+      ValueTypeOf("tuple<!stablehlo.token, tuple<tensor<i8>, tensor<2xi16>>, tensor<f64>>"), index);
 }
 
 TEST(CpuTupleTest, GetTupleElementPicksTheElementsTensors) {
@@ -38,7 +32,7 @@ TEST(CpuTupleTest, GetTupleElementPicksTheElementsTensors) {
   EXPECT_TRUE(results[0].BitwiseEquals(last.operands[2]));
 
   Case nested = NestedGetTupleElement(1);
-  nested.result_structure = {TypeOf("tuple<tensor<i8>, tensor<2xi16>>")};
+  nested.result_structure = {ValueTypeOf("tuple<tensor<i8>, tensor<2xi16>>")};
   nested.result_types = {nested.operands[0].type(), nested.operands[1].type()};
   results = RunAll(nested);
   ASSERT_EQ(results.size(), 2u);
@@ -59,14 +53,9 @@ TEST(CpuTupleTest, TupleKeepsTheValuesTensorsInOrder) {
   q.zero_points = {-1};
   Tensor quantized =
       Tensor::Reusing(TensorType({3}, ET::kSI8, q), Make<ET::kSI8>({3}, {-128, 0, 127}));
-  Case c;
-  c.op = "tuple";
-  c.operands = {Make<ET::kF32>({2}, {1.0f, 2.0f}), quantized};
-  c.operand_structure = {ValueType::Of(c.operands[0].type()), ValueType::Token(),
-                         ValueType::Of(quantized.type())};
-  c.operand_segments = {3};
-  c.result_structure = {ValueType::Tuple(c.operand_structure)};
-  c.result_types = {c.operands[0].type(), quantized.type()};
+  Tensor floats = Make<ET::kF32>({2}, {1.0f, 2.0f});
+  Case c = TupleCase({floats, quantized}, {ValueType::Of(floats.type()), ValueType::Token(),
+                                           ValueType::Of(quantized.type())});
   std::vector<Tensor> results = RunAll(c);
   ASSERT_EQ(results.size(), 2u);
   EXPECT_TRUE(results[0].BitwiseEquals(c.operands[0]));
@@ -75,14 +64,8 @@ TEST(CpuTupleTest, TupleKeepsTheValuesTensorsInOrder) {
 }
 
 TEST(CpuTupleTest, OptimizationBarrierWithATokenIsTheIdentity) {
-  Case c;
-  c.op = "optimization_barrier";
-  c.operands = {Make<ET::kUI4>({3}, {0, 15, 7})};
-  c.operand_structure = {ValueType::Token(), ValueType::Of(c.operands[0].type())};
-  c.operand_segments = {2};
-  c.result_structure = c.operand_structure;
-  c.result_segments = {2};
-  c.result_types = {c.operands[0].type()};
+  Tensor operand = Make<ET::kUI4>({3}, {0, 15, 7});
+  Case c = OptimizationBarrierCase({operand}, {ValueType::Token(), ValueType::Of(operand.type())});
   std::vector<Tensor> results = RunAll(c);
   ASSERT_EQ(results.size(), 1u);
   EXPECT_TRUE(results[0].BitwiseEquals(c.operands[0]));

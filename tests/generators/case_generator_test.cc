@@ -5,20 +5,17 @@
 
 #include "spec/registry.h"
 #include "spec/verifier.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck {
 namespace {
 
-const spec::SpecRegistry& Registry() {
-  auto registry = spec::DefaultRegistry();
-  EXPECT_TRUE(registry.ok()) << registry.status();
-  return **registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 // Every generated case of every op and element type satisfies every
 // constraint of its op, at every size.
 TEST(CaseGeneratorTest, GeneratedCasesAreValid) {
-  for (const spec::OpSpec& op : Registry().ops()) {
+  for (const spec::OpSpec& op : TestRegistry().ops()) {
     if (op.recipe.empty()) continue;  // ops without a recipe yet
     for (ElementType type : PrimaryTypes(op)) {
       GenerationOptions options;
@@ -29,7 +26,7 @@ TEST(CaseGeneratorTest, GeneratedCasesAreValid) {
           ASSERT_EQ(g.runnable->operands[0].element_type(), type) << op.name;
         }
         // The instance: it carries the process grid, which a Case does not.
-        spec::VerifyResult verdict = spec::Verify(op, g.instance, &Registry());
+        spec::VerifyResult verdict = spec::Verify(op, g.instance, &TestRegistry());
         ASSERT_TRUE(verdict.valid()) << op.name << " " << Name(type) << " case " << i << ":\n"
                                      << verdict.Report();
       }
@@ -38,7 +35,7 @@ TEST(CaseGeneratorTest, GeneratedCasesAreValid) {
 }
 
 TEST(CaseGeneratorTest, SameSeedSameCase) {
-  const spec::OpSpec* op = Registry().Find("dot_general");
+  const spec::OpSpec* op = TestRegistry().Find("dot_general");
   ASSERT_NE(op, nullptr);
   GenerationOptions options;
   options.primary_type = ElementType::kF32;
@@ -55,7 +52,7 @@ TEST(CaseGeneratorTest, SameSeedSameCase) {
 }
 
 TEST(CaseGeneratorTest, ShrinksStayValid) {
-  const spec::OpSpec* op = Registry().Find("slice");
+  const spec::OpSpec* op = TestRegistry().Find("slice");
   ASSERT_NE(op, nullptr);
   GenerationOptions options;
   options.primary_type = ElementType::kSI32;
@@ -76,7 +73,7 @@ TEST(CaseGeneratorTest, ShrinksStayValid) {
 }
 
 TEST(CaseGeneratorTest, SizesGrowWithTheSizeParameter) {
-  const spec::OpSpec* op = Registry().Find("add");
+  const spec::OpSpec* op = TestRegistry().Find("add");
   GenerationOptions options;
   options.primary_type = ElementType::kF32;
   int64_t small = 0;

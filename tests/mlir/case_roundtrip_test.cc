@@ -10,14 +10,12 @@
 #include "runners/gate.h"
 #include "runners/interpret.h"
 #include "spec/example.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck {
 namespace {
 
-const spec::SpecRegistry& Registry() {
-  static const spec::SpecRegistry* registry = *spec::DefaultRegistry();
-  return *registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 bool SameCase(const Case& a, const Case& b, std::string* why) {
   if (a.op != b.op) return *why = "op", false;
@@ -39,11 +37,11 @@ bool SameCase(const Case& a, const Case& b, std::string* why) {
 }
 
 TEST(CaseRoundTripTest, GeneratedCasesOfEveryImplementedOpPrintReadAndInterpret) {
-  Oracle oracle(&Registry());
+  Oracle oracle(&TestRegistry());
   int ops = 0;
   int with_tuples_or_tokens = 0;
   int with_quantized_tensors = 0;
-  for (const spec::OpSpec& op : Registry().ops()) {
+  for (const spec::OpSpec& op : TestRegistry().ops()) {
     if (!oracle.Implements(op.name) || op.recipe.empty()) continue;
     ++ops;
     for (ElementType type : PrimaryTypes(op)) {
@@ -70,13 +68,13 @@ TEST(CaseRoundTripTest, GeneratedCasesOfEveryImplementedOpPrintReadAndInterpret)
         ASSERT_TRUE(expected.ok()) << op.name << ": " << expected.status();
         CaseOutcome outcome;
         outcome.expectations = *expected;
-        std::string text = mlir::PrintCaseModule(Registry(), op, c, ExpectedResults(outcome));
-        auto read = mlir::ReadCaseModule(text, op.name + ".mlir", Registry());
+        std::string text = mlir::PrintCaseModule(TestRegistry(), op, c, ExpectedResults(outcome));
+        auto read = mlir::ReadCaseModule(text, op.name + ".mlir", TestRegistry());
         ASSERT_TRUE(read.ok()) << read.status() << "\n" << text;
         std::string why;
         EXPECT_TRUE(SameCase(c, *read, &why)) << op.name << " " << Name(type) << ": " << why << "\n"
                                               << text;
-        auto interpreted = InterpretText(text, op.name + ".mlir", Registry());
+        auto interpreted = InterpretText(text, op.name + ".mlir", TestRegistry());
         ASSERT_TRUE(interpreted.ok()) << interpreted.status();
         ASSERT_EQ(interpreted->functions.size(), 1u);
         const FunctionOutcome& f = interpreted->functions[0];
@@ -97,9 +95,9 @@ TEST(CaseRoundTripTest, GeneratedCasesOfEveryImplementedOpPrintReadAndInterpret)
 // Ops the generators cannot build yet (no recipe) round-trip through their
 // spec example, so that every op the oracle implements is covered.
 TEST(CaseRoundTripTest, SpecExamplesOfEveryImplementedOpPrintReadAndInterpret) {
-  Oracle oracle(&Registry());
+  Oracle oracle(&TestRegistry());
   int checked = 0;
-  for (const spec::OpSpec& op : Registry().ops()) {
+  for (const spec::OpSpec& op : TestRegistry().ops()) {
     if (!oracle.Implements(op.name) || !op.example.runnable) continue;
     auto example = spec::ExampleAsCase(op);
     ASSERT_TRUE(example.ok()) << example.status();
@@ -107,12 +105,13 @@ TEST(CaseRoundTripTest, SpecExamplesOfEveryImplementedOpPrintReadAndInterpret) {
     ASSERT_TRUE(expected.ok()) << op.name << ": " << expected.status();
     CaseOutcome outcome;
     outcome.expectations = *expected;
-    std::string text = mlir::PrintCaseModule(Registry(), op, example->c, ExpectedResults(outcome));
-    auto read = mlir::ReadCaseModule(text, op.name + ".mlir", Registry());
+    std::string text =
+        mlir::PrintCaseModule(TestRegistry(), op, example->c, ExpectedResults(outcome));
+    auto read = mlir::ReadCaseModule(text, op.name + ".mlir", TestRegistry());
     ASSERT_TRUE(read.ok()) << read.status() << "\n" << text;
     std::string why;
     EXPECT_TRUE(SameCase(example->c, *read, &why)) << op.name << ": " << why << "\n" << text;
-    auto interpreted = InterpretText(text, op.name + ".mlir", Registry());
+    auto interpreted = InterpretText(text, op.name + ".mlir", TestRegistry());
     ASSERT_TRUE(interpreted.ok()) << interpreted.status();
     ASSERT_EQ(interpreted->functions.size(), 1u);
     const FunctionOutcome& f = interpreted->functions[0];

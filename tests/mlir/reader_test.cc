@@ -9,20 +9,14 @@
 #include "spec/attributes.h"
 #include "spec/instance.h"
 #include "spec/registry.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck::mlir {
 namespace {
 
 namespace fs = std::filesystem;
 
-const spec::SpecRegistry& Registry() {
-  static const spec::SpecRegistry* registry = [] {
-    auto r = spec::DefaultRegistry();
-    EXPECT_TRUE(r.ok()) << r.status();
-    return *r;
-  }();
-  return *registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 std::string CorpusDirectory() {
   return fs::path(HLOCHECK_SOURCE_DIR).parent_path() / "shared" / "corpus" / "stablehlo-interpret";
@@ -43,12 +37,12 @@ TEST(ReaderTest, EveryCorpusFileParsesAndPrintsBackToTheSameProgram) {
   if (files.empty()) GTEST_SKIP() << "no corpus at " << CorpusDirectory() << " (../shared absent)";
   int splits = 0;
   for (const std::string& file : files) {
-    auto read = ReadFile(file, Registry());
+    auto read = ReadFile(file, TestRegistry());
     ASSERT_TRUE(read.ok()) << read.status();
     for (const Split& split : *read) {
       ++splits;
-      std::string printed = PrintModule(split.module, Registry());
-      auto again = ReadModule(printed, file + " (printed)", Registry());
+      std::string printed = PrintModule(split.module, TestRegistry());
+      auto again = ReadModule(printed, file + " (printed)", TestRegistry());
       ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
       std::string difference;
       EXPECT_TRUE(SameModule(split.module, *again, &difference))
@@ -63,12 +57,12 @@ TEST(ReaderTest, EveryCorpusFileParsesAndPrintsBackToTheSameProgram) {
 // as a snippet, it must give the example's attributes and types.
 TEST(ReaderTest, EverySpecExampleSnippetReadsAsItsInstance) {
   int checked = 0;
-  for (const spec::OpSpec& op : Registry().ops()) {
+  for (const spec::OpSpec& op : TestRegistry().ops()) {
     if (op.example.mlir.empty() || op.example.instance == nullptr) continue;
     // rng's shape is a constant input the YAML holds as an attribute while
     // MLIR passes it as an operand (a known gap, see spec/ops/rng.yaml).
     if (op.name == "rng") continue;
-    auto region = ReadSnippet(op.example.mlir, op.file + " (example)", Registry());
+    auto region = ReadSnippet(op.example.mlir, op.file + " (example)", TestRegistry());
     ASSERT_TRUE(region.ok()) << region.status();
     const Operation* found = nullptr;
     for (const Operation& candidate : region->blocks[0].operations) {
@@ -133,7 +127,7 @@ TEST(ReaderTest, BadInputNamesFileLineColumnAndWhatWasExpected) {
        "bad.mlir:3:1: expected a value (%name), found the end"},
   };
   for (const BadInput& bad : cases) {
-    auto read = ReadSplits(bad.text, "bad.mlir", Registry());
+    auto read = ReadSplits(bad.text, "bad.mlir", TestRegistry());
     ASSERT_FALSE(read.ok()) << bad.text;
     EXPECT_NE(std::string(read.status().message()).find(bad.expected_message), std::string::npos)
         << "got: " << read.status().message() << "\nwanted: " << bad.expected_message;
@@ -143,7 +137,7 @@ TEST(ReaderTest, BadInputNamesFileLineColumnAndWhatWasExpected) {
 TEST(ReaderTest, SplitsKeepTheirLineNumbers) {
   std::string text =
       "func.func @a() {\n  func.return\n}\n// -----\nfunc.func @b() {\n  %0 = stablehlo.add\n}\n";
-  auto read = ReadSplits(text, "split.mlir", Registry());
+  auto read = ReadSplits(text, "split.mlir", TestRegistry());
   ASSERT_FALSE(read.ok());
   EXPECT_NE(std::string(read.status().message()).find("split.mlir:7:1"), std::string::npos)
       << read.status();

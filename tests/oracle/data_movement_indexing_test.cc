@@ -131,27 +131,6 @@ TEST(DynamicSliceOracleTest, ZeroSizedSlicesAndRankZero) {
   EXPECT_TRUE(RunExact(whole).BitwiseEquals(whole.operands[1]));
 }
 
-struct GatherDims {
-  std::vector<int64_t> offset_dims, collapsed_slice_dims, operand_batching_dims,
-      start_indices_batching_dims, start_index_map, slice_sizes;
-  int64_t index_vector_dim = 0;
-  bool indices_are_sorted = false;
-};
-
-Case GatherCase(Tensor operand, Tensor start_indices, const GatherDims& g, Shape result) {
-  Case c = MakeCase("gather", {std::move(operand), std::move(start_indices)},
-                    {std::move(result), ElementType::kSI32});
-  c.attributes["offset_dims"] = g.offset_dims;
-  c.attributes["collapsed_slice_dims"] = g.collapsed_slice_dims;
-  c.attributes["operand_batching_dims"] = g.operand_batching_dims;
-  c.attributes["start_indices_batching_dims"] = g.start_indices_batching_dims;
-  c.attributes["start_index_map"] = g.start_index_map;
-  c.attributes["index_vector_dim"] = g.index_vector_dim;
-  c.attributes["slice_sizes"] = g.slice_sizes;
-  c.attributes["indices_are_sorted"] = g.indices_are_sorted;
-  return c;
-}
-
 // The public spec's example, with operand and start_indices batching dimensions.
 TEST(GatherOracleTest, PublicSpecExampleWithBatchingDims) {
   Tensor operand = Numbered({2, 3, 4, 2});

@@ -1,6 +1,7 @@
 // Shared by the data movement oracle tests: the oracle, a verified run, and
 // operands whose elements are all different, so that a result element
-// names the operand element it came from.
+// names the operand element it came from (the case builders, MakeCase and
+// Literal among them, are tests/support's).
 #ifndef HLOCHECK_TESTS_ORACLE_DATA_MOVEMENT_TEST_UTIL_H_
 #define HLOCHECK_TESTS_ORACLE_DATA_MOVEMENT_TEST_UTIL_H_
 
@@ -15,6 +16,7 @@
 #include "core/tensor.h"
 #include "oracle/oracle.h"
 #include "spec/registry.h"
+#include "tests/support/case_builders.h"
 
 namespace hlocheck::testing {
 
@@ -67,22 +69,6 @@ inline int64_t Dim() { return Uniform<int>(0, 10) == 0 ? 0 : Uniform<int64_t>(1,
     RC_ASSERT((*hlocheck_results)[0].FreeCount() == 0);                        \
     result = std::move((*hlocheck_results)[0].reference);                      \
   }
-
-inline Case MakeCase(std::string op, std::vector<Tensor> operands, TensorType result,
-                     std::vector<int64_t> operand_segments = {}) {
-  Case c;
-  c.op = std::move(op);
-  c.operands = std::move(operands);
-  c.operand_segments = std::move(operand_segments);
-  c.result_types = {std::move(result)};
-  return c;
-}
-
-inline Tensor Literal(const std::string& text) {
-  auto tensor = ParseDenseAttribute(text);
-  EXPECT_TRUE(tensor.ok()) << text << ": " << tensor.status();
-  return tensor.ok() ? *std::move(tensor) : Tensor();
-}
 
 // Row-major position of an index, computed directly.
 inline int64_t Position(const Shape& shape, const std::vector<int64_t>& index) {

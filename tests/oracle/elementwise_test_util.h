@@ -11,19 +11,13 @@
 
 #include "core/literal.h"
 #include "oracle/oracle.h"
+#include "tests/support/case_builders.h"
 
 namespace hlocheck::testing {
 
 inline const Oracle& TheOracle() {
   static Oracle* oracle = new Oracle(*spec::DefaultRegistry());
   return *oracle;
-}
-
-// `dense<...> : tensor<...>`, which must parse.
-inline Tensor Literal(const std::string& text) {
-  auto tensor = ParseDenseAttribute(text);
-  EXPECT_TRUE(tensor.ok()) << text << ": " << tensor.status();
-  return tensor.ok() ? *std::move(tensor) : Tensor();
 }
 
 inline TensorType Type(const std::string& text) {

@@ -23,6 +23,10 @@
 namespace hlocheck {
 namespace {
 
+using testing::Literal;
+using testing::ScatterCase;
+using testing::ScatterDims;
+using testing::SortCase;
 using testing::TheOracle;
 
 // A region from the body of a function with the given argument types: the
@@ -38,12 +42,6 @@ Region RegionOf(const std::vector<std::string>& argument_types, const std::strin
   EXPECT_TRUE(module.ok()) << module.status() << "\n" << text;
   if (!module.ok()) return Region();
   return module->functions.at(0).body;
-}
-
-Tensor Dense(const std::string& text) {
-  auto t = ParseDenseAttribute(text);
-  EXPECT_TRUE(t.ok()) << t.status() << ": " << text;
-  return t.ok() ? *t : Tensor();
 }
 
 std::vector<ResultExpectation> RunOk(const Case& c) {
@@ -70,19 +68,6 @@ std::vector<Tensor> References(const std::vector<ResultExpectation>& e) {
 
 // ---------------------------------------------------------------- sort
 
-Case SortCase(std::vector<Tensor> inputs, int64_t dimension, bool is_stable, Region comparator) {
-  Case c;
-  c.op = "sort";
-  for (const Tensor& t : inputs) c.result_types.push_back(t.type());
-  c.operand_segments = {static_cast<int64_t>(inputs.size())};
-  c.result_segments = {static_cast<int64_t>(inputs.size())};
-  c.operands = std::move(inputs);
-  c.attributes["dimension"] = dimension;
-  c.attributes["is_stable"] = is_stable;
-  c.regions.push_back(std::move(comparator));
-  return c;
-}
-
 // comparator(lhs0, rhs0, lhs1, rhs1, ...) that compares input `which` only.
 Region CompareInput(const std::vector<std::string>& element_types, size_t which,
                     const std::string& direction, const std::string& compare_type = "") {
@@ -100,37 +85,37 @@ Region CompareInput(const std::vector<std::string>& element_types, size_t which,
 }
 
 TEST(SortTest, SpecExample) {
-  Case c = SortCase({Dense("dense<[[1, 2, 3], [3, 2, 1]]> : tensor<2x3xi64>"),
-                     Dense("dense<[[3, 2, 1], [1, 2, 3]]> : tensor<2x3xi64>")},
+  Case c = SortCase({Literal("dense<[[1, 2, 3], [3, 2, 1]]> : tensor<2x3xi64>"),
+                     Literal("dense<[[3, 2, 1], [1, 2, 3]]> : tensor<2x3xi64>")},
                     0, true, CompareInput({"i64", "i64"}, 0, "GT"));
   auto e = RunOk(c);
   ASSERT_EQ(e.size(), 2u);
-  EXPECT_EQ(e[0].reference, Dense("dense<[[3, 2, 3], [1, 2, 1]]> : tensor<2x3xi64>"));
-  EXPECT_EQ(e[1].reference, Dense("dense<[[1, 2, 1], [3, 2, 3]]> : tensor<2x3xi64>"));
+  EXPECT_EQ(e[0].reference, Literal("dense<[[3, 2, 3], [1, 2, 1]]> : tensor<2x3xi64>"));
+  EXPECT_EQ(e[1].reference, Literal("dense<[[1, 2, 1], [3, 2, 3]]> : tensor<2x3xi64>"));
   EXPECT_EQ(e[0].permutable, nullptr);
 }
 
 TEST(SortTest, NegativeDimensionCountsFromTheEnd) {
-  Tensor keys = Dense("dense<[[3, 1, 2], [0, 5, 4]]> : tensor<2x3xi32>");
+  Tensor keys = Literal("dense<[[3, 1, 2], [0, 5, 4]]> : tensor<2x3xi32>");
   auto minus_one = RunOk(SortCase({keys}, -1, true, CompareInput({"i32"}, 0, "LT")));
   auto one = RunOk(SortCase({keys}, 1, true, CompareInput({"i32"}, 0, "LT")));
   ASSERT_EQ(minus_one.size(), 1u);
-  EXPECT_EQ(minus_one[0].reference, Dense("dense<[[1, 2, 3], [0, 4, 5]]> : tensor<2x3xi32>"));
+  EXPECT_EQ(minus_one[0].reference, Literal("dense<[[1, 2, 3], [0, 4, 5]]> : tensor<2x3xi32>"));
   EXPECT_EQ(minus_one[0].reference, one[0].reference);
   auto minus_two = RunOk(SortCase({keys}, -2, true, CompareInput({"i32"}, 0, "LT")));
-  EXPECT_EQ(minus_two[0].reference, Dense("dense<[[0, 1, 2], [3, 5, 4]]> : tensor<2x3xi32>"));
+  EXPECT_EQ(minus_two[0].reference, Literal("dense<[[0, 1, 2], [3, 5, 4]]> : tensor<2x3xi32>"));
 }
 
 TEST(SortTest, StableKeepsTiesInOrderUnstableAcceptsAnyConsistentOrder) {
-  Tensor keys = Dense("dense<[2, 1, 2, 1, 3]> : tensor<5xi32>");
-  Tensor values = Dense("dense<[10, 11, 12, 13, 14]> : tensor<5xi32>");
+  Tensor keys = Literal("dense<[2, 1, 2, 1, 3]> : tensor<5xi32>");
+  Tensor values = Literal("dense<[10, 11, 12, 13, 14]> : tensor<5xi32>");
   Region by_key = CompareInput({"i32", "i32"}, 0, "LT");
   auto stable = RunOk(SortCase({keys, values}, 0, true, by_key));
   ASSERT_EQ(stable.size(), 2u);
-  EXPECT_EQ(stable[0].reference, Dense("dense<[1, 1, 2, 2, 3]> : tensor<5xi32>"));
-  EXPECT_EQ(stable[1].reference, Dense("dense<[11, 13, 10, 12, 14]> : tensor<5xi32>"));
+  EXPECT_EQ(stable[0].reference, Literal("dense<[1, 1, 2, 2, 3]> : tensor<5xi32>"));
+  EXPECT_EQ(stable[1].reference, Literal("dense<[11, 13, 10, 12, 14]> : tensor<5xi32>"));
   EXPECT_EQ(stable[0].permutable, nullptr);
-  Tensor swapped = Dense("dense<[13, 11, 12, 10, 14]> : tensor<5xi32>");
+  Tensor swapped = Literal("dense<[13, 11, 12, 10, 14]> : tensor<5xi32>");
   EXPECT_FALSE(Passes(stable, {stable[0].reference, swapped}));
 
   auto unstable = RunOk(SortCase({keys, values}, 0, false, by_key));
@@ -142,24 +127,24 @@ TEST(SortTest, StableKeepsTiesInOrderUnstableAcceptsAnyConsistentOrder) {
   EXPECT_TRUE(Passes(unstable, {unstable[0].reference, swapped}));
   // A dropped or duplicated element, or a tie moved out of its run, fails.
   EXPECT_FALSE(Passes(
-      unstable, {unstable[0].reference, Dense("dense<[11, 11, 10, 12, 14]> : tensor<5xi32>")}));
+      unstable, {unstable[0].reference, Literal("dense<[11, 11, 10, 12, 14]> : tensor<5xi32>")}));
   EXPECT_FALSE(Passes(
-      unstable, {unstable[0].reference, Dense("dense<[11, 10, 13, 12, 14]> : tensor<5xi32>")}));
+      unstable, {unstable[0].reference, Literal("dense<[11, 10, 13, 12, 14]> : tensor<5xi32>")}));
   EXPECT_FALSE(
-      Passes(unstable, {Dense("dense<[1, 2, 1, 2, 3]> : tensor<5xi32>"), unstable[1].reference}));
+      Passes(unstable, {Literal("dense<[1, 2, 1, 2, 3]> : tensor<5xi32>"), unstable[1].reference}));
 }
 
 TEST(SortTest, UnstableTiesMustBeReorderedTogether) {
   // -0 and +0 are equivalent under LT but different elements: the key and
   // the value must move together.
-  Tensor keys = Dense("dense<[0.0, -0.0, -1.0]> : tensor<3xf32>");
-  Tensor values = Dense("dense<[1, 2, 3]> : tensor<3xi32>");
+  Tensor keys = Literal("dense<[0.0, -0.0, -1.0]> : tensor<3xf32>");
+  Tensor values = Literal("dense<[1, 2, 3]> : tensor<3xi32>");
   auto e = RunOk(SortCase({keys, values}, 0, false, CompareInput({"f32", "i32"}, 0, "LT")));
   ASSERT_EQ(e.size(), 2u);
-  EXPECT_EQ(e[0].reference, Dense("dense<[-1.0, 0.0, -0.0]> : tensor<3xf32>"));
+  EXPECT_EQ(e[0].reference, Literal("dense<[-1.0, 0.0, -0.0]> : tensor<3xf32>"));
   EXPECT_TRUE(Passes(e, References(e)));
-  Tensor other_keys = Dense("dense<[-1.0, -0.0, 0.0]> : tensor<3xf32>");
-  EXPECT_TRUE(Passes(e, {other_keys, Dense("dense<[3, 2, 1]> : tensor<3xi32>")}));
+  Tensor other_keys = Literal("dense<[-1.0, -0.0, 0.0]> : tensor<3xf32>");
+  EXPECT_TRUE(Passes(e, {other_keys, Literal("dense<[3, 2, 1]> : tensor<3xi32>")}));
   // Each result alone is a valid reordering, but not the same one.
   EXPECT_TRUE(CompareResult(e[0], other_keys).ok());
   EXPECT_TRUE(CompareResult(e[1], e[1].reference).ok());
@@ -167,12 +152,13 @@ TEST(SortTest, UnstableTiesMustBeReorderedTogether) {
 }
 
 TEST(SortTest, CustomComparatorOnTheSecondInput) {
-  Tensor a = Dense("dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi8>");
-  Tensor b = Dense("dense<[[0.5, -2.0, 7.0], [3.0, 3.5, -1.0]]> : tensor<2x3xf32>");
+  Tensor a = Literal("dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi8>");
+  Tensor b = Literal("dense<[[0.5, -2.0, 7.0], [3.0, 3.5, -1.0]]> : tensor<2x3xf32>");
   auto e = RunOk(SortCase({a, b}, 1, true, CompareInput({"i8", "f32"}, 1, "GT")));
   ASSERT_EQ(e.size(), 2u);
-  EXPECT_EQ(e[0].reference, Dense("dense<[[3, 1, 2], [5, 4, 6]]> : tensor<2x3xi8>"));
-  EXPECT_EQ(e[1].reference, Dense("dense<[[7.0, 0.5, -2.0], [3.5, 3.0, -1.0]]> : tensor<2x3xf32>"));
+  EXPECT_EQ(e[0].reference, Literal("dense<[[3, 1, 2], [5, 4, 6]]> : tensor<2x3xi8>"));
+  EXPECT_EQ(e[1].reference,
+            Literal("dense<[[7.0, 0.5, -2.0], [3.5, 3.0, -1.0]]> : tensor<2x3xf32>"));
 }
 
 // IEEE totalOrder position of an f32, computed from its bits.
@@ -208,13 +194,13 @@ TEST(SortTest, DescendingTotalOrderWithNaNs) {
 TEST(SortTest, ComparatorThatIsNotAStrictWeakOrderAcceptsAnyPermutation) {
   // LT with NaN: NaN is "equivalent" to every number, so the order is
   // undefined; any permutation of the slice passes, a lost element does not.
-  Tensor keys = Dense("dense<[2.0, 0x7FC00000, 1.0]> : tensor<3xf32>");
+  Tensor keys = Literal("dense<[2.0, 0x7FC00000, 1.0]> : tensor<3xf32>");
   auto e = RunOk(SortCase({keys}, 0, true, CompareInput({"f32"}, 0, "LT")));
   ASSERT_EQ(e.size(), 1u);
   ASSERT_NE(e[0].permutable, nullptr);
   EXPECT_NE(e[0].permutable->reason.find("strict weak order"), std::string::npos);
-  EXPECT_TRUE(CompareResult(e[0], Dense("dense<[1.0, 2.0, 0x7FC00000]> : tensor<3xf32>")).ok());
-  EXPECT_FALSE(CompareResult(e[0], Dense("dense<[1.0, 1.0, 0x7FC00000]> : tensor<3xf32>")).ok());
+  EXPECT_TRUE(CompareResult(e[0], Literal("dense<[1.0, 2.0, 0x7FC00000]> : tensor<3xf32>")).ok());
+  EXPECT_FALSE(CompareResult(e[0], Literal("dense<[1.0, 1.0, 0x7FC00000]> : tensor<3xf32>")).ok());
 }
 
 TEST(SortTest, EmptyAndUnitSlices) {
@@ -222,8 +208,8 @@ TEST(SortTest, EmptyAndUnitSlices) {
   auto empty = RunOk(SortCase({Tensor(Shape{2, 0}, ElementType::kSI32)}, 1, false, lt));
   ASSERT_EQ(empty.size(), 1u);
   EXPECT_EQ(empty[0].reference.num_elements(), 0);
-  auto unit = RunOk(SortCase({Dense("dense<[[5], [4]]> : tensor<2x1xi32>")}, 1, false, lt));
-  EXPECT_EQ(unit[0].reference, Dense("dense<[[5], [4]]> : tensor<2x1xi32>"));
+  auto unit = RunOk(SortCase({Literal("dense<[[5], [4]]> : tensor<2x1xi32>")}, 1, false, lt));
+  EXPECT_EQ(unit[0].reference, Literal("dense<[[5], [4]]> : tensor<2x1xi32>"));
 }
 
 // Random keys with many ties, sorted along a random dimension, against
@@ -266,40 +252,6 @@ RC_GTEST_PROP(SortProperty, MatchesStableSortAndAcceptsReorderedTies, ()) {
 }
 
 // ---------------------------------------------------------------- scatter
-
-struct ScatterDims {
-  std::vector<int64_t> update_window_dims, inserted_window_dims, input_batching_dims,
-      scatter_indices_batching_dims, scatter_dims_to_operand_dims;
-  int64_t index_vector_dim = 0;
-};
-
-Case ScatterCase(std::vector<Tensor> inputs, Tensor indices, std::vector<Tensor> updates,
-                 const ScatterDims& dims, Region computation, bool sorted = false,
-                 bool unique = false, std::vector<ElementType> result_types = {}) {
-  Case c;
-  c.op = "scatter";
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    TensorType t = inputs[i].type();
-    if (!result_types.empty()) t.element_type = result_types[i];
-    c.result_types.push_back(t);
-  }
-  const int64_t n = static_cast<int64_t>(inputs.size());
-  c.operand_segments = {n, 1, n};
-  c.result_segments = {n};
-  c.operands = std::move(inputs);
-  c.operands.push_back(std::move(indices));
-  for (Tensor& u : updates) c.operands.push_back(std::move(u));
-  c.attributes["update_window_dims"] = dims.update_window_dims;
-  c.attributes["inserted_window_dims"] = dims.inserted_window_dims;
-  c.attributes["input_batching_dims"] = dims.input_batching_dims;
-  c.attributes["scatter_indices_batching_dims"] = dims.scatter_indices_batching_dims;
-  c.attributes["scatter_dims_to_operand_dims"] = dims.scatter_dims_to_operand_dims;
-  c.attributes["index_vector_dim"] = dims.index_vector_dim;
-  c.attributes["indices_are_sorted"] = sorted;
-  c.attributes["unique_indices"] = unique;
-  c.regions.push_back(std::move(computation));
-  return c;
-}
 
 // update_computation: the named op of current and update (or "replace").
 Region Combine(const std::string& op, const std::string& element_type) {
@@ -385,41 +337,41 @@ void ExpectBruteForce(const Tensor& input, const Tensor& indices, const Shape& u
 
 TEST(ScatterTest, SpecExample) {
   ScatterDims dims{{2, 3}, {0}, {}, {}, {1, 0}, 2};
-  Tensor input = Dense(
+  Tensor input = Literal(
       "dense<[[[1, 2], [3, 4], [5, 6], [7, 8]], [[9, 10], [11, 12], [13, 14], [15, 16]], "
       "[[17, 18], [19, 20], [21, 22], [23, 24]]]> : tensor<3x4x2xi64>");
   Tensor indices =
-      Dense("dense<[[[0, 2], [1, 0], [2, 1]], [[0, 1], [1, 0], [0, 9]]]> : tensor<2x3x2xi64>");
-  Tensor updates = Dense("dense<1> : tensor<2x3x2x2xi64>");
+      Literal("dense<[[[0, 2], [1, 0], [2, 1]], [[0, 1], [1, 0], [0, 9]]]> : tensor<2x3x2xi64>");
+  Tensor updates = Literal("dense<1> : tensor<2x3x2x2xi64>");
   auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("add", "i64")));
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0].reference,
-            Dense("dense<[[[1, 2], [5, 6], [7, 8], [7, 8]], [[10, 11], [12, 13], [14, 15], [16, "
-                  "17]], [[18, 19], [20, 21], [21, 22], [23, 24]]]> : tensor<3x4x2xi64>"));
+            Literal("dense<[[[1, 2], [5, 6], [7, 8], [7, 8]], [[10, 11], [12, 13], [14, 15], [16, "
+                    "17]], [[18, 19], [20, 21], [21, 22], [23, 24]]]> : tensor<3x4x2xi64>"));
   EXPECT_EQ(e[0].FreeCount(), 0);
   EXPECT_EQ(e[0].reference, BruteForceScatterAdd(input, indices, updates, dims));
 }
 
 TEST(ScatterTest, DimensionNumbersAgainstBruteForce) {
   // index_vector_dim = rank(scatter_indices): scalar indices.
-  ExpectBruteForce(Iota64({5}, 1), Dense("dense<[3, 0, 4, 3]> : tensor<4xi64>"), {4},
+  ExpectBruteForce(Iota64({5}, 1), Literal("dense<[3, 0, 4, 3]> : tensor<4xi64>"), {4},
                    {{}, {0}, {}, {}, {0}, 1});
   // index_vector_dim = 0, windows of 2x2 into a 4x3 input.
-  ExpectBruteForce(Iota64({4, 3}, 1), Dense("dense<[[0, 2, 1], [1, 0, 1]]> : tensor<2x3xi64>"),
+  ExpectBruteForce(Iota64({4, 3}, 1), Literal("dense<[[0, 2, 1], [1, 0, 1]]> : tensor<2x3xi64>"),
                    {3, 2, 2}, {{1, 2}, {}, {}, {}, {0, 1}, 0});
   // Window dimensions first in the updates, scatter dims last; a partial
   // scatter_dims_to_operand_dims (dimension 1 only).
-  ExpectBruteForce(Iota64({3, 4}, 1), Dense("dense<[[2], [0], [3]]> : tensor<3x1xi64>"), {3, 3},
+  ExpectBruteForce(Iota64({3, 4}, 1), Literal("dense<[[2], [0], [3]]> : tensor<3x1xi64>"), {3, 3},
                    {{0}, {1}, {}, {}, {1}, 1});
   // Batching dimensions (the public example's shapes) with index_vector_dim
   // at the end, and with batching dims on both sides of index_vector_dim.
-  Tensor batch_indices = Dense(
+  Tensor batch_indices = Literal(
       "dense<[[[[0, 0], [1, 0], [2, 1]], [[0, 1], [1, 1], [0, 9]]], [[[0, 0], [2, 1], [2, 2]], "
       "[[1, 2], [0, 1], [1, 0]]]]> : tensor<2x2x3x2xi64>");
   ExpectBruteForce(Iota64({2, 3, 4, 2}, 1), batch_indices, {2, 2, 3, 2, 2},
                    {{3, 4}, {1}, {0}, {1}, {2, 1}, 3});
   Tensor middle_vector =
-      Dense("dense<[[[0, 1], [2, 0]], [[1, 1], [0, 3]], [[2, 2], [1, 0]]]> : tensor<3x2x2xi64>");
+      Literal("dense<[[[0, 1], [2, 0]], [[1, 1], [0, 3]], [[2, 2], [1, 0]]]> : tensor<3x2x2xi64>");
   // scatter_indices 3 (batch, = input dim 0) x 2 (index vector) x 2 (batch, = input dim 2).
   ExpectBruteForce(Iota64({3, 4, 2, 5}, 1), middle_vector, {3, 2, 2, 3},
                    {{2, 3}, {}, {0, 2}, {0, 2}, {1, 3}, 1});
@@ -430,12 +382,12 @@ TEST(ScatterTest, OutOfBoundsIndicesAreSkippedElementByElement) {
   // update element: a window that sticks out is applied where it lies
   // inside, and a negative start is applied where start + offset >= 0.
   Tensor input = Iota64({5}, 0);
-  Tensor indices = Dense("dense<[[4], [-1], [7], [-9]]> : tensor<4x1xi64>");
-  Tensor updates = Dense("dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi64>");
+  Tensor indices = Literal("dense<[[4], [-1], [7], [-9]]> : tensor<4x1xi64>");
+  Tensor updates = Literal("dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi64>");
   ScatterDims dims{{1}, {}, {}, {}, {0}, 1};
   auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("add", "i64")));
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_EQ(e[0].reference, Dense("dense<[4, 0, 0, 0, 1]> : tensor<5xi64>"));
+  EXPECT_EQ(e[0].reference, Literal("dense<[4, 0, 0, 0, 1]> : tensor<5xi64>"));
   EXPECT_EQ(e[0].reference, BruteForceScatterAdd(input, indices, updates, dims));
 }
 
@@ -443,7 +395,7 @@ TEST(ScatterTest, RepeatedFloatAddAcceptsAnyOrderAndCatchesADroppedUpdate) {
   // Element 0 gets four tiny updates and 1.0: their sum is lost next to
   // 1.0 in one order and not in the other. Element 1 gets one update.
   const std::vector<float> terms = {3e-8f, 3e-8f, 3e-8f, 3e-8f, 1.0f, 0.01f};
-  Tensor input = Dense("dense<[0.0, 5.0]> : tensor<2xf32>");
+  Tensor input = Literal("dense<[0.0, 5.0]> : tensor<2xf32>");
   Tensor indices(Shape{6, 1}, ElementType::kSI32);
   Tensor updates(Shape{6}, ElementType::kF32);
   for (int i = 0; i < 6; ++i) {
@@ -475,9 +427,9 @@ TEST(ScatterTest, RepeatedFloatAddAcceptsAnyOrderAndCatchesADroppedUpdate) {
 }
 
 TEST(ScatterTest, RepeatedFloatMultiplyIsBounded) {
-  Tensor input = Dense("dense<[1.5]> : tensor<1xf32>");
-  Tensor indices = Dense("dense<[0, 0, 0]> : tensor<3xi64>");
-  Tensor updates = Dense("dense<[1.1, 0.3, 7.7]> : tensor<3xf32>");
+  Tensor input = Literal("dense<[1.5]> : tensor<1xf32>");
+  Tensor indices = Literal("dense<[0, 0, 0]> : tensor<3xi64>");
+  Tensor updates = Literal("dense<[1.1, 0.3, 7.7]> : tensor<3xf32>");
   ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
   auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("multiply", "f32")));
   ASSERT_EQ(e[0].check, Check::kErrorBound);
@@ -497,8 +449,8 @@ TEST(ScatterTest, RepeatedFloatAddWithAnInfinityMayBeNaN) {
   // gives -Inf: either order is allowed.
   const float max = std::numeric_limits<float>::max();
   const float inf = std::numeric_limits<float>::infinity();
-  Tensor input = Dense("dense<[0.0]> : tensor<1xf32>");
-  Tensor indices = Dense("dense<[0, 0, 0]> : tensor<3xi64>");
+  Tensor input = Literal("dense<[0.0]> : tensor<1xf32>");
+  Tensor indices = Literal("dense<[0, 0, 0]> : tensor<3xi64>");
   Tensor updates(Shape{3}, ElementType::kF32);
   updates.values<ElementType::kF32>()[0] = max;
   updates.values<ElementType::kF32>()[1] = max;
@@ -521,7 +473,7 @@ TEST(ScatterTest, ComplexProductsWithInfinitiesAreImplementationDefined) {
   Tensor input(Shape{2}, c64);
   input.values<ElementType::kComplexF32>()[0] = {-inf, -inf};
   input.values<ElementType::kComplexF32>()[1] = {1.0f, 2.0f};
-  Tensor indices = Dense("dense<[0, 1]> : tensor<2xi64>");
+  Tensor indices = Literal("dense<[0, 1]> : tensor<2xi64>");
   Tensor updates(Shape{2}, c64);
   updates.values<ElementType::kComplexF32>()[0] = {0.0f, 2.0f};
   updates.values<ElementType::kComplexF32>()[1] = {3.0f, 4.0f};
@@ -539,48 +491,48 @@ TEST(ScatterTest, ComplexProductsWithInfinitiesAreImplementationDefined) {
 }
 
 TEST(ScatterTest, OrderIndependentComputationsAreExact) {
-  Tensor indices = Dense("dense<[1, 1, 0, 1]> : tensor<4xi64>");
+  Tensor indices = Literal("dense<[1, 1, 0, 1]> : tensor<4xi64>");
   ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
-  auto max = RunOk(ScatterCase({Dense("dense<[0, 0]> : tensor<2xi16>")}, indices,
-                               {Dense("dense<[3, -7, 2, 9]> : tensor<4xi16>")}, dims,
+  auto max = RunOk(ScatterCase({Literal("dense<[0, 0]> : tensor<2xi16>")}, indices,
+                               {Literal("dense<[3, -7, 2, 9]> : tensor<4xi16>")}, dims,
                                Combine("maximum", "i16")));
   EXPECT_EQ(max[0].check, Check::kExact);
-  EXPECT_EQ(max[0].reference, Dense("dense<[2, 9]> : tensor<2xi16>"));
-  auto wrap = RunOk(ScatterCase({Dense("dense<[1, 100]> : tensor<2xui8>")}, indices,
-                                {Dense("dense<[100, 3, 2, 1]> : tensor<4xui8>")}, dims,
+  EXPECT_EQ(max[0].reference, Literal("dense<[2, 9]> : tensor<2xi16>"));
+  auto wrap = RunOk(ScatterCase({Literal("dense<[1, 100]> : tensor<2xui8>")}, indices,
+                                {Literal("dense<[100, 3, 2, 1]> : tensor<4xui8>")}, dims,
                                 Combine("multiply", "ui8")));
-  EXPECT_EQ(wrap[0].reference, Dense("dense<[2, 48]> : tensor<2xui8>"));  // 30000 mod 256
+  EXPECT_EQ(wrap[0].reference, Literal("dense<[2, 48]> : tensor<2xui8>"));  // 30000 mod 256
   EXPECT_EQ(wrap[0].FreeCount(), 0);
 }
 
 TEST(ScatterTest, ReplaceWithRepeatedIndices) {
   ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
-  Tensor indices = Dense("dense<[0, 0, 1]> : tensor<3xi64>");
-  auto differ = RunOk(ScatterCase({Dense("dense<[0, 0]> : tensor<2xi32>")}, indices,
-                                  {Dense("dense<[5, 6, 7]> : tensor<3xi32>")}, dims,
+  Tensor indices = Literal("dense<[0, 0, 1]> : tensor<3xi64>");
+  auto differ = RunOk(ScatterCase({Literal("dense<[0, 0]> : tensor<2xi32>")}, indices,
+                                  {Literal("dense<[5, 6, 7]> : tensor<3xi32>")}, dims,
                                   Combine("replace", "i32")));
   EXPECT_EQ(differ[0].free, (std::vector<uint8_t>{1, 0}));
   EXPECT_NE(differ[0].free_reason.find("order"), std::string::npos);
   EXPECT_EQ(differ[0].reference.values<ElementType::kSI32>()[1], 7);
-  auto same = RunOk(ScatterCase({Dense("dense<[0, 0]> : tensor<2xi32>")}, indices,
-                                {Dense("dense<[5, 5, 7]> : tensor<3xi32>")}, dims,
+  auto same = RunOk(ScatterCase({Literal("dense<[0, 0]> : tensor<2xi32>")}, indices,
+                                {Literal("dense<[5, 5, 7]> : tensor<3xi32>")}, dims,
                                 Combine("replace", "i32")));
   EXPECT_EQ(same[0].FreeCount(), 0);
-  EXPECT_EQ(same[0].reference, Dense("dense<[5, 7]> : tensor<2xi32>"));
+  EXPECT_EQ(same[0].reference, Literal("dense<[5, 7]> : tensor<2xi32>"));
 }
 
 TEST(ScatterTest, BrokenPromisesAreUndefinedBehaviour) {
   ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
-  Tensor input = Dense("dense<[0, 0, 0]> : tensor<3xi32>");
-  Tensor updates = Dense("dense<[1, 2, 3]> : tensor<3xi32>");
-  auto unsorted = RunOk(ScatterCase({input}, Dense("dense<[2, 0, 1]> : tensor<3xi64>"), {updates},
+  Tensor input = Literal("dense<[0, 0, 0]> : tensor<3xi32>");
+  Tensor updates = Literal("dense<[1, 2, 3]> : tensor<3xi32>");
+  auto unsorted = RunOk(ScatterCase({input}, Literal("dense<[2, 0, 1]> : tensor<3xi64>"), {updates},
                                     dims, Combine("add", "i32"), /*sorted=*/true));
   EXPECT_EQ(unsorted[0].FreeCount(), 3);
   EXPECT_NE(unsorted[0].free_reason.find("indices_are_sorted"), std::string::npos);
-  auto sorted = RunOk(ScatterCase({input}, Dense("dense<[0, 1, 2]> : tensor<3xi64>"), {updates},
+  auto sorted = RunOk(ScatterCase({input}, Literal("dense<[0, 1, 2]> : tensor<3xi64>"), {updates},
                                   dims, Combine("add", "i32"), /*sorted=*/true, /*unique=*/true));
   EXPECT_EQ(sorted[0].FreeCount(), 0);
-  auto repeated = RunOk(ScatterCase({input}, Dense("dense<[0, 1, 1]> : tensor<3xi64>"), {updates},
+  auto repeated = RunOk(ScatterCase({input}, Literal("dense<[0, 1, 1]> : tensor<3xi64>"), {updates},
                                     dims, Combine("add", "i32"), false, /*unique=*/true));
   EXPECT_EQ(repeated[0].FreeCount(), 3);
   EXPECT_NE(repeated[0].free_reason.find("unique_indices"), std::string::npos);
@@ -594,15 +546,15 @@ TEST(ScatterTest, VariadicWithTwoComputations) {
                          "  %m = stablehlo.maximum %a1, %a3 : tensor<f32>\n"
                          "  func.return %s, %m : tensor<i32>, tensor<f32>");
   ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
-  auto e = RunOk(ScatterCase(
-      {Dense("dense<[1, 2, 3]> : tensor<3xi32>"), Dense("dense<[0.5, 0.5, 0.5]> : tensor<3xf32>")},
-      Dense("dense<[2, 0, 2, 2]> : tensor<4xi64>"),
-      {Dense("dense<[10, 20, 30, 40]> : tensor<4xi32>"),
-       Dense("dense<[-1.0, 4.0, 8.0, 2.0]> : tensor<4xf32>")},
-      dims, both));
+  auto e = RunOk(ScatterCase({Literal("dense<[1, 2, 3]> : tensor<3xi32>"),
+                              Literal("dense<[0.5, 0.5, 0.5]> : tensor<3xf32>")},
+                             Literal("dense<[2, 0, 2, 2]> : tensor<4xi64>"),
+                             {Literal("dense<[10, 20, 30, 40]> : tensor<4xi32>"),
+                              Literal("dense<[-1.0, 4.0, 8.0, 2.0]> : tensor<4xf32>")},
+                             dims, both));
   ASSERT_EQ(e.size(), 2u);
-  EXPECT_EQ(e[0].reference, Dense("dense<[21, 2, 83]> : tensor<3xi32>"));
-  EXPECT_EQ(e[1].reference, Dense("dense<[4.0, 0.5, 8.0]> : tensor<3xf32>"));
+  EXPECT_EQ(e[0].reference, Literal("dense<[21, 2, 83]> : tensor<3xi32>"));
+  EXPECT_EQ(e[1].reference, Literal("dense<[4.0, 0.5, 8.0]> : tensor<3xf32>"));
   EXPECT_EQ(e[0].check, Check::kExact);
   EXPECT_EQ(e[1].check, Check::kExact);
   EXPECT_EQ(e[0].FreeCount() + e[1].FreeCount(), 0);
@@ -611,12 +563,12 @@ TEST(ScatterTest, VariadicWithTwoComputations) {
 TEST(ScatterTest, PromotedComputationType) {
   // f16 inputs and updates, an f32 computation: results are f32.
   ScatterDims dims{{}, {0}, {}, {}, {0}, 1};
-  auto e = RunOk(ScatterCase({Dense("dense<[1.0, 2.0]> : tensor<2xf16>")},
-                             Dense("dense<[1]> : tensor<1xi64>"),
-                             {Dense("dense<[0.5]> : tensor<1xf16>")}, dims, Combine("add", "f32"),
+  auto e = RunOk(ScatterCase({Literal("dense<[1.0, 2.0]> : tensor<2xf16>")},
+                             Literal("dense<[1]> : tensor<1xi64>"),
+                             {Literal("dense<[0.5]> : tensor<1xf16>")}, dims, Combine("add", "f32"),
                              false, false, {ElementType::kF32}));
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_EQ(e[0].reference, Dense("dense<[1.0, 2.5]> : tensor<2xf32>"));
+  EXPECT_EQ(e[0].reference, Literal("dense<[1.0, 2.5]> : tensor<2xf32>"));
 }
 
 // ---------------------------------------------------------------- prepared regions

@@ -8,8 +8,6 @@
 namespace hlocheck::testing {
 namespace {
 
-ValueType TensorOf(const std::string& type) { return *ParseValueType(type); }
-
 // The tensors of the oracle's results, which must all be exact.
 std::vector<Tensor> RunAllExact(const Case& c) {
   auto results = TheOracle().Run(c);
@@ -27,13 +25,9 @@ std::vector<Tensor> RunAllExact(const Case& c) {
 // The spec's example: %val0 = [1.0, 2.0], %val1 = (3);
 // tuple(%val0, %val1) = ([1.0, 2.0], (3)).
 TEST(OracleTupleTest, TupleSpecExample) {
-  Case c;
-  c.op = "tuple";
-  c.operands = {Literal("dense<[1.0, 2.0]> : tensor<2xf32>"), Literal("dense<3> : tensor<i32>")};
-  c.operand_structure = {TensorOf("tensor<2xf32>"), TensorOf("tuple<tensor<i32>>")};
-  c.operand_segments = {2};
-  c.result_structure = {TensorOf("tuple<tensor<2xf32>, tuple<tensor<i32>>>")};
-  c.result_types = {c.operands[0].type(), c.operands[1].type()};
+  Case c =
+      TupleCase({Literal("dense<[1.0, 2.0]> : tensor<2xf32>"), Literal("dense<3> : tensor<i32>")},
+                {ValueTypeOf("tensor<2xf32>"), ValueTypeOf("tuple<tensor<i32>>")});
   std::vector<Tensor> results = RunAllExact(c);
   ASSERT_EQ(results.size(), 2u);
   EXPECT_TRUE(results[0].BitwiseEquals(c.operands[0]));
@@ -43,18 +37,16 @@ TEST(OracleTupleTest, TupleSpecExample) {
 // The spec's example: %operand = ([1.0, 2.0], (3)); index 0 gives [1.0, 2.0].
 // Index 1 gives the nested tuple (3), whose one tensor follows.
 TEST(OracleTupleTest, GetTupleElementSpecExampleAndNestedElement) {
-  Case c;
-  c.op = "get_tuple_element";
-  c.operands = {Literal("dense<[1.0, 2.0]> : tensor<2xf32>"), Literal("dense<3> : tensor<i32>")};
-  c.operand_structure = {TensorOf("tuple<tensor<2xf32>, tuple<tensor<i32>>>")};
-  c.attributes["index"] = int64_t{0};
+  Case c = GetTupleElementCase(
+      {Literal("dense<[1.0, 2.0]> : tensor<2xf32>"), Literal("dense<3> : tensor<i32>")},
+      ValueTypeOf("tuple<tensor<2xf32>, tuple<tensor<i32>>>"), 0);
   c.result_types = {c.operands[0].type()};
   std::vector<Tensor> first = RunAllExact(c);
   ASSERT_EQ(first.size(), 1u);
   EXPECT_TRUE(first[0].BitwiseEquals(c.operands[0]));
 
   c.attributes["index"] = int64_t{1};
-  c.result_structure = {TensorOf("tuple<tensor<i32>>")};
+  c.result_structure = {ValueTypeOf("tuple<tensor<i32>>")};
   c.result_types = {c.operands[1].type()};
   std::vector<Tensor> second = RunAllExact(c);
   ASSERT_EQ(second.size(), 1u);
@@ -64,13 +56,10 @@ TEST(OracleTupleTest, GetTupleElementSpecExampleAndNestedElement) {
 // A token element holds no tensor: the element after it starts where the
 // token would have been.
 TEST(OracleTupleTest, GetTupleElementSkipsTokensAndEarlierTuples) {
-  Case c;
-  c.op = "get_tuple_element";
-  c.operands = {Literal("dense<1> : tensor<i8>"), Literal("dense<[2, 3]> : tensor<2xi16>"),
-                Literal("dense<4.0> : tensor<f64>")};
-  c.operand_structure = {
-      TensorOf("tuple<!stablehlo.token, tuple<tensor<i8>, tensor<2xi16>>, tensor<f64>>")};
-  c.attributes["index"] = int64_t{2};
+  Case c = GetTupleElementCase(
+      {Literal("dense<1> : tensor<i8>"), Literal("dense<[2, 3]> : tensor<2xi16>"),
+       Literal("dense<4.0> : tensor<f64>")},
+      ValueTypeOf("tuple<!stablehlo.token, tuple<tensor<i8>, tensor<2xi16>>, tensor<f64>>"), 2);
   c.result_types = {c.operands[2].type()};
   std::vector<Tensor> results = RunAllExact(c);
   ASSERT_EQ(results.size(), 1u);
@@ -83,25 +72,17 @@ TEST(OracleTupleTest, GetTupleElementSkipsTokensAndEarlierTuples) {
 }
 
 TEST(OracleTupleTest, OptimizationBarrierPassesTokensThrough) {
-  Case c;
-  c.op = "optimization_barrier";
-  c.operands = {Literal("dense<[1.5, -0.0]> : tensor<2xbf16>")};
-  c.operand_structure = {TensorOf("tensor<2xbf16>"), ValueType::Token()};
-  c.operand_segments = {2};
-  c.result_structure = c.operand_structure;
-  c.result_segments = {2};
-  c.result_types = {c.operands[0].type()};
+  Case c = OptimizationBarrierCase({Literal("dense<[1.5, -0.0]> : tensor<2xbf16>")},
+                                   {ValueTypeOf("tensor<2xbf16>"), ValueType::Token()});
   std::vector<Tensor> results = RunAllExact(c);
   ASSERT_EQ(results.size(), 1u);
   EXPECT_TRUE(results[0].BitwiseEquals(c.operands[0]));
 }
 
 TEST(OracleTupleTest, TensorsThatDoNotFitTheTupleTypesAreRejected) {
-  Case c;
-  c.op = "get_tuple_element";
-  c.operands = {Literal("dense<1> : tensor<i8>")};
-  c.operand_structure = {TensorOf("tuple<tensor<i8>, tensor<f32>>")};  // one tensor missing
-  c.attributes["index"] = int64_t{0};
+  Case c = GetTupleElementCase({Literal("dense<1> : tensor<i8>")},
+                               ValueTypeOf("tuple<tensor<i8>, tensor<f32>>"),  // one tensor missing
+                               0);
   c.result_types = {c.operands[0].type()};
   auto results = TheOracle().Run(c);
   ASSERT_FALSE(results.ok());
@@ -110,11 +91,8 @@ TEST(OracleTupleTest, TensorsThatDoNotFitTheTupleTypesAreRejected) {
 }
 
 TEST(OracleTupleTest, AnIndexOutsideTheTupleViolatesC1) {
-  Case c;
-  c.op = "get_tuple_element";
-  c.operands = {Literal("dense<1> : tensor<i8>")};
-  c.operand_structure = {TensorOf("tuple<tensor<i8>>")};
-  c.attributes["index"] = int64_t{1};
+  Case c =
+      GetTupleElementCase({Literal("dense<1> : tensor<i8>")}, ValueTypeOf("tuple<tensor<i8>>"), 1);
   c.result_types = {c.operands[0].type()};
   auto results = TheOracle().Run(c);
   ASSERT_FALSE(results.ok());

@@ -13,26 +13,24 @@
 #include "generators/case_generator.h"
 #include "runners/gate.h"
 #include "spec/registry.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck {
 namespace {
 
-const spec::SpecRegistry& Registry() {
-  auto registry = spec::DefaultRegistry();
-  EXPECT_TRUE(registry.ok()) << registry.status();
-  return **registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 // Runnable cases of `op` with its first operand of `type`, sizes sweeping.
 std::vector<Case> Cases(const std::string& op_name, std::optional<ElementType> type, int count) {
-  const spec::OpSpec& op = *Registry().Find(op_name);
+  const spec::OpSpec& op = *TestRegistry().Find(op_name);
   GenerationOptions options;
   options.primary_type = type;
   std::vector<Case> cases;
   for (int i = 0; i < count; ++i) {
-    GeneratedCase g = GenerateInstance(op, options, CaseSeed(7, op_name, type.value_or(ElementType::kI1), i),
-                                       CaseSize(i, count))
-                          .value();
+    GeneratedCase g =
+        GenerateInstance(op, options, CaseSeed(7, op_name, type.value_or(ElementType::kI1), i),
+                         CaseSize(i, count))
+            .value();
     if (g.runnable) cases.push_back(*g.runnable);
   }
   return cases;
@@ -58,14 +56,16 @@ class Tally {
     for (const auto& [feature, count] : counts_) std::printf(" %s=%d", feature.c_str(), count);
     std::printf("\n");
     EXPECT_EQ(counts_.size(), features) << title << ": features counted";
-    for (const auto& [feature, count] : counts_) EXPECT_GT(count, 0) << title << ": never " << feature;
+    for (const auto& [feature, count] : counts_)
+      EXPECT_GT(count, 0) << title << ": never " << feature;
   }
 
  private:
   std::map<std::string, int> counts_;
 };
 
-std::vector<int64_t> IntList(const Case& c, const std::string& name, std::vector<int64_t> fallback) {
+std::vector<int64_t> IntList(const Case& c, const std::string& name,
+                             std::vector<int64_t> fallback) {
   const Attribute* a = c.FindAttribute(name);
   if (a == nullptr) return fallback;
   return std::get<std::vector<int64_t>>(*a);
@@ -81,8 +81,9 @@ TEST(FaultClassesTest, NaNInOrderOps) {
       tally.Add("NaN first in " + which, std::isnan(v.front()));
       tally.Add("NaN middle in " + which, std::isnan(v[v.size() / 2]));
       tally.Add("NaN last in " + which, std::isnan(v.back()));
-      tally.Add("all-NaN " + which,
-                v.size() > 1 && std::all_of(v.begin(), v.end(), [](double x) { return std::isnan(x); }));
+      tally.Add("all-NaN " + which, v.size() > 1 && std::all_of(v.begin(), v.end(), [](double x) {
+                                      return std::isnan(x);
+                                    }));
     }
     bool odd = false;
     for (int64_t d : c.operands[0].shape()) odd = odd || (d == 3 || d == 5 || d == 17);
@@ -170,8 +171,8 @@ TEST(FaultClassesTest, ScatterDuplicatesNarrowIndicesAndBodies) {
     std::set<double> distinct(v.begin(), v.end());
     tally.Add("duplicate index values", distinct.size() < v.size());
     ElementType t = indices.element_type();
-    tally.Add("ui8/si8/si16 indices", t == ElementType::kUI8 || t == ElementType::kSI8 ||
-                                          t == ElementType::kSI16);
+    tally.Add("ui8/si8/si16 indices",
+              t == ElementType::kUI8 || t == ElementType::kSI8 || t == ElementType::kSI16);
     tally.Add("index beyond bounds", std::any_of(v.begin(), v.end(), [&](double x) {
                 return x < 0 || x >= static_cast<double>(c.operands[0].num_elements());
               }));
@@ -280,7 +281,8 @@ TEST(FaultClassesTest, SortStabilityAndKeys) {
     std::vector<double> keys = Values(c.operands[0]);
     std::set<double> distinct(keys.begin(), keys.end());
     tally.Add("equal keys", keys.size() > 1 && distinct.size() < keys.size());
-    tally.Add("NaN key", std::any_of(keys.begin(), keys.end(), [](double x) { return std::isnan(x); }));
+    tally.Add("NaN key",
+              std::any_of(keys.begin(), keys.end(), [](double x) { return std::isnan(x); }));
     tally.Add("stable", c.attribute<bool>("is_stable"));
     tally.Add("unstable", !c.attribute<bool>("is_stable"));
     tally.Add("several operands", c.operands.size() > 1);

@@ -10,6 +10,7 @@
 #include "adapters/faulty/faulty_adapters.h"
 #include "runners/gate.h"
 #include "runners/shrink.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck {
 namespace {
@@ -20,10 +21,7 @@ int64_t Elements(const Case& c) {
   return n;
 }
 
-const spec::SpecRegistry& Registry() {
-  static const spec::SpecRegistry* registry = *spec::DefaultRegistry();
-  return *registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 // A backend in front of another one: counts what the gate asks it, and
 // throws from Run where `throw_if` says so.
@@ -78,8 +76,8 @@ GateOptions AddOptions(int64_t cases) {
 
 TEST(GateStagesTest, SupportsAndRunAreAskedOncePerCase) {
   auto adapter = Cpu();
-  Oracle oracle(&Registry());
-  Gate gate(&Registry(), &oracle, adapter.get());
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
   GateOptions options = AddOptions(40);
   options.types = {ElementType::kF32};
   auto run = gate.Run(options);
@@ -95,8 +93,8 @@ TEST(GateStagesTest, ABackendExceptionIsABackendCrashAndTheRunGoesOn) {
   adapter->throw_if = [](const Case& c) {
     return c.operands[0].element_type() == ElementType::kF32;
   };
-  Oracle oracle(&Registry());
-  Gate gate(&Registry(), &oracle, adapter.get());
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
   auto run = gate.Run(AddOptions(20));
   ASSERT_TRUE(run.ok()) << run.status();
   ASSERT_EQ(run->groups.size(), 2u);
@@ -116,9 +114,9 @@ TEST(GateStagesTest, ABackendExceptionIsABackendCrashAndTheRunGoesOn) {
 
 TEST(GateStagesTest, AnOracleExceptionIsAnOracleErrorAndTheRunGoesOn) {
   auto adapter = Cpu();
-  ThrowingOracle oracle(&Registry());
+  ThrowingOracle oracle(&TestRegistry());
   oracle.throw_if = [](const Case& c) { return c.operands[0].element_type() == ElementType::kF32; };
-  Gate gate(&Registry(), &oracle, adapter.get());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
   auto run = gate.Run(AddOptions(20));
   ASSERT_TRUE(run.ok()) << run.status();
   ASSERT_EQ(run->groups.size(), 2u);
@@ -134,8 +132,8 @@ TEST(GateStagesTest, AnOracleExceptionIsAnOracleErrorAndTheRunGoesOn) {
 
 TEST(GateStagesTest, AGeneratorExceptionIsAGeneratorError) {
   auto adapter = Cpu();
-  Oracle oracle(&Registry());
-  Gate gate(&Registry(), &oracle, adapter.get());
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
   gate.SetCaseGenerator([](const spec::OpSpec& op, const GenerationOptions& generation) {
     return rc::gen::map(CaseGenerator(op, generation), [](Case c) {
       if (c.operands[0].num_elements() % 2 == 1) throw std::runtime_error("odd generator");
@@ -167,7 +165,7 @@ TEST(GateStagesTest, AnOracleExceptionWhileShrinkingKeepsTheSmallestFailingCase)
   ASSERT_TRUE(reference.ok());
   bool diverged = false;
   ProbeAdapter adapter(std::move(faulty));
-  ThrowingOracle oracle(&Registry());
+  ThrowingOracle oracle(&TestRegistry());
   oracle.throw_if = [&](const Case& c) { return diverged && Elements(c) < kSmallest; };
   // Notices the first wrong answer by running the correct CPU backend too.
   class Watch : public Adapter {
@@ -189,7 +187,7 @@ TEST(GateStagesTest, AnOracleExceptionWhileShrinkingKeepsTheSmallestFailingCase)
     Adapter* cpu_;
     bool* diverged_;
   } watch(&adapter, reference->get(), &diverged);
-  Gate gate(&Registry(), &oracle, &watch);
+  Gate gate(&TestRegistry(), &oracle, &watch);
   GateOptions options;
   options.ops = {"slice"};
   options.types = {ElementType::kSI32};
@@ -208,8 +206,8 @@ TEST(GateStagesTest, AnOracleExceptionWhileShrinkingKeepsTheSmallestFailingCase)
       << finding.reproducer;
   // The kept case is a real failure: its replay, on an oracle that does not
   // throw, still fails.
-  Oracle plain(&Registry());
-  Gate replay_gate(&Registry(), &plain, &adapter);
+  Oracle plain(&TestRegistry());
+  Gate replay_gate(&TestRegistry(), &plain, &adapter);
   auto replayed = replay_gate.Replay(finding.replay);
   ASSERT_TRUE(replayed.ok()) << replayed.status();
   EXPECT_TRUE(replayed->outcome.failed());
@@ -219,7 +217,7 @@ TEST(GateStagesTest, AnOracleExceptionWhileShrinkingKeepsTheSmallestFailingCase)
 // Shrink on its own: a check that throws on a candidate counts as "does not
 // fail", never as the end of the search.
 TEST(ShrinkTest, ACheckThatThrowsKeepsTheSmallestFailingCaseSoFar) {
-  const spec::OpSpec* op = Registry().Find("add");
+  const spec::OpSpec* op = TestRegistry().Find("add");
   ASSERT_NE(op, nullptr);
   GenerationOptions generation;
   generation.primary_type = ElementType::kSI32;

@@ -9,19 +9,16 @@
 #include "runners/coverage.h"
 #include "runners/generation.h"
 #include "spec/verifier.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck {
 namespace {
 
-const spec::SpecRegistry& Registry() {
-  auto registry = spec::DefaultRegistry();
-  EXPECT_TRUE(registry.ok()) << registry.status();
-  return **registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 TEST(GenerationTest, EverySeedOpHasARecipe) {
   int seed_ops = 0;
-  for (const spec::OpSpec& op : Registry().ops()) {
+  for (const spec::OpSpec& op : TestRegistry().ops()) {
     EXPECT_FALSE(op.recipe.empty()) << op.file << " has no recipe";
     seed_ops += !op.seed_heading.empty() && !op.recipe.empty();
   }
@@ -34,12 +31,13 @@ TEST(GenerationTest, ThousandValidCasesPerOpWithLowDiscardRates) {
   options.seed = 20261121;
   double worst = 0;
   std::string worst_op;
-  for (const spec::OpSpec& op : Registry().ops()) {
-    OpGenerationCheck check = CheckGeneration(Registry(), op, options);
+  for (const spec::OpSpec& op : TestRegistry().ops()) {
+    OpGenerationCheck check = CheckGeneration(TestRegistry(), op, options);
     EXPECT_TRUE(check.error.empty()) << op.name << ": " << check.error;
     EXPECT_EQ(check.cases, 1000) << op.name;
-    EXPECT_EQ(check.invalid, 0) << op.name << ": " << check.invalid << " invalid cases; first (replay "
-                                << check.first_invalid_replay << "):\n"
+    EXPECT_EQ(check.invalid, 0) << op.name << ": " << check.invalid
+                                << " invalid cases; first (replay " << check.first_invalid_replay
+                                << "):\n"
                                 << check.first_invalid_snippet << "\n"
                                 << check.first_invalid_report;
     EXPECT_LE(check.discard_rate(), 0.10) << op.name;
@@ -61,8 +59,8 @@ TEST(GenerationTest, EveryViolableConstraintHasANegativeGenerator) {
   options.cases = 3;
   int seed_working = 0, seed_by_mutation = 0, seed_marked = 0, seed_total = 0;
   int public_marked = 0, rank_total = 0, rank_working = 0;
-  for (const spec::OpSpec& op : Registry().ops()) {
-    for (const NegativeCheck& check : CheckNegatives(Registry(), op, options)) {
+  for (const spec::OpSpec& op : TestRegistry().ops()) {
+    for (const NegativeCheck& check : CheckNegatives(TestRegistry(), op, options)) {
       bool marked = !check.not_violable_alone.empty();
       if (check.seed) {
         ++seed_total;
@@ -95,13 +93,14 @@ TEST(GenerationTest, EveryViolableConstraintHasANegativeGenerator) {
 }
 
 TEST(GenerationTest, NegativeCasesViolateExactlyTheirConstraint) {
-  const spec::OpSpec& op = *Registry().Find("slice");
+  const spec::OpSpec& op = *TestRegistry().Find("slice");
   for (const spec::ConstraintSpec& constraint : op.constraints) {
     NegativeOptions options;
     options.generation.primary_type = ElementType::kF32;
     for (int i = 0; i < 10; ++i) {
-      NegativeCase n = GenerateNegative(Registry(), op, constraint, options, 77 + i, 10 * i).value();
-      spec::VerifyResult verdict = spec::Verify(op, n.generated.instance, &Registry());
+      NegativeCase n =
+          GenerateNegative(TestRegistry(), op, constraint, options, 77 + i, 10 * i).value();
+      spec::VerifyResult verdict = spec::Verify(op, n.generated.instance, &TestRegistry());
       EXPECT_EQ(verdict.ViolatedIds(), std::vector<std::string>{constraint.DisplayId()})
           << verdict.Report();
     }
@@ -115,7 +114,7 @@ TEST(GenerationTest, NegativeCasesViolateTheInputsTablesRanks) {
   for (auto [name, id] :
        {std::pair{"pad", "padding_value.rank"}, std::pair{"reduce", "init_values.rank"},
         std::pair{"batch_norm_inference", "scale.rank"}}) {
-    const spec::OpSpec& op = *Registry().Find(name);
+    const spec::OpSpec& op = *TestRegistry().Find(name);
     const spec::ConstraintSpec* rule = nullptr;
     for (const spec::ConstraintSpec& c : op.constraints) {
       if (c.DisplayId() == id) rule = &c;
@@ -123,8 +122,8 @@ TEST(GenerationTest, NegativeCasesViolateTheInputsTablesRanks) {
     ASSERT_NE(rule, nullptr) << name << " " << id;
     int mutated = 0;
     for (int i = 0; i < 10; ++i) {
-      NegativeCase n = GenerateNegative(Registry(), op, *rule, {}, 300 + i, 10 * i).value();
-      spec::VerifyResult verdict = spec::Verify(op, n.generated.instance, &Registry());
+      NegativeCase n = GenerateNegative(TestRegistry(), op, *rule, {}, 300 + i, 10 * i).value();
+      spec::VerifyResult verdict = spec::Verify(op, n.generated.instance, &TestRegistry());
       EXPECT_EQ(verdict.ViolatedIds(), std::vector<std::string>{id}) << verdict.Report();
       mutated += !n.from_spec_instance;
     }
@@ -134,7 +133,7 @@ TEST(GenerationTest, NegativeCasesViolateTheInputsTablesRanks) {
 
 TEST(GenerationTest, ReplayStringsRebuildTheSameCase) {
   for (const char* name : {"gather", "reduce_window", "all_to_all", "while", "uniform_quantize"}) {
-    const spec::OpSpec& op = *Registry().Find(name);
+    const spec::OpSpec& op = *TestRegistry().Find(name);
     std::vector<ElementType> types = PrimaryTypes(op);
     std::optional<ElementType> type;
     if (!types.empty()) type = types.back();
@@ -142,11 +141,12 @@ TEST(GenerationTest, ReplayStringsRebuildTheSameCase) {
     std::string text = FormatReplay(key);
     auto parsed = ParseReplay(text);
     ASSERT_TRUE(parsed.ok()) << parsed.status();
-    auto a = ReplayGenerated(Registry(), *parsed);
-    auto b = ReplayGenerated(Registry(), key);
+    auto a = ReplayGenerated(TestRegistry(), *parsed);
+    auto b = ReplayGenerated(TestRegistry(), key);
     ASSERT_TRUE(a.ok()) << a.status();
     ASSERT_TRUE(b.ok()) << b.status();
-    EXPECT_EQ(GeneratedSnippet(Registry(), op, *a), GeneratedSnippet(Registry(), op, *b)) << text;
+    EXPECT_EQ(GeneratedSnippet(TestRegistry(), op, *a), GeneratedSnippet(TestRegistry(), op, *b))
+        << text;
     EXPECT_TRUE(a->instance.operands == b->instance.operands);
   }
   // A negative case's string names its constraint.
@@ -156,10 +156,11 @@ TEST(GenerationTest, ReplayStringsRebuildTheSameCase) {
   auto parsed = ParseReplay(text);
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->violates, "C4");
-  auto rebuilt = ReplayGenerated(Registry(), *parsed);
+  auto rebuilt = ReplayGenerated(TestRegistry(), *parsed);
   ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
-  EXPECT_EQ(spec::Verify(*Registry().Find("slice"), rebuilt->instance, &Registry()).ViolatedIds(),
-            std::vector<std::string>{"C4"});
+  EXPECT_EQ(
+      spec::Verify(*TestRegistry().Find("slice"), rebuilt->instance, &TestRegistry()).ViolatedIds(),
+      std::vector<std::string>{"C4"});
   ReplayKey public_one{"dot_general", ElementType::kF32, 5, 50, 4096, {}, "C21 (public)"};
   auto round_trip = ParseReplay(FormatReplay(public_one));
   ASSERT_TRUE(round_trip.ok());
@@ -168,13 +169,13 @@ TEST(GenerationTest, ReplayStringsRebuildTheSameCase) {
 }
 
 TEST(GenerationTest, SameSeedSameSnippetAcrossRuns) {
-  const spec::OpSpec& op = *Registry().Find("convolution");
+  const spec::OpSpec& op = *TestRegistry().Find("convolution");
   GenerationOptions options;
   options.primary_type = ElementType::kF32;
   for (int i = 0; i < 20; ++i) {
     GeneratedCase a = GenerateInstance(op, options, 1000 + i, 5 * i).value();
     GeneratedCase b = GenerateInstance(op, options, 1000 + i, 5 * i).value();
-    EXPECT_EQ(GeneratedSnippet(Registry(), op, a), GeneratedSnippet(Registry(), op, b));
+    EXPECT_EQ(GeneratedSnippet(TestRegistry(), op, a), GeneratedSnippet(TestRegistry(), op, b));
     ASSERT_TRUE(a.runnable && b.runnable);
     for (size_t k = 0; k < a.runnable->operands.size(); ++k) {
       EXPECT_TRUE(a.runnable->operands[k] == b.runnable->operands[k]);
@@ -187,7 +188,7 @@ TEST(GenerationTest, CoverageCountsWhatTheVerifierSaw) {
   options.cases = 200;
   options.negative_cases = 2;
   options.ops = {"sort", "dot_general"};
-  auto run = MeasureCoverage(Registry(), options);
+  auto run = MeasureCoverage(TestRegistry(), options);
   ASSERT_TRUE(run.ok()) << run.status();
   ASSERT_EQ(run->ops.size(), 2u);
   for (const OpCoverage& op : run->ops) {
@@ -209,7 +210,7 @@ TEST(GenerationTest, CoverageCountsWhatTheVerifierSaw) {
   EXPECT_EQ(json["format"], "hlocheck-coverage/1");
   EXPECT_EQ(json["ops"]["sort"]["valid_cases"], 200);
   EXPECT_TRUE(json["ops"]["sort"]["constraints"].contains("C1"));
-  EXPECT_FALSE(MeasureCoverage(Registry(), {.ops = {"no_such_op"}}).ok());
+  EXPECT_FALSE(MeasureCoverage(TestRegistry(), {.ops = {"no_such_op"}}).ok());
 }
 
 }  // namespace

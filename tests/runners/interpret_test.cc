@@ -3,16 +3,17 @@
 #include <gtest/gtest.h>
 
 #include "runners/interpret.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck {
 namespace {
 
 using Kind = FunctionOutcome::Kind;
 
-const spec::SpecRegistry& Registry() { return **spec::DefaultRegistry(); }
+using ::hlocheck::testing::TestRegistry;
 
 FunctionOutcome RunOne(const std::string& text, const InterpretOptions& options = {}) {
-  auto outcome = InterpretText(text, "test.mlir", Registry(), options);
+  auto outcome = InterpretText(text, "test.mlir", TestRegistry(), options);
   EXPECT_TRUE(outcome.ok()) << outcome.status();
   if (!outcome.ok() || outcome->functions.size() != 1) {
     ADD_FAILURE() << "expected one function";

@@ -9,21 +9,15 @@
 #include "oracle/oracle.h"
 #include "runners/op_support.h"
 #include "spec/registry.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck {
 namespace {
 
-const spec::SpecRegistry& Registry() {
-  static const spec::SpecRegistry* registry = [] {
-    auto loaded = spec::DefaultRegistry();
-    EXPECT_TRUE(loaded.ok()) << loaded.status();
-    return *loaded;
-  }();
-  return *registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 TEST(OpRegistryTest, OracleAndBackendOpsAreSpecOps) {
-  auto table = BuildOpSupportTable(Registry());
+  auto table = BuildOpSupportTable(TestRegistry());
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_TRUE(table->unknown.empty())
       << "registries name ops that spec/ops lacks: " << ::testing::PrintToString(table->unknown);
@@ -32,7 +26,7 @@ TEST(OpRegistryTest, OracleAndBackendOpsAreSpecOps) {
 }
 
 TEST(OpRegistryTest, EverySpecOpIsImplementedOrPlannedNeverBoth) {
-  Oracle oracle(&Registry());
+  Oracle oracle(&TestRegistry());
   std::set<std::string> implemented;
   for (const std::string& op : oracle.ImplementedOps()) implemented.insert(op);
   std::set<std::string> planned;
@@ -41,7 +35,7 @@ TEST(OpRegistryTest, EverySpecOpIsImplementedOrPlannedNeverBoth) {
     EXPECT_TRUE(entry.issue == 19 || entry.issue == 20 || entry.issue == 21)
         << entry.op << ": issue " << entry.issue;
   }
-  for (const spec::OpSpec& op : Registry().ops()) {
+  for (const spec::OpSpec& op : TestRegistry().ops()) {
     bool in_oracle = implemented.count(op.name) > 0;
     bool in_plan = planned.count(op.name) > 0;
     EXPECT_TRUE(in_oracle || in_plan) << op.name
@@ -53,11 +47,11 @@ TEST(OpRegistryTest, EverySpecOpIsImplementedOrPlannedNeverBoth) {
   // Today's split, so that a change to either list is a deliberate one.
   EXPECT_EQ(implemented.size(), 66u);
   EXPECT_EQ(planned.size(), 34u);
-  EXPECT_EQ(Registry().ops().size(), 100u);
+  EXPECT_EQ(TestRegistry().ops().size(), 100u);
 }
 
 TEST(OpRegistryTest, TheSupportTableAgreesWithEachRegistry) {
-  auto table = BuildOpSupportTable(Registry());
+  auto table = BuildOpSupportTable(TestRegistry());
   ASSERT_TRUE(table.ok()) << table.status();
   AdapterOptions options;
   options.threads = 1;

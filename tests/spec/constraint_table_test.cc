@@ -7,15 +7,12 @@
 #include "spec/instance.h"
 #include "spec/registry.h"
 #include "spec/verifier.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck::spec {
 namespace {
 
-const SpecRegistry& Registry() {
-  auto registry = DefaultRegistry();
-  EXPECT_TRUE(registry.ok()) << registry.status();
-  return **registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 std::string Join(const std::vector<std::string>& ids) {
   std::string text;
@@ -28,25 +25,25 @@ std::string Join(const std::vector<std::string>& ids) {
 TEST(ConstraintTableTest, TheSeedIsCoveredInFull) {
   size_t seed_ops = 0;
   size_t executable = 0;
-  for (const OpSpec& op : Registry().ops()) {
+  for (const OpSpec& op : TestRegistry().ops()) {
     seed_ops += !op.seed_heading.empty();
     for (const ConstraintSpec& c : op.constraints) {
       executable += c.source == "seed" && c.formula.expr != nullptr;
     }
   }
   EXPECT_EQ(seed_ops, 97u);
-  EXPECT_EQ(Registry().seed_constraint_count(), 332u);
+  EXPECT_EQ(TestRegistry().seed_constraint_count(), 332u);
   EXPECT_EQ(executable, 332u);
   for (const char* newer : {"tan", "composite", "collective_reduce"}) {
-    EXPECT_NE(Registry().Find(newer), nullptr) << newer;
+    EXPECT_NE(TestRegistry().Find(newer), nullptr) << newer;
   }
 }
 
 TEST(ConstraintTableTest, EveryExampleVerifiesClean) {
-  for (const OpSpec& op : Registry().ops()) {
+  for (const OpSpec& op : TestRegistry().ops()) {
     auto example = ExampleInstance(op);
     ASSERT_TRUE(example.ok()) << op.name << ": " << example.status();
-    VerifyResult verdict = Verify(op, *example, &Registry());
+    VerifyResult verdict = Verify(op, *example, &TestRegistry());
     EXPECT_TRUE(verdict.valid()) << op.file << ": the example is rejected:\n" << verdict.Report();
   }
 }
@@ -54,7 +51,7 @@ TEST(ConstraintTableTest, EveryExampleVerifiesClean) {
 TEST(ConstraintTableTest, EveryConstraintIsViolatedAloneByItsInstance) {
   int violated = 0;
   int not_alone = 0;
-  for (const OpSpec& op : Registry().ops()) {
+  for (const OpSpec& op : TestRegistry().ops()) {
     for (const ConstraintSpec& constraint : op.constraints) {
       if (constraint.violating == nullptr) {
         EXPECT_FALSE(constraint.not_violable_alone.empty())
@@ -63,7 +60,7 @@ TEST(ConstraintTableTest, EveryConstraintIsViolatedAloneByItsInstance) {
         ++not_alone;
         continue;
       }
-      VerifyResult verdict = Verify(op, *constraint.violating, &Registry());
+      VerifyResult verdict = Verify(op, *constraint.violating, &TestRegistry());
       std::vector<std::string> ids = verdict.ViolatedIds();
       EXPECT_EQ(ids, std::vector<std::string>{constraint.DisplayId()})
           << op.file << ": violated_by of " << constraint.DisplayId() << " violates " << Join(ids)
@@ -77,7 +74,7 @@ TEST(ConstraintTableTest, EveryConstraintIsViolatedAloneByItsInstance) {
 }
 
 TEST(ConstraintTableTest, QuantizedTypesAreChecked) {
-  const OpSpec& add = *Registry().Find("add");
+  const OpSpec& add = *TestRegistry().Find("add");
   auto example = ExampleInstance(add);
   ASSERT_TRUE(example.ok());
   auto bad = InstanceFromYamlText(add,
@@ -86,7 +83,7 @@ TEST(ConstraintTableTest, QuantizedTypesAreChecked) {
                                   "results: {result: 'tensor<2x2x!quant.uniform<i8:f32, 0.5:1>>'}",
                                   "test", &*example);
   ASSERT_TRUE(bad.ok()) << bad.status();
-  VerifyResult verdict = Verify(add, *bad, &Registry());
+  VerifyResult verdict = Verify(add, *bad, &TestRegistry());
   EXPECT_EQ(verdict.ViolatedIds(), std::vector<std::string>{"quantized type element C6 (lhs)"})
       << verdict.Report();
 }

@@ -12,6 +12,7 @@
 #include "spec/indexing_map_template.h"
 #include "spec/instance.h"
 #include "spec/registry.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck::spec {
 namespace {
@@ -251,15 +252,11 @@ TEST(AffineSimplifierTest, KeepsValuesOnEveryPoint) {
   }
 }
 
-const SpecRegistry& Registry() {
-  auto registry = DefaultRegistry();
-  EXPECT_TRUE(registry.ok()) << registry.status();
-  return **registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 // The maps of `op` for an instance given as case YAML, as "NAME: MAP; domain: ...".
 std::vector<std::string> Maps(const std::string& op_name, const std::string& yaml) {
-  const OpSpec* op = Registry().Find(op_name);
+  const OpSpec* op = TestRegistry().Find(op_name);
   EXPECT_NE(op, nullptr) << op_name;
   if (op == nullptr) return {};
   auto instance = InstanceFromYamlText(*op, yaml, op_name + " example");
@@ -446,7 +443,7 @@ TEST(IndexingMapTemplateTest, PadWithNegativeEdgesBoundsTheKeptElements) {
 }
 
 TEST(IndexingMapTemplateTest, IotaHasOnlyItsValueMap) {
-  const OpSpec* op = Registry().Find("iota");
+  const OpSpec* op = TestRegistry().Find("iota");
   ASSERT_NE(op, nullptr);
   auto instance = InstanceFromYamlText(
       *op, "attributes: {iota_dimension: 1}\nresults: {output: tensor<4x5xi32>}", "iota");
@@ -462,9 +459,9 @@ TEST(IndexingMapTemplateTest, TheElevenOpsHaveMaps) {
   for (const char* op :
        {"broadcast_in_dim", "transpose", "reverse", "slice", "reshape", "concatenate", "pad",
         "dynamic_slice", "dynamic_update_slice", "gather", "iota"}) {
-    ASSERT_NE(Registry().Find(op), nullptr) << op;
-    EXPECT_NE(Registry().Find(op)->indexing_maps, nullptr) << op;
-    EXPECT_FALSE(Registry().Find(op)->indexing_maps->note.empty()) << op;
+    ASSERT_NE(TestRegistry().Find(op), nullptr) << op;
+    EXPECT_NE(TestRegistry().Find(op)->indexing_maps, nullptr) << op;
+    EXPECT_FALSE(TestRegistry().Find(op)->indexing_maps->note.empty()) << op;
   }
 }
 

@@ -5,18 +5,15 @@
 #include "spec/example.h"
 #include "spec/registry.h"
 #include "spec/verifier.h"
+#include "tests/support/spec_registry.h"
 
 namespace hlocheck::spec {
 namespace {
 
-const SpecRegistry& Registry() {
-  auto registry = DefaultRegistry();
-  EXPECT_TRUE(registry.ok()) << registry.status();
-  return **registry;
-}
+using ::hlocheck::testing::TestRegistry;
 
 TEST(SpecFilesTest, AllOpFilesLoad) {
-  const SpecRegistry& registry = Registry();
+  const SpecRegistry& registry = TestRegistry();
   for (const char* op : {"add", "convert", "dot_general", "exponential", "slice", "transpose"}) {
     EXPECT_NE(registry.Find(op), nullptr) << op;
   }
@@ -36,14 +33,14 @@ TEST(SpecFilesTest, AllOpFilesLoad) {
 // checks every example as an instance).
 TEST(SpecFilesTest, RunnableExamplesVerifyCleanAsCases) {
   int runnable = 0;
-  for (const OpSpec& op : Registry().ops()) {
+  for (const OpSpec& op : TestRegistry().ops()) {
     if (!op.example.runnable) continue;
     auto example = ExampleAsCase(op);
     ASSERT_TRUE(example.ok()) << example.status();
     OpInstance instance = OpInstance::FromCase(op, example->c);
     instance.num_replicas = op.example.instance->num_replicas;
     instance.num_partitions = op.example.instance->num_partitions;
-    VerifyResult verdict = Verify(op, instance, &Registry());
+    VerifyResult verdict = Verify(op, instance, &TestRegistry());
     EXPECT_TRUE(verdict.valid()) << op.name << ":\n" << verdict.Report();
     ++runnable;
   }
@@ -91,7 +88,7 @@ TEST(SpecFilesTest, TheInputsTablesRanksAreConstraints) {
       {"select_and_scatter", "init_value", 0, "rank(init_value) = 0"},
   };
   for (const Rank& r : kRanks) {
-    const OpSpec* op = Registry().Find(r.op);
+    const OpSpec* op = TestRegistry().Find(r.op);
     ASSERT_NE(op, nullptr) << r.op;
     const ValueSpec* value = op->FindOperand(r.value);
     if (value == nullptr) value = op->FindResult(r.value);
@@ -105,18 +102,18 @@ TEST(SpecFilesTest, TheInputsTablesRanksAreConstraints) {
     EXPECT_EQ(rule->source, "inputs");
     EXPECT_EQ(rule->formula.text, r.formula);
     ASSERT_NE(rule->violating, nullptr) << r.op << " " << r.value;
-    EXPECT_EQ(Verify(*op, *rule->violating, &Registry()).ViolatedIds(),
+    EXPECT_EQ(Verify(*op, *rule->violating, &TestRegistry()).ViolatedIds(),
               std::vector<std::string>{rule->id})
         << r.op;
   }
   // No other value has a rank: the table above is the whole list.
   size_t rules = 0;
-  for (const OpSpec& op : Registry().ops()) {
+  for (const OpSpec& op : TestRegistry().ops()) {
     for (const ConstraintSpec& c : op.constraints) rules += c.source == "inputs";
   }
   EXPECT_EQ(rules, std::size(kRanks));
   // The rank rules are not numbered constraints of the seed.
-  EXPECT_EQ(Registry().seed_constraint_count(), 332u);
+  EXPECT_EQ(TestRegistry().seed_constraint_count(), 332u);
 }
 
 // A rank is a tensor's; rank_violated_by needs a rank.
@@ -155,7 +152,7 @@ Case SliceCase(Shape operand, std::vector<int64_t> start, std::vector<int64_t> l
 }
 
 TEST(VerifierTest, NamesTheViolatedConstraintWithItsValues) {
-  const OpSpec& slice = *Registry().Find("slice");
+  const OpSpec& slice = *TestRegistry().Find("slice");
   EXPECT_TRUE(Verify(slice, SliceCase({3, 4}, {1, 2}, {3, 4}, {1, 1}, {2, 2})).valid());
 
   VerifyResult verdict = Verify(slice, SliceCase({3, 4}, {1, 2}, {3, 5}, {1, 1}, {2, 3}));
@@ -173,7 +170,7 @@ TEST(VerifierTest, NamesTheViolatedConstraintWithItsValues) {
 }
 
 TEST(VerifierTest, ElementTypesOutsideTheInputsTableAreRejected) {
-  const OpSpec& exponential = *Registry().Find("exponential");
+  const OpSpec& exponential = *TestRegistry().Find("exponential");
   Case c;
   c.op = "exponential";
   c.operands.emplace_back(Shape{2}, ElementType::kSI32);
@@ -184,7 +181,7 @@ TEST(VerifierTest, ElementTypesOutsideTheInputsTableAreRejected) {
 }
 
 TEST(VerifierTest, DotGeneralConstraints) {
-  const OpSpec& dot = *Registry().Find("dot_general");
+  const OpSpec& dot = *TestRegistry().Find("dot_general");
   Case c;
   c.op = "dot_general";
   c.operands.emplace_back(Shape{2, 3}, ElementType::kF32);

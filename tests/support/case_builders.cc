@@ -1,0 +1,127 @@
+#include "tests/support/case_builders.h"
+
+#include <gtest/gtest.h>
+
+#include <utility>
+
+#include "core/literal.h"
+
+namespace hlocheck::testing {
+
+Tensor Literal(const std::string& text) {
+  auto tensor = ParseDenseAttribute(text);
+  EXPECT_TRUE(tensor.ok()) << text << ": " << tensor.status();
+  return tensor.ok() ? *std::move(tensor) : Tensor();
+}
+
+ValueType ValueTypeOf(const std::string& text) {
+  auto type = ParseValueType(text);
+  EXPECT_TRUE(type.ok()) << text << ": " << type.status();
+  return type.ok() ? *std::move(type) : ValueType();
+}
+
+Case MakeCase(std::string op, std::vector<Tensor> operands, TensorType result,
+              std::vector<int64_t> operand_segments) {
+  Case c;
+  c.op = std::move(op);
+  c.operands = std::move(operands);
+  c.operand_segments = std::move(operand_segments);
+  c.result_types = {std::move(result)};
+  return c;
+}
+
+Case SortCase(std::vector<Tensor> inputs, int64_t dimension, bool is_stable, Region comparator) {
+  Case c;
+  c.op = "sort";
+  for (const Tensor& t : inputs) c.result_types.push_back(t.type());
+  c.operand_segments = {static_cast<int64_t>(inputs.size())};
+  c.result_segments = {static_cast<int64_t>(inputs.size())};
+  c.operands = std::move(inputs);
+  c.attributes["dimension"] = dimension;
+  c.attributes["is_stable"] = is_stable;
+  c.regions.push_back(std::move(comparator));
+  return c;
+}
+
+Case GatherCase(Tensor operand, Tensor start_indices, const GatherDims& dims, Shape result) {
+  const ElementType type = operand.element_type();
+  Case c =
+      MakeCase("gather", {std::move(operand), std::move(start_indices)}, {std::move(result), type});
+  c.attributes["offset_dims"] = dims.offset_dims;
+  c.attributes["collapsed_slice_dims"] = dims.collapsed_slice_dims;
+  c.attributes["operand_batching_dims"] = dims.operand_batching_dims;
+  c.attributes["start_indices_batching_dims"] = dims.start_indices_batching_dims;
+  c.attributes["start_index_map"] = dims.start_index_map;
+  c.attributes["index_vector_dim"] = dims.index_vector_dim;
+  c.attributes["slice_sizes"] = dims.slice_sizes;
+  c.attributes["indices_are_sorted"] = dims.indices_are_sorted;
+  return c;
+}
+
+Case ScatterCase(std::vector<Tensor> inputs, Tensor indices, std::vector<Tensor> updates,
+                 const ScatterDims& dims, Region body, bool sorted, bool unique,
+                 std::vector<ElementType> result_types) {
+  Case c;
+  c.op = "scatter";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    TensorType t = inputs[i].type();
+    if (!result_types.empty()) t.element_type = result_types[i];
+    c.result_types.push_back(t);
+  }
+  const auto n = static_cast<int64_t>(inputs.size());
+  c.operand_segments = {n, 1, n};
+  c.result_segments = {n};
+  c.operands = std::move(inputs);
+  c.operands.push_back(std::move(indices));
+  for (Tensor& u : updates) c.operands.push_back(std::move(u));
+  c.attributes["update_window_dims"] = dims.update_window_dims;
+  c.attributes["inserted_window_dims"] = dims.inserted_window_dims;
+  c.attributes["input_batching_dims"] = dims.input_batching_dims;
+  c.attributes["scatter_indices_batching_dims"] = dims.scatter_indices_batching_dims;
+  c.attributes["scatter_dims_to_operand_dims"] = dims.scatter_dims_to_operand_dims;
+  c.attributes["index_vector_dim"] = dims.index_vector_dim;
+  c.attributes["indices_are_sorted"] = sorted;
+  c.attributes["unique_indices"] = unique;
+  c.regions.push_back(std::move(body));
+  return c;
+}
+
+namespace {
+
+// A case of `op` on the one variadic input `values` holding the tensors
+// `operands`, with a result tensor of the type of each.
+Case StructuredCase(std::string op, std::vector<Tensor> operands, std::vector<ValueType> values) {
+  Case c;
+  c.op = std::move(op);
+  c.operands = std::move(operands);
+  for (const Tensor& t : c.operands) c.result_types.push_back(t.type());
+  c.operand_segments = {static_cast<int64_t>(values.size())};
+  c.operand_structure = std::move(values);
+  return c;
+}
+
+}  // namespace
+
+Case TupleCase(std::vector<Tensor> operands, std::vector<ValueType> elements) {
+  Case c = StructuredCase("tuple", std::move(operands), std::move(elements));
+  c.result_structure = {ValueType::Tuple(c.operand_structure)};
+  return c;
+}
+
+Case GetTupleElementCase(std::vector<Tensor> operands, ValueType tuple, int64_t index) {
+  Case c;
+  c.op = "get_tuple_element";
+  c.operands = std::move(operands);
+  c.operand_structure = {std::move(tuple)};
+  c.attributes["index"] = index;
+  return c;
+}
+
+Case OptimizationBarrierCase(std::vector<Tensor> operands, std::vector<ValueType> values) {
+  Case c = StructuredCase("optimization_barrier", std::move(operands), std::move(values));
+  c.result_segments = c.operand_segments;
+  c.result_structure = c.operand_structure;
+  return c;
+}
+
+}  // namespace hlocheck::testing

@@ -1,0 +1,83 @@
+// Cases built from their parts, shared by the tests of every backend (the
+// oracle's and the adapters' tests alike; this library links neither):
+// tensors from literals, one-result cases, and the ops whose attributes or
+// structure take more than a line to fill in (sort, gather, scatter, tuple,
+// get_tuple_element, optimization_barrier).
+#ifndef HLOCHECK_TESTS_SUPPORT_CASE_BUILDERS_H_
+#define HLOCHECK_TESTS_SUPPORT_CASE_BUILDERS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/case.h"
+#include "core/program.h"
+#include "core/tensor.h"
+#include "core/types.h"
+
+namespace hlocheck::testing {
+
+// `dense<...> : tensor<...>`, which must parse (the test fails, and an
+// empty tensor comes back, where it does not).
+Tensor Literal(const std::string& text);
+
+// A type as MLIR writes it (`tensor<2xf32>`, `tuple<...>`,
+// `!stablehlo.token`), which must parse.
+ValueType ValueTypeOf(const std::string& text);
+
+// A case of `op` with one result.
+Case MakeCase(std::string op, std::vector<Tensor> operands, TensorType result,
+              std::vector<int64_t> operand_segments = {});
+
+// -------------------------------------------------------------------- sort
+
+// sort of `inputs` along `dimension` by `comparator`; result i has input
+// i's type.
+Case SortCase(std::vector<Tensor> inputs, int64_t dimension, bool is_stable, Region comparator);
+
+// ------------------------------------------------------------------ gather
+
+struct GatherDims {
+  std::vector<int64_t> offset_dims{}, collapsed_slice_dims{}, operand_batching_dims{},
+      start_indices_batching_dims{}, start_index_map{}, slice_sizes{};
+  int64_t index_vector_dim = 0;
+  bool indices_are_sorted = false;
+};
+
+// gather of `operand` at `start_indices`; the result has the operand's
+// element type and the given shape.
+Case GatherCase(Tensor operand, Tensor start_indices, const GatherDims& dims, Shape result);
+
+// ----------------------------------------------------------------- scatter
+
+struct ScatterDims {
+  std::vector<int64_t> update_window_dims{}, inserted_window_dims{}, input_batching_dims{},
+      scatter_indices_batching_dims{}, scatter_dims_to_operand_dims{};
+  int64_t index_vector_dim = 0;
+};
+
+// scatter of `updates` into `inputs` at `indices` with the update
+// computation `body`; result i has input i's type, or its shape and
+// result_types[i] where result_types is given.
+Case ScatterCase(std::vector<Tensor> inputs, Tensor indices, std::vector<Tensor> updates,
+                 const ScatterDims& dims, Region body, bool sorted = false, bool unique = false,
+                 std::vector<ElementType> result_types = {});
+
+// ------------------------------------------------------- tuples and tokens
+
+// tuple of the values `elements` (tensors, tokens, tuples) holding the
+// tensors `operands`; its one result is the tuple of them.
+Case TupleCase(std::vector<Tensor> operands, std::vector<ValueType> elements);
+
+// get_tuple_element of the one tuple value `tuple`, which holds the tensors
+// `operands`, at `index`; no result types or structure yet (the test sets
+// the ones it means).
+Case GetTupleElementCase(std::vector<Tensor> operands, ValueType tuple, int64_t index);
+
+// optimization_barrier of the values `values` (tensors and tokens) holding
+// the tensors `operands`; its results are the same values.
+Case OptimizationBarrierCase(std::vector<Tensor> operands, std::vector<ValueType> values);
+
+}  // namespace hlocheck::testing
+
+#endif  // HLOCHECK_TESTS_SUPPORT_CASE_BUILDERS_H_
