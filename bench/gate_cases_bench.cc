@@ -62,6 +62,10 @@ HLOCHECK_CASE_BENCHMARKS(transpose_f32, "transpose", ElementType::kF32)
 HLOCHECK_CASE_BENCHMARKS(slice_f32, "slice", ElementType::kF32)
 HLOCHECK_CASE_BENCHMARKS(dot_general_f32, "dot_general", ElementType::kF32)
 HLOCHECK_CASE_BENCHMARKS(dot_general_si32, "dot_general", ElementType::kSI32)
+// Ops with a region body, evaluated once per comparison or update.
+HLOCHECK_CASE_BENCHMARKS(sort_f32, "sort", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(sort_si32, "sort", ElementType::kSI32)
+HLOCHECK_CASE_BENCHMARKS(scatter_f32, "scatter", ElementType::kF32)
 
 }  // namespace
 }  // namespace hlocheck
