@@ -118,7 +118,8 @@ std::vector<ContainerT<T>> SpecialValues() {
     }
     // A second quiet NaN payload: backends that canonicalise or compare
     // payloads differ from those that pass them through.
-    if (f.nan_encoding == NanEncoding::kIeee && f.mantissa_bits >= 2) with_signs.push_back(f.nan_bits() | 1);
+    if (f.nan_encoding == NanEncoding::kIeee && f.mantissa_bits >= 2)
+      with_signs.push_back(f.nan_bits() | 1);
     for (uint64_t p : with_signs) values.push_back(FloatFromBits<T>(p));
   }
   return values;

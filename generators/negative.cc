@@ -19,7 +19,9 @@ std::set<std::string> Identifiers(const std::string& text) {
   for (size_t i = 0; i < text.size();) {
     if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
       size_t j = i;
-      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+      while (j < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_'))
+        ++j;
       names.insert(text.substr(i, j - i));
       i = j;
     } else {
@@ -60,7 +62,8 @@ std::string MutateShape(Shape& shape) {
       int64_t at = Draw(0, static_cast<int64_t>(shape.size()) - 1);
       int64_t old = shape[at];
       int64_t choices[] = {old + 1, old > 0 ? old - 1 : 2, old * 2 + 1, 0, 1};
-      shape[at] = Choose(rc::gen::elementOf(std::vector<int64_t>(std::begin(choices), std::end(choices))));
+      shape[at] =
+          Choose(rc::gen::elementOf(std::vector<int64_t>(std::begin(choices), std::end(choices))));
       if (shape[at] == old) shape[at] = old + 1;
       return "dimension " + std::to_string(at) + " " + std::to_string(old) + " -> " +
              std::to_string(shape[at]);
@@ -85,8 +88,9 @@ std::string MutateQuantization(ValueType& t) {
       if (!q.scales.empty()) q.scales[Draw(0, q.scales.size() - 1)] *= -1;
       return "negated a scale";
     case 2:
-      q.expressed_type = Choose(rc::gen::element(ElementType::kF16, ElementType::kBF16,
-                                           ElementType::kF32, ElementType::kF64, ElementType::kSI32));
+      q.expressed_type =
+          Choose(rc::gen::element(ElementType::kF16, ElementType::kBF16, ElementType::kF32,
+                                  ElementType::kF64, ElementType::kSI32));
       return "expressed type -> " + std::string(Name(q.expressed_type));
     case 3:
       q.storage_min = q.storage_max + Draw(-1, 1);
@@ -255,7 +259,8 @@ std::string MutateAttribute(Attribute& a, const spec::AttributeSpec& spec) {
             value = std::move(smaller);
             return "removed the last row";
           }
-          data[at] = Choose(rc::gen::element<int64_t>(data[at] + 1, -1, data[(at + 1) % data.size()], 99));
+          data[at] =
+              Choose(rc::gen::element<int64_t>(data[at] + 1, -1, data[(at + 1) % data.size()], 99));
           return "element " + std::to_string(at) + " -> " + std::to_string(data[at]);
         }
       },
@@ -341,9 +346,9 @@ void RebuildRegions(GeneratedCase& g) {
   for (const auto& group : g.instance.regions) {
     for (const FunctionType& signature : group) {
       std::vector<std::string> kinds = BodyKindsFor(signature);
-      absl::StatusOr<Region> body =
-          kinds.empty() ? absl::StatusOr<Region>(absl::UnimplementedError(""))
-                        : BuildRegionBody(kinds.front(), signature);
+      absl::StatusOr<Region> body = kinds.empty()
+                                        ? absl::StatusOr<Region>(absl::UnimplementedError(""))
+                                        : BuildRegionBody(kinds.front(), signature);
       if (body.ok()) {
         g.regions.push_back(*std::move(body));
       } else {
@@ -382,8 +387,7 @@ std::vector<std::string> ConstraintTargets(const spec::OpSpec& op,
   }
   std::vector<std::string> targets;
   auto consider = [&](const std::string& name) {
-    if (names.count(name) &&
-        std::find(targets.begin(), targets.end(), name) == targets.end()) {
+    if (names.count(name) && std::find(targets.begin(), targets.end(), name) == targets.end()) {
       targets.push_back(name);
     }
   };
@@ -405,7 +409,8 @@ std::vector<std::string> ConstraintTargets(const spec::OpSpec& op,
     auto add = [&](const std::string& name) {
       if (std::find(targets.begin(), targets.end(), name) == targets.end()) targets.push_back(name);
     };
-    for (size_t i = 0; i < op.operands.size() && i < a.operands.size() && i < b.operands.size(); ++i) {
+    for (size_t i = 0; i < op.operands.size() && i < a.operands.size() && i < b.operands.size();
+         ++i) {
       if (!(a.operands[i] == b.operands[i])) add(op.operands[i].name);
     }
     for (size_t i = 0; i < op.results.size() && i < a.results.size() && i < b.results.size(); ++i) {
@@ -446,9 +451,8 @@ rc::Gen<NegativeCase> NegativeCaseGenerator(const spec::SpecRegistry& registry,
       NegativeCase negative;
       // Small cases cannot break some constraints (a rank-0 operand has no
       // dimension to mutate): the base case grows as attempts fail.
-      negative.generated =
-          *rc::gen::resize(std::min(rc::kNominalSize, size + attempt / 4),
-                           GeneratedCaseGenerator(op, generation));
+      negative.generated = *rc::gen::resize(std::min(rc::kNominalSize, size + attempt / 4),
+                                            GeneratedCaseGenerator(op, generation));
       negative.attempts = attempt;
       bool regions_changed = false;
       int count = Choose(rc::gen::weightedElement<int>({{6, 1}, {3, 2}, {1, 3}}));

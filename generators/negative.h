@@ -17,7 +17,7 @@
 namespace hlocheck {
 
 struct NegativeCase {
-  GeneratedCase generated;   // the mutated instance (regions rebuilt where their types changed)
+  GeneratedCase generated;  // the mutated instance (regions rebuilt where their types changed)
   std::vector<std::string> mutations;  // what was changed, in words
   int attempts = 0;                    // draws tried before this one
   // No mutation of a generated case worked within the attempts, and this is

@@ -211,9 +211,10 @@ absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType
       return refuse("expected (integer scalar, ...) -> tensor<i1>");
     }
     ValueId k = b.IntConstant(s.inputs[0], limit);
-    ValueId cmp = b.Emit("stablehlo.compare", {0, k}, BoolScalar(),
-                         {{"comparison_direction", EnumValue{"LT"}},
-                          {"compare_type", EnumValue{CompareType(s.inputs[0].element_type, false)}}});
+    ValueId cmp =
+        b.Emit("stablehlo.compare", {0, k}, BoolScalar(),
+               {{"comparison_direction", EnumValue{"LT"}},
+                {"compare_type", EnumValue{CompareType(s.inputs[0].element_type, false)}}});
     return b.Return({cmp});
   }
   if (kind == "constant") {

@@ -41,7 +41,8 @@ int CoverageCommand(const std::vector<std::string>& args) {
   auto negative = flags.GetInt("negative-cases", 0, 1000000);
   auto seed = flags.GetUint("seed");
   auto max_elements = flags.GetInt("max-elements", 1, int64_t{1} << 32);
-  for (const absl::Status& s : {cases.status(), negative.status(), seed.status(), max_elements.status()}) {
+  for (const absl::Status& s :
+       {cases.status(), negative.status(), seed.status(), max_elements.status()}) {
     if (!s.ok()) return usage(std::string(s.message()));
   }
   auto registry = spec::DefaultRegistry();

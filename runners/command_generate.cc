@@ -40,8 +40,8 @@ int NegativeReport(const spec::SpecRegistry& registry, const std::vector<const s
         std::cout << "not violable alone: " << check.not_violable_alone << "\n";
         continue;
       }
-      std::cout << check.produced << "/" << check.requested << " produced, "
-                << check.attempts << " draws";
+      std::cout << check.produced << "/" << check.requested << " produced, " << check.attempts
+                << " draws";
       if (check.from_spec_instance > 0) {
         std::cout << "; " << check.from_spec_instance << " of them the spec's violated_by instance";
       }
@@ -73,14 +73,17 @@ int NegativeReport(const spec::SpecRegistry& registry, const std::vector<const s
 int GenerateCommand(const std::vector<std::string>& args) {
   Flags flags;
   flags.Add("ops", "OP,OP", "ops to generate; 'all' for every op with a recipe", "all");
-  flags.Add("type", "TYPE", "the element type of the first operand (default: cycle through all)", "");
+  flags.Add("type", "TYPE", "the element type of the first operand (default: cycle through all)",
+            "");
   flags.Add("cases", "N", "cases per op", "1000");
   flags.Add("seed", "S", "run seed", std::to_string(kDefaultSeed));
   flags.Add("max-elements", "N", "largest tensor generated", "4096");
-  flags.Add("print", "N", "print the first N cases of each op as snippets with replay strings", "0");
+  flags.Add("print", "N", "print the first N cases of each op as snippets with replay strings",
+            "0");
   flags.Add("max-discard", "R", "largest discard rate (0..1) counted as passing", "0.1");
-  flags.AddSwitch("negative",
-                  "generate invalid cases instead: --cases per constraint, each violating it alone");
+  flags.AddSwitch(
+      "negative",
+      "generate invalid cases instead: --cases per constraint, each violating it alone");
   flags.AddSwitch("verbose", "with --negative: a line per constraint, not only the failing ones");
   flags.AddSwitch("data", "also generate input data (slower; the validity check needs none)");
   flags.AddSwitch("help", "show this help");
@@ -90,15 +93,16 @@ int GenerateCommand(const std::vector<std::string>& args) {
   };
   if (auto status = flags.Parse(args); !status.ok()) return usage(std::string(status.message()));
   if (flags.Switch("help")) {
-    std::cout << "usage: hlocheck generate [flags]\n\n"
-                 "Generates cases from the recipes in spec/ops and checks each against the\n"
-                 "verifier. Prints per op: cases, invalid cases, discard rate (draws the recipe\n"
-                 "rejected), runnable cases (plain tensors in and out) and cases per second. The\n"
-                 "first invalid case of an op is printed with the verifier's report, as a\n"
-                 "snippet and as a replay string (`hlocheck replay STRING` rebuilds it).\n\nflags:\n"
-              << flags.Help()
-              << "\nExit status: 0 every case valid and every discard rate within the limit,\n"
-                 "1 otherwise, 2 bad input.\n";
+    std::cout
+        << "usage: hlocheck generate [flags]\n\n"
+           "Generates cases from the recipes in spec/ops and checks each against the\n"
+           "verifier. Prints per op: cases, invalid cases, discard rate (draws the recipe\n"
+           "rejected), runnable cases (plain tensors in and out) and cases per second. The\n"
+           "first invalid case of an op is printed with the verifier's report, as a\n"
+           "snippet and as a replay string (`hlocheck replay STRING` rebuilds it).\n\nflags:\n"
+        << flags.Help()
+        << "\nExit status: 0 every case valid and every discard rate within the limit,\n"
+           "1 otherwise, 2 bad input.\n";
     return kExitOk;
   }
   if (!flags.positional().empty()) return usage("takes no positional arguments");
@@ -148,11 +152,13 @@ int GenerateCommand(const std::vector<std::string>& args) {
       ops.push_back(op);
     }
   }
-  if (flags.Switch("negative")) return NegativeReport(**registry, ops, options, flags.Switch("verbose"));
+  if (flags.Switch("negative"))
+    return NegativeReport(**registry, ops, options, flags.Switch("verbose"));
   bool all_ok = true;
   std::cout << std::left << std::setw(28) << "op" << std::right << std::setw(8) << "cases"
             << std::setw(9) << "invalid" << std::setw(10) << "discard" << std::setw(10)
-            << "runnable" << std::setw(12) << "cases/s" << "\n";
+            << "runnable" << std::setw(12) << "cases/s"
+            << "\n";
   for (const spec::OpSpec* op : ops) {
     for (int64_t i = 0; i < *print; ++i) {
       GenerationOptions generation;
@@ -161,7 +167,8 @@ int GenerateCommand(const std::vector<std::string>& args) {
       uint64_t case_seed =
           CaseSeed(options.seed, op->name, generation.primary_type.value_or(ElementType::kI1), i);
       int size = CaseSize(i, options.cases);
-      ReplayKey key{op->name, generation.primary_type, case_seed, size, options.max_elements, {}, {}};
+      ReplayKey key{op->name, generation.primary_type, case_seed, size, options.max_elements, {},
+                    {}};
       auto g = ReplayGenerated(**registry, key);
       if (!g.ok()) {
         std::cout << "// " << g.status().message() << "\n";
@@ -175,9 +182,9 @@ int GenerateCommand(const std::vector<std::string>& args) {
     all_ok = all_ok && ok;
     char discard[16];
     std::snprintf(discard, sizeof(discard), "%.1f%%", 100 * check.discard_rate());
-    std::cout << std::left << std::setw(28) << op->name << std::right << std::setw(8)
-              << check.cases << std::setw(9) << check.invalid << std::setw(10) << discard
-              << std::setw(10) << check.runnable << std::setw(12)
+    std::cout << std::left << std::setw(28) << op->name << std::right << std::setw(8) << check.cases
+              << std::setw(9) << check.invalid << std::setw(10) << discard << std::setw(10)
+              << check.runnable << std::setw(12)
               << static_cast<int64_t>(check.seconds > 0 ? check.cases / check.seconds : 0)
               << (ok ? "" : "  FAIL") << "\n";
     if (!check.error.empty()) std::cout << "  generation error: " << check.error << "\n";

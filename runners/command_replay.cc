@@ -6,8 +6,8 @@
 #include "runners/commands.h"
 #include "runners/flags.h"
 #include "runners/generation.h"
-#include "spec/verifier.h"
 #include "runners/session.h"
+#include "spec/verifier.h"
 
 namespace hlocheck {
 

@@ -181,12 +181,9 @@ nlohmann::json CoverageToJson(const CoverageRun& run) {
       if (!c.not_violable_alone.empty()) entry["not_violable_alone"] = c.not_violable_alone;
       constraints[c.id] = std::move(entry);
     }
-    ops[op.op] = {{"has_recipe", op.has_recipe},
-                  {"valid_cases", op.valid_cases},
-                  {"invalid_cases", op.invalid_cases},
-                  {"element_types", op.element_types},
-                  {"features", op.features},
-                  {"constraints", std::move(constraints)}};
+    ops[op.op] = {{"has_recipe", op.has_recipe},       {"valid_cases", op.valid_cases},
+                  {"invalid_cases", op.invalid_cases}, {"element_types", op.element_types},
+                  {"features", op.features},           {"constraints", std::move(constraints)}};
   }
   return {{"format", "hlocheck-coverage/1"},
           {"seed", run.options.seed},
@@ -221,7 +218,8 @@ std::string CoverageTable(const CoverageRun& run) {
         out << "; not violable alone";
       } else {
         out << "; violated alone " << c.violated_alone;
-        if (c.from_spec_instance > 0) out << " (" << c.from_spec_instance << " the spec's instance)";
+        if (c.from_spec_instance > 0)
+          out << " (" << c.from_spec_instance << " the spec's instance)";
       }
       out << "\n";
     }

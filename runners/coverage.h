@@ -19,7 +19,7 @@
 namespace hlocheck {
 
 struct ConstraintCoverage {
-  std::string id;  // display id
+  std::string id;               // display id
   std::string source = "seed";  // seed, public or inputs (a rank of the Inputs/Outputs tables)
   bool seed = true;             // a numbered constraint of seed 002
   bool conditional = false;
@@ -43,8 +43,8 @@ struct OpCoverage {
 };
 
 struct CoverageOptions {
-  int64_t cases = 1000;          // valid cases per op
-  int64_t negative_cases = 10;   // invalid cases per constraint
+  int64_t cases = 1000;         // valid cases per op
+  int64_t negative_cases = 10;  // invalid cases per constraint
   uint64_t seed = kDefaultSeed;
   int64_t max_elements = 4096;
   std::vector<std::string> ops;  // empty: all

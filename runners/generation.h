@@ -46,14 +46,14 @@ struct OpGenerationCheck {
 // produced (each violating that constraint alone), and at what cost.
 struct NegativeCheck {
   std::string op;
-  std::string id;  // display id
+  std::string id;                  // display id
   std::string source = "seed";     // the constraint's: seed, public or inputs (a rank rule)
   bool seed = true;                // a numbered constraint of seed 002
   std::string not_violable_alone;  // the YAML's reason, when marked
   int64_t requested = 0;
   int64_t produced = 0;
   int64_t from_spec_instance = 0;  // of `produced`: the spec's violated_by instance, not a mutation
-  int64_t attempts = 0;  // draws tried, successful ones included
+  int64_t attempts = 0;            // draws tried, successful ones included
   double seconds = 0;
   std::string error;  // why the generator failed, if it did
   std::string first_snippet;

@@ -106,7 +106,7 @@ struct ConstraintSpec {
   // "seed" (002's numbered constraints), "public" (the newer spec), or
   // "inputs" (a rank from 002's Inputs/Outputs tables, see ValueSpec::rank).
   std::string source = "seed";
-  std::string note;                  // e.g. what a corrected typo was
+  std::string note;  // e.g. what a corrected typo was
   // An instance that violates this constraint and no other: the example,
   // mutated. Or, when that is impossible, the reason.
   std::shared_ptr<const OpInstance> violating;

@@ -239,7 +239,7 @@ TEST(CpuElementwiseSupportTest, RefusesQuantizedAndForeignTypesWithAReason) {
     AdapterSupport support = adapter.Supports(c);
     EXPECT_FALSE(support.supported) << op;
     EXPECT_NE(support.reason.find("quantized"), std::string::npos) << support.reason;
-    EXPECT_FALSE(adapter.Run(c).ok()) << op;
+    // Run is not asked: it may assume Supports passed (adapters/adapter.h).
   }
 }
 

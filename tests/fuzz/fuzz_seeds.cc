@@ -32,10 +32,12 @@ int main(int argc, char** argv) {
       ok &= write(op.name, c.formula.text);
       if (c.condition) ok &= write(op.name, c.condition->text);
     }
-    for (const hlocheck::spec::RecipeStep& step : op.recipe) ok &= write(op.name, step.formula.text);
+    for (const hlocheck::spec::RecipeStep& step : op.recipe)
+      ok &= write(op.name, step.formula.text);
   }
   if (const auto* types = (*registry)->quantized_type()) {
-    for (const hlocheck::spec::ConstraintSpec& c : types->constraints) ok &= write("", c.formula.text);
+    for (const hlocheck::spec::ConstraintSpec& c : types->constraints)
+      ok &= write("", c.formula.text);
   }
   if (!ok) {
     std::fprintf(stderr, "fuzz_seeds: cannot write into %s\n", dir.c_str());

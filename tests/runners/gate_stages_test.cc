@@ -229,9 +229,12 @@ TEST(ShrinkTest, ACheckThatThrowsKeepsTheSmallestFailingCaseSoFar) {
   ASSERT_NE(op, nullptr);
   GenerationOptions generation;
   generation.primary_type = ElementType::kSI32;
-  rc::Shrinkable<Case> start = GenerateCase(*op, generation, 99, 100);
+  // The first seed from 99 on whose case has more than 6 elements.
+  uint64_t seed = 99;
+  while (Elements(GenerateCase(*op, generation, seed, 100).value()) <= 6 && seed < 199) ++seed;
+  rc::Shrinkable<Case> start = GenerateCase(*op, generation, seed, 100);
   const int64_t original = Elements(start.value());
-  ASSERT_GT(original, 6) << "draw a bigger case";
+  ASSERT_GT(original, 6) << "no seed in 99..199 draws a case of more than 6 elements";
   int throws = 0;
   auto check = [&](const Case& c) {
     if (Elements(c) < 6) {

@@ -15,8 +15,9 @@ namespace {
 // 2^24 limit and the loop went on to allocate ~2^63 elements.
 TEST(FuzzFindingsTest, RangeWithFarApartBoundsIsTooLarge) {
   Evaluator evaluator;
-  for (const char* formula : {"range(-9223372036854775807, 9223372036854775807)",
-                              "range(-9223372036854775807 - 1, 1)", "range(-2, 9223372036854775807)"}) {
+  for (const char* formula :
+       {"range(-9223372036854775807, 9223372036854775807)", "range(-9223372036854775807 - 1, 1)",
+        "range(-2, 9223372036854775807)"}) {
     auto value = evaluator.EvaluateText(formula);
     ASSERT_FALSE(value.ok()) << formula;
     EXPECT_NE(value.status().message().find("range() too large"), std::string::npos)
