@@ -39,6 +39,7 @@
 
 #include "adapters/cpu/cpu_adapter.h"
 #include "bench/ratio_reporter.h"
+#include "bench/run_into_loop.h"
 #include "benchmark/benchmark.h"
 
 namespace hlocheck {
@@ -117,18 +118,8 @@ const Case& OpCase(const std::string& op) {
 void RunOp(benchmark::State& state, const std::string& op) {
   CpuAdapter adapter(AdapterOptions{.threads = g_threads});
   const Case& c = OpCase(op);
-  // RunInto on the previous call's results, as a runner checking many cases
-  // of one shape does (--fresh-result: Run, a new result every call).
-  std::vector<Tensor> results;
-  for (auto _ : state) {
-    if (g_fresh_result) results.clear();
-    absl::Status status = adapter.RunInto(c, results);
-    if (!status.ok()) {
-      state.SkipWithError(std::string(status.message()).c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(results.front().raw());
-  }
+  // --fresh-result: a new result every call, as Run gives.
+  TimeRunInto(state, adapter, c, g_fresh_result);
   state.SetBytesProcessed(state.iterations() * kBytes);
   state.counters["threads"] = g_threads;
 }

@@ -23,6 +23,7 @@
 
 #include "adapters/cpu/cpu_adapter.h"
 #include "bench/ratio_reporter.h"
+#include "bench/threads_flag.h"
 #include "benchmark/benchmark.h"
 
 namespace hlocheck {
@@ -123,19 +124,7 @@ bool CheckAgreement() {
 
 int main(int argc, char** argv) {
   using hlocheck::g_threads;
-  g_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  // Our own flag first: Google Benchmark rejects flags it does not know.
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--threads=", 10) == 0) {
-      g_threads = std::max(1, std::atoi(argv[i] + 10));
-    } else {
-      args.push_back(argv[i]);
-    }
-  }
-  int count = static_cast<int>(args.size());
-  benchmark::Initialize(&count, args.data());
-  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  if (!hlocheck::InitializeWithThreads(argc, argv, g_threads)) return 1;
   std::printf("threads: %d for both\n", g_threads);
   if (!hlocheck::CheckAgreement()) return 1;
   // Let OpenBLAS's threads from the check go idle before timing the adapter.

@@ -30,6 +30,8 @@
 
 #include "adapters/cpu/cpu_adapter.h"
 #include "bench/ratio_reporter.h"
+#include "bench/run_into_loop.h"
+#include "bench/threads_flag.h"
 #include "benchmark/benchmark.h"
 
 namespace hlocheck {
@@ -70,16 +72,7 @@ void RunOp(benchmark::State& state, const std::string& op, int threads, double b
            bool fresh_result = false) {
   CpuAdapter adapter(AdapterOptions{.threads = threads});
   const Case& c = OpCase(op);
-  std::vector<Tensor> results;
-  for (auto _ : state) {
-    if (fresh_result) results.clear();
-    absl::Status status = adapter.RunInto(c, results);
-    if (!status.ok()) {
-      state.SkipWithError(std::string(status.message()).c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(results.front().raw());
-  }
+  TimeRunInto(state, adapter, c, fresh_result);
   state.counters["GB/s"] =
       benchmark::Counter(bytes_moved * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["threads"] = threads;
@@ -139,18 +132,7 @@ bool CheckAdd() {
 
 int main(int argc, char** argv) {
   using hlocheck::g_threads;
-  g_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--threads=", 10) == 0) {
-      g_threads = std::max(1, std::atoi(argv[i] + 10));
-    } else {
-      args.push_back(argv[i]);
-    }
-  }
-  int count = static_cast<int>(args.size());
-  benchmark::Initialize(&count, args.data());
-  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  if (!hlocheck::InitializeWithThreads(argc, argv, g_threads)) return 1;
   std::printf("threads: %d; f32 tensors of %lld elements\n", g_threads,
               static_cast<long long>(hlocheck::kElements));
   if (!hlocheck::CheckAdd()) {
