@@ -104,6 +104,12 @@ class Interpreter {
   Observer observer_;
   std::set<std::string> unsupported_;
   int depth_ = 0;
+  // Inside a while loop, the ops of its cond and body already verified,
+  // with their operand and result types: spec::Verify reads only types and
+  // attributes, so a later iteration with the same types skips it. Cleared
+  // when the outermost loop ends (the Operation pointers live that long).
+  int loop_depth_ = 0;
+  std::map<const Operation*, std::vector<TensorType>> verified_in_loop_;
 };
 
 }  // namespace hlocheck

@@ -365,3 +365,53 @@ func.func @main() {
 
 }  // namespace
 }  // namespace hlocheck
+
+namespace hlocheck {
+namespace {
+
+// A while loop's cond and body ops are verified at the first iteration only;
+// the later iterations must still compute the same values, and an op the
+// spec forbids must still be reported.
+TEST(InterpretWhileTest, ManyIterationsAfterTheFirstVerificationStillCompute) {
+  FunctionOutcome f = RunOne(R"(
+func.func @main() {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %limit = stablehlo.constant dense<300> : tensor<i64>
+  %start = stablehlo.constant dense<[0.5, 2.0]> : tensor<2xf32>
+  %i, %x = stablehlo.while(%iter = %zero, %v = %start) : tensor<i64>, tensor<2xf32>
+    cond {
+      %lt = stablehlo.compare LT, %iter, %limit : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %next = stablehlo.add %iter, %one : tensor<i64>
+      %w = stablehlo.add %v, %v : tensor<2xf32>
+      stablehlo.return %next, %w : tensor<i64>, tensor<2xf32>
+    }
+  check.expect_eq_const %i, dense<300> : tensor<i64>
+  check.expect_eq_const %x, dense<[0x7F800000, 0x7F800000]> : tensor<2xf32>
+  func.return
+}
+)");
+  EXPECT_EQ(f.kind, FunctionOutcome::Kind::kPassed) << f.message;
+  FunctionOutcome invalid = RunOne(R"(
+func.func @main() {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %limit = stablehlo.constant dense<3> : tensor<i64>
+  %i = stablehlo.while(%iter = %zero) : tensor<i64>
+    cond {
+      %lt = stablehlo.compare LT, %iter, %limit : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %next = "stablehlo.add"(%iter, %one) : (tensor<i64>, tensor<i32>) -> tensor<i64>
+      stablehlo.return %next : tensor<i64>
+    }
+  func.return
+}
+)");
+  EXPECT_NE(invalid.kind, FunctionOutcome::Kind::kPassed) << invalid.message;
+}
+
+}  // namespace
+}  // namespace hlocheck
