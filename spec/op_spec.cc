@@ -498,7 +498,12 @@ class Loader : public YamlReader {
         c.formula.text = "rank(" + v.name + (v.variadic ? "...) = " : ") = ") + n;
         c.formula.location = Where(list[i]["rank"]);
         auto expr = ParseFormula(c.formula.text);
-        HLOCHECK_RETURN_IF_ERROR(expr.status());
+        if (!expr.ok()) {
+          // The name came from the file: a name no formula can mention is the file's error.
+          return Error(list[i]["name"] ? list[i]["name"] : list[i],
+                       "'" + v.name + "' is not a name a formula can use (rank constraint '" +
+                           c.formula.text + "': " + std::string(expr.status().message()) + ")");
+        }
         c.formula.expr = *expr;
         if (const YAML::Node& node = list[i]["rank_violated_by"]) {
           violations.emplace_back(op.constraints.size(), node);

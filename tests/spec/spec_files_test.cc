@@ -2,6 +2,8 @@
 // verifier names violated constraints by their ID with the deciding values.
 #include <gtest/gtest.h>
 
+#include "absl/strings/match.h"
+
 #include "spec/example.h"
 #include "spec/registry.h"
 #include "spec/verifier.h"
@@ -137,6 +139,14 @@ TEST(SpecFilesTest, RankKeysAreChecked) {
   EXPECT_FALSE(load("  - {name: x, kind: token, rank: 0}\n").ok());
   EXPECT_FALSE(load("  - {name: x, types: [any], rank: -1}\n").ok());
   EXPECT_FALSE(load("  - {name: x, types: [any], rank_violated_by: {}}\n").ok());
+  // A name that no formula can mention (op_spec_fuzz found one with a stray
+  // byte) is an error at the name's line, not a bare formula error.
+  auto bad_name = load("  - {name: \"in puts\", types: [any], rank: 0}\n",
+                       "example: {operands: {x: tensor<f32>}}\n");
+  ASSERT_FALSE(bad_name.ok());
+  EXPECT_TRUE(absl::StartsWith(bad_name.status().message(), "t.yaml:5:")) << bad_name.status();
+  EXPECT_NE(bad_name.status().message().find("'in puts' is not a name"), std::string::npos)
+      << bad_name.status();
 }
 
 Case SliceCase(Shape operand, std::vector<int64_t> start, std::vector<int64_t> limit,
