@@ -7,6 +7,7 @@
 #ifndef HLOCHECK_ADAPTERS_ADAPTER_H_
 #define HLOCHECK_ADAPTERS_ADAPTER_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -26,8 +27,21 @@ struct AdapterSupport {
   static AdapterSupport No(std::string reason) { return {false, std::move(reason)}; }
 };
 
+namespace spec {
+class SpecRegistry;
+}
+
 struct AdapterOptions {
   int threads = 0;  // 0: one per hardware thread
+  // For the backends that compile programs (pjrt:, external:, selftest-*):
+  // the spec, to write each case as a StableHLO module; --backend-option
+  // KEY=VALUE pairs; inputs as @main's arguments or as constants; the
+  // worker process's binary ("" = this one) and per-case timeout.
+  const spec::SpecRegistry* registry = nullptr;
+  std::map<std::string, std::string> backend_options;
+  bool inputs_as_constants = false;
+  std::string worker_executable;
+  double case_timeout_s = 60;
 };
 
 class Adapter {
@@ -71,6 +85,9 @@ struct AdapterDescription {
   std::string name;
   std::string description;
   bool self_test = false;  // a deliberately faulty backend, for proving the gate can fail
+  // A compiler named by a pattern (pjrt:PLUGIN): it is asked about every op
+  // of the spec, so `hlocheck spec` has no column for it.
+  bool compiler = false;
 };
 
 std::vector<AdapterDescription> ListAdapters();

@@ -7,6 +7,10 @@
 #include "adapters/adapter.h"
 #include "adapters/cpu/cpu_adapter.h"
 #include "adapters/faulty/faulty_adapters.h"
+#include "adapters/pjrt/pjrt_backend.h"
+#include "adapters/pjrt/pjrt_client.h"
+#include "adapters/program/program_adapter.h"
+#include "adapters/worker/worker_backend.h"
 
 namespace hlocheck {
 namespace {
@@ -25,6 +29,41 @@ const std::array<AdapterEntry, 1> kAdapters = {{
      }},
 }};
 
+bool IsProgramBackendName(std::string_view name) {
+  for (std::string_view prefix : {"pjrt:", "external:", "selftest-crash:", "selftest-hang:"}) {
+    if (name.substr(0, prefix.size()) == prefix) return true;
+  }
+  return false;
+}
+
+std::vector<AdapterDescription> ProgramBackendDescriptions() {
+  return {
+      {"pjrt:PLUGIN", "a PJRT plugin (a .so path, or xla-cpu), in a worker process", false, true},
+      {"selftest-crash:OP", "aborts on every OP case, in a worker process", true, true},
+      {"selftest-hang:OP", "never answers an OP case, in a worker process", true, true},
+  };
+}
+
+// A compiler's adapter: its backend in a worker process ("hlocheck worker"),
+// so that a crash or a hang of the compiler becomes a finding.
+absl::StatusOr<std::unique_ptr<Adapter>> CreateProgramAdapter(std::string_view name,
+                                                              const AdapterOptions& options) {
+  if (options.registry == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the backend ", std::string(name), " writes cases as modules and needs the spec"));
+  }
+  ProgramBackendSpec spec{std::string(name), options.backend_options};
+  worker::WorkerOptions worker;
+  worker.executable = options.worker_executable;
+  worker.case_timeout_s = options.case_timeout_s;
+  auto backend = worker::WorkerBackend::Start(spec, worker);
+  HLOCHECK_RETURN_IF_ERROR(backend.status());
+  std::function<bool(ElementType)> transferable = [](ElementType) { return true; };
+  if (name.substr(0, 5) == "pjrt:") transferable = pjrt::HasPjrtType;
+  return std::make_unique<ProgramAdapter>(std::string(name), *options.registry, *std::move(backend),
+                                          options.inputs_as_constants, transferable);
+}
+
 }  // namespace
 
 std::vector<AdapterDescription> ListAdapters() {
@@ -32,6 +71,7 @@ std::vector<AdapterDescription> ListAdapters() {
   for (const AdapterEntry& entry : kAdapters) {
     list.push_back({entry.name, entry.description, entry.self_test});
   }
+  for (const AdapterDescription& program : ProgramBackendDescriptions()) list.push_back(program);
   // The deliberately faulty backends, for proving that the gate can fail.
   for (const FaultDescription& fault : Faults())
     list.push_back({fault.name, fault.description, true});
@@ -48,7 +88,10 @@ absl::StatusOr<std::unique_ptr<Adapter>> CreateAdapter(std::string_view name,
   if (std::unique_ptr<Adapter> faulty = CreateFaultyAdapter(std::string(name), options)) {
     return faulty;
   }
-  absl::StrAppend(&known, " (and the self-test backends 'hlocheck run --list-backends' shows)");
+  if (IsProgramBackendName(name)) return CreateProgramAdapter(name, options);
+  absl::StrAppend(&known,
+                  ", pjrt:PLUGIN, external:CONFIG (and the self-test backends 'hlocheck run "
+                  "--list-backends' shows)");
   return absl::NotFoundError(
       absl::StrCat("no adapter named '", std::string(name), "'; known: ", known));
 }

@@ -1,6 +1,7 @@
 #include "mlir/writer.h"
 
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "core/literal.h"
 #include "mlir/attribute_syntax.h"
 #include "mlir/op_attributes.h"
@@ -227,13 +228,18 @@ Tensor Storage(const Tensor& tensor) {
 
 // Lines that build the value `name` of `type` from `leaves` (taken in
 // order): a constant per tensor (a quantized one in generic form, its value
-// the storage integers), after_all for a token, tuple for a tuple.
+// the storage integers), after_all for a token, tuple for a tuple. With
+// `arguments` set, each tensor is instead an argument of @main, appended
+// there as `name: type`.
 void BuildValue(const ValueType& type, const std::string& name, const std::vector<Tensor>& leaves,
-                size_t* next_leaf, std::string* text) {
+                size_t* next_leaf, std::string* text,
+                std::vector<std::string>* arguments = nullptr) {
   switch (type.kind) {
     case ValueType::Kind::kTensor: {
       const Tensor& leaf = leaves.at((*next_leaf)++);
-      if (leaf.type().quantization) {
+      if (arguments != nullptr) {
+        arguments->push_back(name + ": " + leaf.type().ToString());
+      } else if (leaf.type().quantization) {
         *text += "  " + name +
                  " = \"stablehlo.constant\"() {value = " + PrintDenseAttribute(Storage(leaf)) +
                  "} : () -> " + leaf.type().ToString() + "\n";
@@ -249,7 +255,7 @@ void BuildValue(const ValueType& type, const std::string& name, const std::vecto
       std::vector<std::string> elements;
       for (size_t i = 0; i < type.elements.size(); ++i) {
         elements.push_back(name + "_" + std::to_string(i));
-        BuildValue(type.elements[i], elements.back(), leaves, next_leaf, text);
+        BuildValue(type.elements[i], elements.back(), leaves, next_leaf, text, arguments);
       }
       *text += "  " + name + " = \"stablehlo.tuple\"(" + absl::StrJoin(elements, ", ") + ") : (" +
                Types(type.elements) + ") -> " + type.ToString() + "\n";
@@ -341,6 +347,45 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
   text += structured ? "  func.return " + absl::StrJoin(result_names, ", ") + " : " +
                            Types(results) + "\n}\n"
                      : "  func.return\n}\n";
+  return text;
+}
+
+std::string PrintCaseProgram(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
+                             const Case& c, ProgramInputs inputs) {
+  std::vector<std::string> arguments;
+  std::string body;
+  std::vector<std::string> names = OperandNames(spec, c);
+  const std::vector<ValueType> operands = c.OperandValueTypes();
+  size_t next_leaf = 0;
+  for (size_t i = 0; i < operands.size() && i < names.size(); ++i) {
+    BuildValue(operands[i], names[i], c.operands, &next_leaf, &body,
+               inputs == ProgramInputs::kArguments ? &arguments : nullptr);
+  }
+  const std::vector<ValueType> results = c.ResultValueTypes();
+  std::string result =
+      results.size() == 1 ? "%result" : "%result:" + std::to_string(results.size());
+  body += "  " + result + " = " + CaseOperationText(registry, spec, c) + "\n";
+  // The function returns the tensors inside the results, depth-first: the
+  // case's flat result list (a token holds none).
+  std::vector<std::string> tensors;
+  for (size_t i = 0; i < results.size(); ++i) {
+    std::string value = results.size() == 1 ? "%result" : "%result#" + std::to_string(i);
+    UnpackValue(results[i], value, results.size() == 1 ? "%result" : "%result_" + std::to_string(i),
+                &tensors, &body);
+  }
+  std::vector<std::string> leaf_types;
+  for (const TensorType& type : c.result_types) leaf_types.push_back(type.ToString());
+  // The body's lines were written for a function at the top level; inside
+  // the module they go one level deeper.
+  std::string indented;
+  for (absl::string_view line : absl::StrSplit(body, '\n', absl::SkipEmpty())) {
+    indented += "  " + std::string(line) + "\n";
+  }
+  std::string text = "module @hlocheck_case {\n  func.func public @main(" +
+                     absl::StrJoin(arguments, ", ") + ") -> (" + absl::StrJoin(leaf_types, ", ") +
+                     ") {\n" + indented;
+  text += "    func.return " + absl::StrJoin(tensors, ", ") +
+          (tensors.empty() ? "" : " : " + absl::StrJoin(leaf_types, ", ")) + "\n  }\n}\n";
   return text;
 }
 

@@ -34,6 +34,16 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
                             const Case& c, const std::vector<CaseCheck>& checks,
                             const std::vector<std::string>& comments = {});
 
+// The case as a program for a compiler: a module whose public @main takes
+// the case's input tensors as arguments (kArguments, in the order of
+// c.operands) or builds them as constants (kConstants: compilers fold
+// these, a code path of its own), applies the op and returns the tensors of
+// its results in the order of c.result_types. Tuples and tokens are built
+// and taken apart inside @main, so a backend sees plain tensors only.
+enum class ProgramInputs { kArguments, kConstants };
+std::string PrintCaseProgram(const spec::SpecRegistry& registry, const spec::OpSpec& op,
+                             const Case& c, ProgramInputs inputs);
+
 // The case's op alone, in generic form, its operands named by spec name.
 std::string PrintCaseOperation(const spec::SpecRegistry& registry, const spec::OpSpec& op,
                                const Case& c);

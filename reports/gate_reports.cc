@@ -151,7 +151,9 @@ std::string FindingSummary(const Finding& f) {
     case FindingKind::kBackendError:
       return "the backend failed on a valid case";
     case FindingKind::kBackendCrash:
-      return "the backend threw an exception on a valid case";
+      return "the backend crashed on a valid case (threw, or its process died)";
+    case FindingKind::kBackendHang:
+      return "the backend gave no answer within the case timeout on a valid case";
     case FindingKind::kOracleError:
       return "hlocheck's oracle failed (a hlocheck bug)";
     case FindingKind::kGeneratorError:

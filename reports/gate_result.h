@@ -21,7 +21,8 @@ enum class FindingKind : uint8_t {
   kMismatch,         // the backend's values differ from what the oracle allows
   kWrongResultType,  // the backend returned the wrong number, shape or type of results
   kBackendError,     // the backend returned an error status on a valid case
-  kBackendCrash,     // the backend threw an exception
+  kBackendCrash,     // the backend threw, or its worker process died (abort, signal)
+  kBackendHang,      // the backend's worker gave no answer within the case timeout
   kOracleError,      // the oracle (or the spec verifier) failed or threw
   kGeneratorError,   // the generator threw, or made a case its op's spec rejects
 };
@@ -37,6 +38,8 @@ inline const char* KindName(FindingKind kind) {
       return "backend error";
     case FindingKind::kBackendCrash:
       return "backend crash";
+    case FindingKind::kBackendHang:
+      return "backend hang";
     case FindingKind::kOracleError:
       return "oracle error";
     case FindingKind::kGeneratorError:

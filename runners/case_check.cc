@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "adapters/program/program_backend.h"
 #include "spec/verifier.h"
 
 namespace hlocheck {
@@ -74,7 +75,12 @@ CaseOutcome CheckCase(const CaseContext& context, const spec::OpSpec& op, const 
   try {
     auto actual = context.adapter->Run(c);
     if (!actual.ok()) {
-      return Stop(std::move(outcome), Kind::kBackendError, std::string(actual.status().message()));
+      // A compiler's worker process that died or hung (adapters/worker) is
+      // a finding of its own kind, not an error the backend returned.
+      const Kind kind = IsWorkerCrash(actual.status())  ? Kind::kBackendCrash
+                        : IsWorkerHang(actual.status()) ? Kind::kBackendHang
+                                                        : Kind::kBackendError;
+      return Stop(std::move(outcome), kind, std::string(actual.status().message()));
     }
     outcome.actual = *std::move(actual);
   } catch (...) {

@@ -24,7 +24,8 @@ struct CaseOutcome {
     kMismatch,
     kWrongType,     // the wrong number, shape or element type of results
     kBackendError,  // the backend returned an error status
-    kBackendCrash,  // the backend threw
+    kBackendCrash,  // the backend threw, or its worker process died
+    kBackendHang,   // the backend's worker gave no answer within the case timeout
     kSkipped,       // the backend (or the oracle) cannot run it: never a pass
     kInvalid,       // the case violates its op's spec: a generator bug
     kOracleError,   // the oracle, the verifier or the comparison failed or threw
@@ -39,7 +40,7 @@ struct CaseOutcome {
   // The backend's fault: worth shrinking and reporting as its finding.
   bool failed() const {
     return kind == Kind::kMismatch || kind == Kind::kWrongType || kind == Kind::kBackendError ||
-           kind == Kind::kBackendCrash;
+           kind == Kind::kBackendCrash || kind == Kind::kBackendHang;
   }
 };
 

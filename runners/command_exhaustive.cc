@@ -14,6 +14,7 @@ int ExhaustiveCommand(const std::vector<std::string>& args) {
   flags.Add("type", "LIST", "element types of at most 16 bits (8 for binary ops)");
   flags.Add("backend", "NAME", "the backend to check", "cpu");
   flags.Add("threads", "N", "backend threads (0: one per hardware thread)", "0");
+  AddCompilerFlags(flags);
   flags.AddSwitch("help", "show this help");
   if (auto status = flags.Parse(args); !status.ok()) {
     std::cerr << "hlocheck exhaustive: " << status.message() << "\n";
@@ -35,7 +36,13 @@ int ExhaustiveCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck exhaustive: " << threads.status().message() << "\n";
     return kExitUsage;
   }
-  auto session = OpenSession(flags.Get("backend"), static_cast<int>(*threads));
+  AdapterOptions adapter_options;
+  adapter_options.threads = static_cast<int>(*threads);
+  if (absl::Status applied = ApplyCompilerFlags(flags, adapter_options); !applied.ok()) {
+    std::cerr << "hlocheck exhaustive: " << applied.message() << "\n";
+    return kExitUsage;
+  }
+  auto session = OpenSession(flags.Get("backend"), std::move(adapter_options));
   if (!session.ok()) {
     std::cerr << "hlocheck exhaustive: " << session.status().message() << "\n";
     return kExitUsage;

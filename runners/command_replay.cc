@@ -15,6 +15,7 @@ int ReplayCommand(const std::vector<std::string>& args) {
   Flags flags;
   flags.Add("backend", "NAME", "the backend to run the case on", "cpu");
   flags.Add("threads", "N", "backend threads; 0 = one per hardware thread", "0");
+  AddCompilerFlags(flags);
   flags.AddSwitch("help", "show this help");
   if (auto status = flags.Parse(args); !status.ok()) {
     std::cerr << "hlocheck replay: " << status.message() << "\n";
@@ -40,7 +41,13 @@ int ReplayCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck replay: " << threads.status().message() << "\n";
     return kExitUsage;
   }
-  auto session = OpenSession(flags.Get("backend"), static_cast<int>(*threads));
+  AdapterOptions adapter_options;
+  adapter_options.threads = static_cast<int>(*threads);
+  if (absl::Status applied = ApplyCompilerFlags(flags, adapter_options); !applied.ok()) {
+    std::cerr << "hlocheck replay: " << applied.message() << "\n";
+    return kExitUsage;
+  }
+  auto session = OpenSession(flags.Get("backend"), std::move(adapter_options));
   if (!session.ok()) {
     std::cerr << "hlocheck replay: " << session.status().message() << "\n";
     return kExitUsage;

@@ -25,6 +25,7 @@ Flags RunFlags() {
   flags.Add("out", "DIR", "where report.json, junit.xml and reproducers go", "hlocheck-out");
   flags.Add("max-elements", "N", "largest number of elements a generated case draws", "4096");
   flags.Add("threads", "N", "backend threads; 0 = one per hardware thread", "0");
+  AddCompilerFlags(flags);
   flags.AddSwitch("list-backends", "list the available backends and exit");
   flags.AddSwitch("quiet", "print only failures and the final totals");
   flags.AddSwitch("help", "show this help");
@@ -95,7 +96,13 @@ int RunCommand(const std::vector<std::string>& args) {
   options.command_line = "hlocheck run";
   for (const std::string& a : args) options.command_line += " " + a;
 
-  auto session = OpenSession(flags.Get("backend"), static_cast<int>(*threads));
+  AdapterOptions adapter_options;
+  adapter_options.threads = static_cast<int>(*threads);
+  if (absl::Status applied = ApplyCompilerFlags(flags, adapter_options); !applied.ok()) {
+    std::cerr << "hlocheck run: " << applied.message() << "\n";
+    return kExitUsage;
+  }
+  auto session = OpenSession(flags.Get("backend"), std::move(adapter_options));
   if (!session.ok()) {
     std::cerr << "hlocheck run: " << session.status().message() << "\n";
     return kExitUsage;

@@ -46,8 +46,14 @@ absl::Status Flags::Parse(const std::vector<std::string>& args) {
       value = args[++i];
     }
     values_[name] = *value;
+    all_values_[name].push_back(*value);
   }
   return absl::OkStatus();
+}
+
+std::vector<std::string> Flags::GetAll(const std::string& name) const {
+  auto it = all_values_.find(name);
+  return it == all_values_.end() ? std::vector<std::string>{} : it->second;
 }
 
 std::string Flags::Get(const std::string& name) const {

@@ -30,6 +30,8 @@ class Flags {
   bool Switch(const std::string& name) const;
   absl::StatusOr<int64_t> GetInt(const std::string& name, int64_t min, int64_t max) const;
   absl::StatusOr<uint64_t> GetUint(const std::string& name) const;
+  // Every value a repeatable flag was given, in order (Get has the last).
+  std::vector<std::string> GetAll(const std::string& name) const;
   // A comma-separated list; empty when not given.
   std::vector<std::string> GetList(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
@@ -45,6 +47,7 @@ class Flags {
   std::vector<std::string> order_;
   std::map<std::string, Spec> specs_;
   std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> all_values_;
   std::vector<std::string> positional_;
 };
 

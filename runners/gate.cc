@@ -45,6 +45,8 @@ FindingKind FindingKindOf(CaseOutcome::Kind kind) {
       return FindingKind::kBackendError;
     case CaseOutcome::Kind::kBackendCrash:
       return FindingKind::kBackendCrash;
+    case CaseOutcome::Kind::kBackendHang:
+      return FindingKind::kBackendHang;
     case CaseOutcome::Kind::kInvalid:
     case CaseOutcome::Kind::kGeneratorError:
       return FindingKind::kGeneratorError;
@@ -185,10 +187,15 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
       case CaseOutcome::Kind::kWrongType:
       case CaseOutcome::Kind::kBackendError:
       case CaseOutcome::Kind::kBackendCrash:
+      case CaseOutcome::Kind::kBackendHang:
         ++group.failed;
         if (group.findings.empty()) {
+          // A hang is not shrunk: every attempt that still hangs costs a
+          // whole case timeout.
+          const int attempts =
+              outcome.kind == CaseOutcome::Kind::kBackendHang ? 0 : options.max_shrink_attempts;
           Shrunk shrunk = Shrink([&](const Case& candidate) { return CheckCase(op, candidate); },
-                                 *shrinkable, outcome, options.max_shrink_attempts);
+                                 *shrinkable, outcome, attempts);
           Finding f = Describe(op, type, &shrunk.c, shrunk.outcome);
           f.case_index = static_cast<int>(i);
           f.original_elements = InputElements(c);

@@ -29,7 +29,7 @@ absl::StatusOr<OpSupportTable> BuildOpSupportTable(const spec::SpecRegistry& reg
   AdapterOptions options;
   options.threads = 1;
   for (const AdapterDescription& description : ListAdapters()) {
-    if (description.self_test) continue;
+    if (description.self_test || description.compiler) continue;
     auto adapter = CreateAdapter(description.name, options);
     HLOCHECK_RETURN_IF_ERROR(adapter.status());
     table.backends.push_back(description.name);

@@ -1,13 +1,15 @@
 #include "runners/session.h"
+
+#include "absl/strings/numbers.h"
 #include "core/status_macros.h"
 
 namespace hlocheck {
 
-absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend, int threads) {
+absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend,
+                                                     AdapterOptions options) {
   auto registry = spec::DefaultRegistry();
   HLOCHECK_RETURN_IF_ERROR(registry.status());
-  AdapterOptions options;
-  options.threads = threads;
+  options.registry = *registry;
   auto adapter = CreateAdapter(backend, options);
   HLOCHECK_RETURN_IF_ERROR(adapter.status());
   auto session = std::make_unique<Session>();
@@ -16,6 +18,47 @@ absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend,
   session->adapter = *std::move(adapter);
   session->gate = std::make_unique<Gate>(*registry, session->oracle.get(), session->adapter.get());
   return session;
+}
+
+absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend, int threads) {
+  AdapterOptions options;
+  options.threads = threads;
+  return OpenSession(backend, std::move(options));
+}
+
+void AddCompilerFlags(Flags& flags) {
+  flags.Add("backend-option", "KEY=VALUE",
+            "for pjrt: and external: backends, repeatable: an XLA debug option (e.g. "
+            "xla_cpu_enable_fast_min_max=false), client.NAME=VALUE for the PJRT client, or a "
+            "driver's option");
+  flags.Add("inputs", "arguments|constants",
+            "for pjrt: and external: backends: inputs as @main's arguments, or as constants "
+            "(which compilers fold: a code path of its own)",
+            "arguments");
+  flags.Add("case-timeout", "SECONDS",
+            "for pjrt: and external: backends: a case that takes longer is a hang finding", "60");
+}
+
+absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options) {
+  for (const std::string& option : flags.GetAll("backend-option")) {
+    size_t eq = option.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError("--backend-option " + option + ": expected KEY=VALUE");
+    }
+    options.backend_options[option.substr(0, eq)] = option.substr(eq + 1);
+  }
+  const std::string inputs = flags.Get("inputs");
+  if (inputs != "arguments" && inputs != "constants") {
+    return absl::InvalidArgumentError("--inputs " + inputs + ": expected arguments or constants");
+  }
+  options.inputs_as_constants = inputs == "constants";
+  double timeout = 0;
+  if (!absl::SimpleAtod(flags.Get("case-timeout"), &timeout) || !(timeout > 0)) {
+    return absl::InvalidArgumentError("--case-timeout " + flags.Get("case-timeout") +
+                                      ": expected a positive number of seconds");
+  }
+  options.case_timeout_s = timeout;
+  return absl::OkStatus();
 }
 
 }  // namespace hlocheck

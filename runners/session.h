@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "runners/flags.h"
 #include "runners/gate.h"
 
 namespace hlocheck {
@@ -19,7 +20,15 @@ struct Session {
 };
 
 // Loads the default spec directory and creates the named backend.
+absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend,
+                                                     AdapterOptions options);
 absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend, int threads);
+
+// The flags of the backends that compile programs (pjrt:, external:):
+// --backend-option KEY=VALUE (repeatable), --inputs arguments|constants,
+// --case-timeout SECONDS; and their values into `options`.
+void AddCompilerFlags(Flags& flags);
+absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options);
 
 }  // namespace hlocheck
 

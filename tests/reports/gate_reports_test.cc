@@ -228,7 +228,8 @@ TEST(GateReportsTest, EveryKindHasItsOwnNameAndSummary) {
   std::set<std::string> names, summaries;
   for (FindingKind kind :
        {FindingKind::kMismatch, FindingKind::kWrongResultType, FindingKind::kBackendError,
-        FindingKind::kBackendCrash, FindingKind::kOracleError, FindingKind::kGeneratorError}) {
+        FindingKind::kBackendCrash, FindingKind::kBackendHang, FindingKind::kOracleError,
+        FindingKind::kGeneratorError}) {
     Finding f;
     f.kind = kind;
     f.message = "the stage's message";
@@ -238,8 +239,8 @@ TEST(GateReportsTest, EveryKindHasItsOwnNameAndSummary) {
       EXPECT_EQ(FindingDetails(f), "the stage's message\n") << KindName(kind);
     }
   }
-  EXPECT_EQ(names.size(), 6u);
-  EXPECT_EQ(summaries.size(), 6u);
+  EXPECT_EQ(names.size(), 7u);
+  EXPECT_EQ(summaries.size(), 7u);
   EXPECT_EQ(std::string(KindName(FindingKind::kBackendCrash)), "backend crash");
 }
 

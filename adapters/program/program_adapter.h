@@ -1,0 +1,44 @@
+// The Adapter for compilers: writes each case as a StableHLO module
+// (mlir/writer.h PrintCaseProgram) and hands it to a ProgramBackend, its
+// inputs as @main's arguments or folded in as constants.
+#ifndef HLOCHECK_ADAPTERS_PROGRAM_PROGRAM_ADAPTER_H_
+#define HLOCHECK_ADAPTERS_PROGRAM_PROGRAM_ADAPTER_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "adapters/adapter.h"
+#include "adapters/program/program_backend.h"
+#include "spec/registry.h"
+
+namespace hlocheck {
+
+class ProgramAdapter : public Adapter {
+ public:
+  // `transferable`: whether the backend can take and return tensors of an
+  // element type at all (PJRT has no f6 buffers, say).
+  ProgramAdapter(std::string name, const spec::SpecRegistry& registry,
+                 std::unique_ptr<ProgramBackend> backend, bool inputs_as_constants,
+                 std::function<bool(ElementType)> transferable);
+
+  std::string_view name() const override { return name_; }
+  std::vector<std::string> ImplementedOps() const override;
+  AdapterSupport Supports(const Case& c) const override;
+  absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override;
+
+  // The module Run hands to the backend for `c`: what a reproducer shows.
+  absl::StatusOr<std::string> ModuleText(const Case& c) const;
+  ProgramBackend& backend() { return *backend_; }
+
+ private:
+  std::string name_;
+  const spec::SpecRegistry& registry_;
+  std::unique_ptr<ProgramBackend> backend_;
+  bool inputs_as_constants_;
+  std::function<bool(ElementType)> transferable_;
+};
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_ADAPTERS_PROGRAM_PROGRAM_ADAPTER_H_
