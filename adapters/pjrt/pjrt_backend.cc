@@ -4,9 +4,9 @@
 #include <list>
 #include <unordered_map>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/match.h"
 #include "adapters/pjrt/compile_options.h"
 #include "adapters/pjrt/pjrt_client.h"
 #include "core/status_macros.h"

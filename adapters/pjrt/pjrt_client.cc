@@ -21,7 +21,8 @@ absl::Status ToStatus(const PJRT_Api* api, PJRT_Error* error, std::string_view w
   message.struct_size = PJRT_Error_Message_Args_STRUCT_SIZE;
   message.error = error;
   api->PJRT_Error_Message(&message);
-  std::string text = absl::StrCat(std::string(what), ": ", std::string(message.message, message.message_size));
+  std::string text =
+      absl::StrCat(std::string(what), ": ", std::string(message.message, message.message_size));
   PJRT_Error_GetCode_Args code{};
   code.struct_size = PJRT_Error_GetCode_Args_STRUCT_SIZE;
   code.error = error;
@@ -39,34 +40,62 @@ absl::Status ToStatus(const PJRT_Api* api, PJRT_Error* error, std::string_view w
 
 std::optional<PJRT_Buffer_Type> BufferType(ElementType type) {
   switch (type) {
-    case ElementType::kI1: return PJRT_Buffer_Type_PRED;
-    case ElementType::kSI2: return PJRT_Buffer_Type_S2;
-    case ElementType::kSI4: return PJRT_Buffer_Type_S4;
-    case ElementType::kSI8: return PJRT_Buffer_Type_S8;
-    case ElementType::kSI16: return PJRT_Buffer_Type_S16;
-    case ElementType::kSI32: return PJRT_Buffer_Type_S32;
-    case ElementType::kSI64: return PJRT_Buffer_Type_S64;
-    case ElementType::kUI2: return PJRT_Buffer_Type_U2;
-    case ElementType::kUI4: return PJRT_Buffer_Type_U4;
-    case ElementType::kUI8: return PJRT_Buffer_Type_U8;
-    case ElementType::kUI16: return PJRT_Buffer_Type_U16;
-    case ElementType::kUI32: return PJRT_Buffer_Type_U32;
-    case ElementType::kUI64: return PJRT_Buffer_Type_U64;
-    case ElementType::kF4E2M1FN: return PJRT_Buffer_Type_F4E2M1FN;
-    case ElementType::kF8E3M4: return PJRT_Buffer_Type_F8E3M4;
-    case ElementType::kF8E4M3: return PJRT_Buffer_Type_F8E4M3;
-    case ElementType::kF8E4M3FN: return PJRT_Buffer_Type_F8E4M3FN;
-    case ElementType::kF8E4M3FNUZ: return PJRT_Buffer_Type_F8E4M3FNUZ;
-    case ElementType::kF8E4M3B11FNUZ: return PJRT_Buffer_Type_F8E4M3B11FNUZ;
-    case ElementType::kF8E5M2: return PJRT_Buffer_Type_F8E5M2;
-    case ElementType::kF8E5M2FNUZ: return PJRT_Buffer_Type_F8E5M2FNUZ;
-    case ElementType::kF8E8M0FNU: return PJRT_Buffer_Type_F8E8M0FNU;
-    case ElementType::kBF16: return PJRT_Buffer_Type_BF16;
-    case ElementType::kF16: return PJRT_Buffer_Type_F16;
-    case ElementType::kF32: return PJRT_Buffer_Type_F32;
-    case ElementType::kF64: return PJRT_Buffer_Type_F64;
-    case ElementType::kComplexF32: return PJRT_Buffer_Type_C64;
-    case ElementType::kComplexF64: return PJRT_Buffer_Type_C128;
+    case ElementType::kI1:
+      return PJRT_Buffer_Type_PRED;
+    case ElementType::kSI2:
+      return PJRT_Buffer_Type_S2;
+    case ElementType::kSI4:
+      return PJRT_Buffer_Type_S4;
+    case ElementType::kSI8:
+      return PJRT_Buffer_Type_S8;
+    case ElementType::kSI16:
+      return PJRT_Buffer_Type_S16;
+    case ElementType::kSI32:
+      return PJRT_Buffer_Type_S32;
+    case ElementType::kSI64:
+      return PJRT_Buffer_Type_S64;
+    case ElementType::kUI2:
+      return PJRT_Buffer_Type_U2;
+    case ElementType::kUI4:
+      return PJRT_Buffer_Type_U4;
+    case ElementType::kUI8:
+      return PJRT_Buffer_Type_U8;
+    case ElementType::kUI16:
+      return PJRT_Buffer_Type_U16;
+    case ElementType::kUI32:
+      return PJRT_Buffer_Type_U32;
+    case ElementType::kUI64:
+      return PJRT_Buffer_Type_U64;
+    case ElementType::kF4E2M1FN:
+      return PJRT_Buffer_Type_F4E2M1FN;
+    case ElementType::kF8E3M4:
+      return PJRT_Buffer_Type_F8E3M4;
+    case ElementType::kF8E4M3:
+      return PJRT_Buffer_Type_F8E4M3;
+    case ElementType::kF8E4M3FN:
+      return PJRT_Buffer_Type_F8E4M3FN;
+    case ElementType::kF8E4M3FNUZ:
+      return PJRT_Buffer_Type_F8E4M3FNUZ;
+    case ElementType::kF8E4M3B11FNUZ:
+      return PJRT_Buffer_Type_F8E4M3B11FNUZ;
+    case ElementType::kF8E5M2:
+      return PJRT_Buffer_Type_F8E5M2;
+    case ElementType::kF8E5M2FNUZ:
+      return PJRT_Buffer_Type_F8E5M2FNUZ;
+    case ElementType::kF8E8M0FNU:
+      return PJRT_Buffer_Type_F8E8M0FNU;
+    case ElementType::kBF16:
+      return PJRT_Buffer_Type_BF16;
+    case ElementType::kF16:
+      return PJRT_Buffer_Type_F16;
+    case ElementType::kF32:
+      return PJRT_Buffer_Type_F32;
+    case ElementType::kF64:
+      return PJRT_Buffer_Type_F64;
+    case ElementType::kComplexF32:
+      return PJRT_Buffer_Type_C64;
+    case ElementType::kComplexF64:
+      return PJRT_Buffer_Type_C128;
     case ElementType::kF6E2M3FN:
     case ElementType::kF6E3M2FN:
       return std::nullopt;  // PJRT has no f6 buffer type
@@ -134,8 +163,8 @@ std::string PluginInfo::Attribute(std::string_view name) const {
 }
 
 std::string PluginInfo::Describe() const {
-  std::string text = absl::StrCat(path, ": PJRT API ", api_major, ".", api_minor, ", platform ",
-                                  platform_name);
+  std::string text =
+      absl::StrCat(path, ": PJRT API ", api_major, ".", api_minor, ", platform ", platform_name);
   if (!platform_version.empty()) absl::StrAppend(&text, " (", platform_version, ")");
   for (const auto& [key, value] : attributes) absl::StrAppend(&text, ", ", key, " ", value);
   return text;
@@ -156,8 +185,8 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Load(
   // out of hlocheck's symbol namespace.
   void* library = dlopen(plugin_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
-    return absl::NotFoundError(absl::StrCat("cannot load the PJRT plugin ", plugin_path, ": ",
-                                            dlerror()));
+    return absl::NotFoundError(
+        absl::StrCat("cannot load the PJRT plugin ", plugin_path, ": ", dlerror()));
   }
   using GetPjrtApiFunction = const PJRT_Api* (*)();
   auto get_api = reinterpret_cast<GetPjrtApiFunction>(dlsym(library, "GetPjrtApi"));
@@ -315,8 +344,8 @@ absl::StatusOr<std::vector<Tensor>> Client::Execute(Executable& executable,
   for (const Tensor& input : inputs) {
     std::optional<PJRT_Buffer_Type> type = BufferType(input.element_type());
     if (!type) {
-      return absl::UnimplementedError(absl::StrCat(
-          "PJRT has no buffer type for ", std::string(Name(input.element_type()))));
+      return absl::UnimplementedError(
+          absl::StrCat("PJRT has no buffer type for ", std::string(Name(input.element_type()))));
     }
     // One element per byte for the sub-byte types, as jax hands them over
     // (ml_dtypes); the plugin packs them for the device.
@@ -372,10 +401,9 @@ absl::StatusOr<std::vector<Tensor>> Client::Execute(Executable& executable,
     HLOCHECK_PJRT(api_, api_->PJRT_Buffer_Dimensions(&dimensions), "reading an output's shape");
     Shape shape(dimensions.dims, dimensions.dims + dimensions.num_dims);
     if (BufferType(expected.element_type) != element.type || shape != expected.shape) {
-      return absl::InternalError(absl::StrCat("output ", i, " has PJRT type ",
-                                              static_cast<int>(element.type), " and shape [",
-                                              ShapeToString(shape, ","), "], expected ",
-                                              expected.ToString()));
+      return absl::InternalError(absl::StrCat(
+          "output ", i, " has PJRT type ", static_cast<int>(element.type), " and shape [",
+          ShapeToString(shape, ","), "], expected ", expected.ToString()));
     }
     Tensor result(TensorType(expected.shape, expected.element_type));
     PJRT_Buffer_ToHostBuffer_Args copy{};
@@ -386,8 +414,7 @@ absl::StatusOr<std::vector<Tensor>> Client::Execute(Executable& executable,
     if (copy.dst_size != result.bytes().size()) {
       return absl::InternalError(absl::StrCat("output ", i, " is ", copy.dst_size,
                                               " bytes on the host, expected ",
-                                              result.bytes().size(), " for ",
-                                              expected.ToString()));
+                                              result.bytes().size(), " for ", expected.ToString()));
     }
     copy.dst = result.raw();
     copy.event = nullptr;

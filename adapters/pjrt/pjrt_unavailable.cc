@@ -14,7 +14,8 @@ std::string KnownPluginPath(const std::string& name) { return name; }
 absl::StatusOr<std::unique_ptr<ProgramBackend>> CreatePjrtBackend(
     const std::string& plugin, const std::map<std::string, std::string>&) {
   return absl::UnimplementedError(absl::StrCat(
-      "pjrt:", plugin, ": this hlocheck was built without the PJRT C API header; run "
+      "pjrt:", plugin,
+      ": this hlocheck was built without the PJRT C API header; run "
       "scripts/install-deps (it installs the plugin wheel that carries pjrt_c_api.h) and "
       "configure again"));
 }

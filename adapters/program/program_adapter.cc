@@ -30,8 +30,8 @@ AdapterSupport ProgramAdapter::Supports(const Case& c) const {
       return "quantized tensors are not passed to compilers yet (the quantization issue)";
     }
     if (!transferable_(type.element_type)) {
-      return absl::StrCat("the backend cannot take or return ", std::string(Name(type.element_type)),
-                          " tensors");
+      return absl::StrCat("the backend cannot take or return ",
+                          std::string(Name(type.element_type)), " tensors");
     }
     return "";
   };

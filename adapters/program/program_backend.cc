@@ -11,8 +11,10 @@ absl::StatusOr<std::unique_ptr<ProgramBackend>> CreateInProcessBackend(
   const std::string& name = spec.name;
   auto after = [&](std::string_view prefix) { return name.substr(prefix.size()); };
   if (absl::StartsWith(name, "pjrt:")) return pjrt::CreatePjrtBackend(after("pjrt:"), spec.options);
-  if (absl::StartsWith(name, "selftest-crash:")) return CreateCrashingBackend(after("selftest-crash:"));
-  if (absl::StartsWith(name, "selftest-hang:")) return CreateHangingBackend(after("selftest-hang:"));
+  if (absl::StartsWith(name, "selftest-crash:"))
+    return CreateCrashingBackend(after("selftest-crash:"));
+  if (absl::StartsWith(name, "selftest-hang:"))
+    return CreateHangingBackend(after("selftest-hang:"));
   return absl::NotFoundError(absl::StrCat("no program backend named '", name,
                                           "'; known: pjrt:PLUGIN, selftest-crash:OP, "
                                           "selftest-hang:OP"));

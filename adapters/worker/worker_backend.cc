@@ -51,8 +51,8 @@ WorkerBackend::WorkerBackend(ProgramBackendSpec spec, WorkerOptions options)
   // A write to a worker that has died must be an error, not hlocheck's death.
   signal(SIGPIPE, SIG_IGN);
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") +
-                        "/hlocheck-worker-stderr-XXXXXX";
+  std::string pattern =
+      std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/hlocheck-worker-stderr-XXXXXX";
   int fd = mkstemp(pattern.data());
   if (fd >= 0) {
     close(fd);
@@ -80,8 +80,8 @@ absl::Status WorkerBackend::Spawn() {
     close(request[1]);
     return absl::InternalError("pipe2 failed");
   }
-  std::vector<std::string> args = {options_.executable, "worker", "--backend", spec_.name,
-                                   "--request-fd", "3", "--reply-fd", "4"};
+  std::vector<std::string> args = {options_.executable, "worker", "--backend",  spec_.name,
+                                   "--request-fd",      "3",      "--reply-fd", "4"};
   for (const auto& [key, value] : spec_.options) {
     args.push_back("--backend-option");
     args.push_back(key + "=" + value);
@@ -104,8 +104,8 @@ absl::Status WorkerBackend::Spawn() {
                                      O_WRONLY | O_CREAT | O_TRUNC, 0600);
   }
   pid_t pid = -1;
-  int spawned = posix_spawn(&pid, options_.executable.c_str(), &actions, nullptr, argv.data(),
-                            environ);
+  int spawned =
+      posix_spawn(&pid, options_.executable.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   close(request[0]);
   close(reply[1]);
@@ -119,15 +119,16 @@ absl::Status WorkerBackend::Spawn() {
   request_fd_ = request[1];
   reply_fd_ = reply[0];
 
-  auto hello = ReadFrame(reply_fd_, NowMs() + static_cast<int64_t>(options_.startup_timeout_s * 1e3));
+  auto hello =
+      ReadFrame(reply_fd_, NowMs() + static_cast<int64_t>(options_.startup_timeout_s * 1e3));
   absl::StatusOr<Reply> decoded =
       hello.ok() ? DecodeReply(*hello) : absl::StatusOr<Reply>(hello.status());
   if (!decoded.ok()) {
     const bool slow = absl::IsDeadlineExceeded(decoded.status());
     std::string ended = Stop(slow);
-    return absl::UnavailableError(absl::StrCat(
-        "the worker for ", spec_.name, slow ? " did not start in time" : " failed to start",
-        " (", ended, ")", StderrTail()));
+    return absl::UnavailableError(absl::StrCat("the worker for ", spec_.name,
+                                               slow ? " did not start in time" : " failed to start",
+                                               " (", ended, ")", StderrTail()));
   }
   if (!decoded->status.ok()) {
     Stop(false);
@@ -191,8 +192,8 @@ absl::StatusOr<std::vector<Tensor>> WorkerBackend::Run(std::string_view module_t
   }
   if (!answer.ok()) {
     std::string ended = Stop(false);
-    return WorkerCrashError(absl::StrCat("the worker died while running the case (", ended, ")",
-                                         StderrTail()));
+    return WorkerCrashError(
+        absl::StrCat("the worker died while running the case (", ended, ")", StderrTail()));
   }
   auto reply = DecodeReply(*answer);
   if (!reply.ok()) {

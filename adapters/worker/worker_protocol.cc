@@ -68,7 +68,8 @@ class Reader {
     HLOCHECK_RETURN_IF_ERROR(name.status());
     std::optional<ElementType> element = ParseElementType(*name);
     if (!element) {
-      return absl::DataLossError(absl::StrCat("worker message: unknown element type '", std::string(*name), "'"));
+      return absl::DataLossError(
+          absl::StrCat("worker message: unknown element type '", std::string(*name), "'"));
     }
     auto rank = Get<uint32_t>();
     HLOCHECK_RETURN_IF_ERROR(rank.status());
@@ -92,8 +93,8 @@ class Reader {
     const uint64_t expected =
         static_cast<uint64_t>(NumElements(type->shape)) * ContainerBytes(type->element_type);
     if (bytes->size() != expected) {
-      return absl::DataLossError(absl::StrCat("worker message: ", bytes->size(),
-                                              " bytes for a ", type->ToString()));
+      return absl::DataLossError(
+          absl::StrCat("worker message: ", bytes->size(), " bytes for a ", type->ToString()));
     }
     Tensor tensor(*std::move(type));
     if (!bytes->empty()) std::memcpy(tensor.raw(), bytes->data(), bytes->size());
@@ -108,8 +109,7 @@ class Reader {
   }
 
   absl::Status End() const {
-    return rest_.empty() ? absl::OkStatus()
-                         : absl::DataLossError("worker message: trailing bytes");
+    return rest_.empty() ? absl::OkStatus() : absl::DataLossError("worker message: trailing bytes");
   }
 
  private:
@@ -218,8 +218,8 @@ absl::Status WriteFrame(int fd, std::string_view body) {
       ssize_t written = write(fd, part.data(), part.size());
       if (written < 0 && errno == EINTR) continue;
       if (written <= 0) {
-        return absl::UnavailableError(absl::StrCat("writing to the worker pipe: ",
-                                                   std::strerror(errno)));
+        return absl::UnavailableError(
+            absl::StrCat("writing to the worker pipe: ", std::strerror(errno)));
       }
       part.remove_prefix(static_cast<size_t>(written));
     }
@@ -245,7 +245,8 @@ absl::Status ReadExactly(int fd, char* out, size_t size, int64_t deadline_ms, bo
     ssize_t got = read(fd, out + done, size - done);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
-      return absl::UnavailableError(absl::StrCat("reading the worker pipe: ", std::strerror(errno)));
+      return absl::UnavailableError(
+          absl::StrCat("reading the worker pipe: ", std::strerror(errno)));
     }
     if (got == 0) {
       return at_start && done == 0 ? absl::NotFoundError("end of file")

@@ -1,0 +1,76 @@
+// A case as a program for a compiler (PrintCaseProgram): @main takes the
+// inputs as arguments or builds them as constants, returns the result
+// tensors in the case's order, and builds and takes apart tuples and
+// tokens itself; the text reads back.
+#include <gtest/gtest.h>
+
+#include "mlir/reader.h"
+#include "mlir/writer.h"
+#include "tests/support/case_builders.h"
+#include "tests/support/spec_registry.h"
+
+namespace hlocheck::mlir {
+namespace {
+
+using ::hlocheck::testing::Literal;
+using ::hlocheck::testing::MakeCase;
+using ::hlocheck::testing::TestRegistry;
+using ::hlocheck::testing::TupleCase;
+using ::hlocheck::testing::ValueTypeOf;
+
+std::string Program(const Case& c, ProgramInputs inputs) {
+  const spec::OpSpec* op = TestRegistry().Find(c.op);
+  EXPECT_NE(op, nullptr) << c.op;
+  return PrintCaseProgram(TestRegistry(), *op, c, inputs);
+}
+
+TEST(CaseProgramTest, InputsAsArguments) {
+  Case c = MakeCase("add", {Literal("dense<[1, 2]> : tensor<2xi32>"),
+                            Literal("dense<[3, 4]> : tensor<2xi32>")},
+                    TensorType({2}, ElementType::kSI32));
+  EXPECT_EQ(Program(c, ProgramInputs::kArguments),
+            "module @hlocheck_case {\n"
+            "  func.func public @main(%lhs: tensor<2xi32>, %rhs: tensor<2xi32>) -> "
+            "(tensor<2xi32>) {\n"
+            "    %result = \"stablehlo.add\"(%lhs, %rhs) : (tensor<2xi32>, tensor<2xi32>) -> "
+            "tensor<2xi32>\n"
+            "    func.return %result : tensor<2xi32>\n"
+            "  }\n"
+            "}\n");
+  auto module = ReadModule(Program(c, ProgramInputs::kArguments), "add.mlir", TestRegistry());
+  EXPECT_TRUE(module.ok()) << module.status();
+}
+
+TEST(CaseProgramTest, InputsAsConstants) {
+  Case c = MakeCase("add", {Literal("dense<[1, 2]> : tensor<2xi32>"),
+                            Literal("dense<[3, 4]> : tensor<2xi32>")},
+                    TensorType({2}, ElementType::kSI32));
+  std::string text = Program(c, ProgramInputs::kConstants);
+  EXPECT_NE(text.find("@main() -> (tensor<2xi32>)"), std::string::npos) << text;
+  EXPECT_NE(text.find("%lhs = stablehlo.constant dense<[1, 2]> : tensor<2xi32>"),
+            std::string::npos)
+      << text;
+  auto module = ReadModule(text, "add.mlir", TestRegistry());
+  EXPECT_TRUE(module.ok()) << module.status();
+}
+
+// A tuple's tensors arrive as arguments; the tuple is built inside and the
+// result taken apart, so @main returns plain tensors in the case's order.
+TEST(CaseProgramTest, TuplesAreBuiltAndTakenApartInside) {
+  Case c = TupleCase({Literal("dense<1.0> : tensor<f32>"), Literal("dense<[2]> : tensor<1xi8>")},
+                     {ValueTypeOf("tensor<f32>"), ValueTypeOf("tensor<1xi8>")});
+  std::string text = Program(c, ProgramInputs::kArguments);
+  EXPECT_NE(text.find("@main(%val0: tensor<f32>, %val1: tensor<1xi8>) -> (tensor<f32>, "
+                      "tensor<1xi8>)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("stablehlo.get_tuple_element"), std::string::npos) << text;
+  EXPECT_NE(text.find("func.return %result_0, %result_1 : tensor<f32>, tensor<1xi8>"),
+            std::string::npos)
+      << text;
+  auto module = ReadModule(text, "tuple.mlir", TestRegistry());
+  EXPECT_TRUE(module.ok()) << module.status();
+}
+
+}  // namespace
+}  // namespace hlocheck::mlir
