@@ -133,6 +133,22 @@ absl::Status AwaitEvent(const PJRT_Api* api, PJRT_Event* event, std::string_view
   return status;
 }
 
+// PJRT hands sub-byte elements (s2, s4, u2, u4, f4) to the host one per
+// byte in the byte's low bits, the bits above them zero: -1 as an s4 comes
+// back as 0x0f. hlocheck's container holds signed integers sign-extended
+// (core/element_type.h), so they are extended here; the others are masked.
+void NormalizeSubByteElements(Tensor& tensor) {
+  const int bits = BitWidth(tensor.element_type());
+  if (bits >= 8) return;
+  const unsigned mask = (1u << bits) - 1;
+  const bool sign_extend = IsSignedInt(tensor.element_type());
+  for (std::byte& element : tensor.bytes()) {
+    unsigned value = static_cast<unsigned>(element) & mask;
+    if (sign_extend && (value >> (bits - 1)) != 0) value |= ~mask;
+    element = static_cast<std::byte>(value & 0xff);
+  }
+}
+
 // Device buffers freed on every path out of Execute.
 class Buffers {
  public:
@@ -420,6 +436,7 @@ absl::StatusOr<std::vector<Tensor>> Client::Execute(Executable& executable,
     copy.event = nullptr;
     HLOCHECK_PJRT(api_, api_->PJRT_Buffer_ToHostBuffer(&copy), "copying an output");
     HLOCHECK_RETURN_IF_ERROR(AwaitEvent(api_, copy.event, "copying an output"));
+    NormalizeSubByteElements(result);
     results.push_back(std::move(result));
   }
   return results;

@@ -22,12 +22,10 @@ extern char** environ;
 namespace hlocheck::worker {
 namespace {
 
-std::string SelfExecutable() {
-  char path[4096];
-  ssize_t size = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (size <= 0) return "hlocheck";
-  return std::string(path, static_cast<size_t>(size));
-}
+// This process's own binary, by the kernel's link rather than by name: the
+// link still leads to it when the file has been rebuilt (replaced) since
+// the run began, and the spawned child resolves it before it execs.
+std::string SelfExecutable() { return "/proc/self/exe"; }
 
 std::string DescribeExit(int status) {
   if (WIFSIGNALED(status)) {

@@ -15,9 +15,8 @@ std::string Bytes(std::initializer_list<int> values) {
 TEST(CompileOptionsTest, DefaultsAreOneReplicaOnePartition) {
   // executable_build_options (field 3, length 15): device_ordinal -1 as a
   // ten-byte varint, num_replicas 1, num_partitions 1.
-  EXPECT_EQ(SerializeCompileOptions({}),
-            Bytes({0x1a, 15, 0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
-                   0x20, 0x01, 0x28, 0x01}));
+  EXPECT_EQ(SerializeCompileOptions({}), Bytes({0x1a, 15, 0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                                0xff, 0xff, 0xff, 0x01, 0x20, 0x01, 0x28, 0x01}));
 }
 
 TEST(CompileOptionsTest, EnvOptionOverridesAreMapEntries) {
@@ -29,8 +28,7 @@ TEST(CompileOptionsTest, EnvOptionOverridesAreMapEntries) {
   // field 7 {field 1 "xla_cpu_enable_fast_min_max", field 2 {bool_field (2) = 0}}
   std::string key = "xla_cpu_enable_fast_min_max";
   std::string entry = Bytes({0x0a, static_cast<int>(key.size())}) + key + Bytes({0x12, 2, 0x10, 0});
-  EXPECT_EQ(bytes.substr(defaults.size()),
-            Bytes({0x3a, static_cast<int>(entry.size())}) + entry);
+  EXPECT_EQ(bytes.substr(defaults.size()), Bytes({0x3a, static_cast<int>(entry.size())}) + entry);
 }
 
 TEST(CompileOptionsTest, OptionValuesAreTyped) {

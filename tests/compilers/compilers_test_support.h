@@ -18,9 +18,9 @@ namespace hlocheck::testing {
 // The plugin scripts/install-deps installs, or "" when it is not there.
 std::string XlaCpuPluginPath();
 
-#define HLOCHECK_SKIP_WITHOUT_XLA_CPU()                                                       \
-  if (::hlocheck::testing::XlaCpuPluginPath().empty())                                       \
-  GTEST_SKIP() << "the XLA CPU PJRT plugin is not installed here; scripts/install-deps "     \
+#define HLOCHECK_SKIP_WITHOUT_XLA_CPU()                                                  \
+  if (::hlocheck::testing::XlaCpuPluginPath().empty())                                   \
+  GTEST_SKIP() << "the XLA CPU PJRT plugin is not installed here; scripts/install-deps " \
                   "installs it (.venv), then configure again"
 
 AdapterOptions CompilerOptions(double case_timeout_s = 60);

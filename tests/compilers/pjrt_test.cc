@@ -104,14 +104,30 @@ TEST(PjrtTest, GateOnXlaCpuPassesExactOps) {
   HLOCHECK_SKIP_WITHOUT_XLA_CPU();
   auto adapter = CreateAdapter("pjrt:xla-cpu", CompilerOptions());
   ASSERT_TRUE(adapter.ok()) << adapter.status();
-  GateRun run = RunGate(**adapter, {"add", "multiply", "slice", "transpose", "concatenate",
-                                    "dot_general", "maximum"},
-                        {ElementType::kSI32}, 15);
+  GateRun run = RunGate(
+      **adapter, {"add", "multiply", "slice", "transpose", "concatenate", "dot_general", "maximum"},
+      {ElementType::kSI32}, 15);
   EXPECT_EQ(run.groups.size(), 7u);
   for (const GroupResult& g : run.groups) {
     EXPECT_EQ(g.passed, 15) << g.op << " " << Name(g.type)
                             << (g.findings.empty() ? "" : ": " + g.findings[0].message);
     EXPECT_EQ(g.skipped, 0) << g.op << ": " << g.skip_reason;
+  }
+}
+
+// Sub-byte elements cross PJRT one per byte in the low bits; -1 as an si4
+// must come back as -1, not 15.
+TEST(PjrtTest, SubByteIntegersRoundTrip) {
+  HLOCHECK_SKIP_WITHOUT_XLA_CPU();
+  auto adapter = CreateAdapter("pjrt:xla-cpu", CompilerOptions());
+  ASSERT_TRUE(adapter.ok()) << adapter.status();
+  GateRun run =
+      RunGate(**adapter, {"broadcast_in_dim", "slice", "reshape"},
+              {ElementType::kSI2, ElementType::kSI4, ElementType::kUI2, ElementType::kUI4}, 15);
+  EXPECT_EQ(run.groups.size(), 12u);
+  for (const GroupResult& g : run.groups) {
+    EXPECT_EQ(g.passed, 15) << g.op << " " << Name(g.type)
+                            << (g.findings.empty() ? "" : ": " + g.findings[0].message);
   }
 }
 

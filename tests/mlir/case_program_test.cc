@@ -25,9 +25,9 @@ std::string Program(const Case& c, ProgramInputs inputs) {
 }
 
 TEST(CaseProgramTest, InputsAsArguments) {
-  Case c = MakeCase("add", {Literal("dense<[1, 2]> : tensor<2xi32>"),
-                            Literal("dense<[3, 4]> : tensor<2xi32>")},
-                    TensorType({2}, ElementType::kSI32));
+  Case c = MakeCase(
+      "add", {Literal("dense<[1, 2]> : tensor<2xi32>"), Literal("dense<[3, 4]> : tensor<2xi32>")},
+      TensorType({2}, ElementType::kSI32));
   EXPECT_EQ(Program(c, ProgramInputs::kArguments),
             "module @hlocheck_case {\n"
             "  func.func public @main(%lhs: tensor<2xi32>, %rhs: tensor<2xi32>) -> "
@@ -42,13 +42,12 @@ TEST(CaseProgramTest, InputsAsArguments) {
 }
 
 TEST(CaseProgramTest, InputsAsConstants) {
-  Case c = MakeCase("add", {Literal("dense<[1, 2]> : tensor<2xi32>"),
-                            Literal("dense<[3, 4]> : tensor<2xi32>")},
-                    TensorType({2}, ElementType::kSI32));
+  Case c = MakeCase(
+      "add", {Literal("dense<[1, 2]> : tensor<2xi32>"), Literal("dense<[3, 4]> : tensor<2xi32>")},
+      TensorType({2}, ElementType::kSI32));
   std::string text = Program(c, ProgramInputs::kConstants);
   EXPECT_NE(text.find("@main() -> (tensor<2xi32>)"), std::string::npos) << text;
-  EXPECT_NE(text.find("%lhs = stablehlo.constant dense<[1, 2]> : tensor<2xi32>"),
-            std::string::npos)
+  EXPECT_NE(text.find("%lhs = stablehlo.constant dense<[1, 2]> : tensor<2xi32>"), std::string::npos)
       << text;
   auto module = ReadModule(text, "add.mlir", TestRegistry());
   EXPECT_TRUE(module.ok()) << module.status();
