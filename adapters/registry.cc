@@ -2,10 +2,12 @@
 // adding a backend is adding a line.
 #include <array>
 #include <memory>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "adapters/adapter.h"
 #include "adapters/cpu/cpu_adapter.h"
+#include "adapters/external/external_backend.h"
 #include "adapters/faulty/faulty_adapters.h"
 #include "adapters/pjrt/pjrt_backend.h"
 #include "adapters/pjrt/pjrt_client.h"
@@ -39,6 +41,10 @@ bool IsProgramBackendName(std::string_view name) {
 std::vector<AdapterDescription> ProgramBackendDescriptions() {
   return {
       {"pjrt:PLUGIN", "a PJRT plugin (a .so path, or xla-cpu), in a worker process", false, true},
+      {"external:CONFIG",
+       "a compiler driven as a process (docs/external-protocol.md): backends/CONFIG.yaml or a "
+       "file, e.g. external:iree-llvm-cpu",
+       false, true},
       {"selftest-crash:OP", "aborts on every OP case, in a worker process", true, true},
       {"selftest-hang:OP", "never answers an OP case, in a worker process", true, true},
   };
@@ -51,6 +57,19 @@ absl::StatusOr<std::unique_ptr<Adapter>> CreateProgramAdapter(std::string_view n
   if (options.registry == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat(
         "the backend ", std::string(name), " writes cases as modules and needs the spec"));
+  }
+  if (name.substr(0, 9) == "external:") {
+    // The driver is a process of its own already: no worker around it.
+    const std::string config_name(name.substr(9));
+    auto config = external::LoadDriverConfig(external::DriverConfigPath(config_name));
+    HLOCHECK_RETURN_IF_ERROR(config.status());
+    auto backend = external::CreateExternalBackend(config_name, options.backend_options,
+                                                   options.case_timeout_s);
+    HLOCHECK_RETURN_IF_ERROR(backend.status());
+    std::set<ElementType> types = config->element_types;
+    return std::make_unique<ProgramAdapter>(
+        std::string(name), *options.registry, *std::move(backend), options.inputs_as_constants,
+        [types](ElementType type) { return types.empty() || types.count(type) > 0; });
   }
   ProgramBackendSpec spec{std::string(name), options.backend_options};
   worker::WorkerOptions worker;

@@ -2,22 +2,34 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "adapters/external/external_backend.h"
 #include "adapters/pjrt/pjrt_backend.h"
 
 namespace hlocheck {
+namespace {
+
+// An external driver hosted in a worker: the worker's own case timeout
+// (which kills it) comes first, so the driver's is only a backstop.
+constexpr double kExternalTimeoutS = 3600;
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<ProgramBackend>> CreateInProcessBackend(
     const ProgramBackendSpec& spec) {
   const std::string& name = spec.name;
   auto after = [&](std::string_view prefix) { return name.substr(prefix.size()); };
   if (absl::StartsWith(name, "pjrt:")) return pjrt::CreatePjrtBackend(after("pjrt:"), spec.options);
+  if (absl::StartsWith(name, "external:")) {
+    return external::CreateExternalBackend(after("external:"), spec.options, kExternalTimeoutS);
+  }
   if (absl::StartsWith(name, "selftest-crash:"))
     return CreateCrashingBackend(after("selftest-crash:"));
   if (absl::StartsWith(name, "selftest-hang:"))
     return CreateHangingBackend(after("selftest-hang:"));
-  return absl::NotFoundError(absl::StrCat("no program backend named '", name,
-                                          "'; known: pjrt:PLUGIN, selftest-crash:OP, "
-                                          "selftest-hang:OP"));
+  return absl::NotFoundError(
+      absl::StrCat("no program backend named '", name,
+                   "'; known: pjrt:PLUGIN, external:CONFIG, selftest-crash:OP, "
+                   "selftest-hang:OP"));
 }
 
 absl::Status WorkerCrashError(std::string message) {

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""hlocheck's external-protocol driver (version 1) for IREE.
+
+Compiles each case's StableHLO module with IREE's compiler (the Python API
+of iree-base-compiler, i.e. iree-compile with --iree-input-type=stablehlo)
+and runs @main with IREE's runtime (iree-base-runtime), inputs and results
+as .npy files. See docs/external-protocol.md; scripts/install-deps installs
+the pinned wheels into .venv.
+
+  iree_driver.py [--target llvm-cpu] [--device local-task] REQUEST.json
+  iree_driver.py [--target llvm-cpu] [--device local-task] --worker
+
+Options in the request ("options"; --backend-option KEY=VALUE on hlocheck's
+command line): target, device, and compile_flags (extra iree-compile flags,
+separated by spaces). The driver always passes
+--iree-input-demote-f64-to-f32=false (IREE demotes f64 to f32 by default,
+which would make every f64 check a check of f32) and targets the host CPU.
+"""
+
+import argparse
+import collections
+import hashlib
+import json
+import os
+import sys
+import traceback
+
+import ml_dtypes
+import numpy as np
+
+# Element types whose bits travel in an integer container (npy.h): the
+# numpy type IREE's runtime takes them as.
+VIEWED = {
+    "bf16": ml_dtypes.bfloat16,
+    "f8E4M3FN": ml_dtypes.float8_e4m3fn,
+    "f8E5M2": ml_dtypes.float8_e5m2,
+    "f8E4M3FNUZ": ml_dtypes.float8_e4m3fnuz,
+    "f8E5M2FNUZ": ml_dtypes.float8_e5m2fnuz,
+    "f8E4M3B11FNUZ": ml_dtypes.float8_e4m3b11fnuz,
+    "f8E4M3": ml_dtypes.float8_e4m3,
+    "f8E3M4": ml_dtypes.float8_e3m4,
+    "f8E8M0FNU": ml_dtypes.float8_e8m0fnu,
+    "f4E2M1FN": ml_dtypes.float4_e2m1fn,
+}
+# Sub-byte integers: a value per byte in the container, converted by value.
+CONVERTED = {"si2": ml_dtypes.int2, "si4": ml_dtypes.int4, "ui2": ml_dtypes.uint2,
+             "ui4": ml_dtypes.uint4}
+
+# Always passed: keep f64 as f64 (IREE's default demotes it to f32).
+BASE_FLAGS = ["--iree-input-demote-f64-to-f32=false", "--iree-llvmcpu-target-cpu=host"]
+
+
+def to_runtime(array, element_type):
+    if element_type in VIEWED:
+        return array.view(VIEWED[element_type])
+    if element_type in CONVERTED:
+        return array.astype(CONVERTED[element_type])
+    return array
+
+
+def to_container(array, result):
+    element_type = result["element_type"]
+    if element_type in VIEWED:
+        # copy(order="C"), not ascontiguousarray, which makes a 0-d array 1-d.
+        array = array.astype(VIEWED[element_type]).copy(order="C")
+        return array.view(np.dtype(result["npy_dtype"]))
+    if element_type in CONVERTED:
+        return array.astype(np.dtype(result["npy_dtype"]))
+    return array.astype(np.dtype(result["npy_dtype"])).copy(order="C")
+
+
+class Driver:
+    def __init__(self, target, device):
+        import iree.compiler
+        import iree.runtime
+        self.compiler = iree.compiler
+        self.runtime = iree.runtime
+        self.target = target
+        self.device_name = device
+        self.config = iree.runtime.Config(device=iree.runtime.get_device(device))
+        self.contexts = collections.OrderedDict()  # module hash -> main function
+
+    def compiled(self, text, options):
+        flags = BASE_FLAGS + options.get("compile_flags", "").split()
+        target = options.get("target", self.target)
+        key = hashlib.sha256((target + " ".join(flags) + text).encode()).hexdigest()
+        if key in self.contexts:
+            self.contexts.move_to_end(key)
+            return self.contexts[key]
+        vmfb = self.compiler.compile_str(text, target_backends=[target], input_type="stablehlo",
+                                         extra_args=flags)
+        context = self.runtime.SystemContext(config=self.config)
+        module = self.runtime.VmModule.copy_buffer(context.instance, vmfb)
+        context.add_vm_module(module)
+        main = context.modules[module.name]["main"]
+        self.contexts[key] = (context, main)
+        if len(self.contexts) > 64:
+            self.contexts.popitem(last=False)
+        return self.contexts[key]
+
+    def run(self, request_path):
+        with open(request_path) as f:
+            request = json.load(f)
+        if request.get("protocol") != 1:
+            raise ValueError(f"protocol {request.get('protocol')} is not 1")
+        with open(request["module"]) as f:
+            text = f.read()
+        _, main = self.compiled(text, request.get("options", {}))
+        inputs = [to_runtime(np.load(i["file"]), i["element_type"]) for i in request["inputs"]]
+        outputs = main(*inputs)
+        if not isinstance(outputs, (list, tuple)):
+            outputs = [outputs]
+        results = request["results"]
+        if len(outputs) != len(results):
+            raise ValueError(f"@main returned {len(outputs)} values, the case has {len(results)}")
+        for output, result in zip(outputs, results):
+            np.save(result["file"], to_container(np.asarray(output), result), allow_pickle=False)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--target", default="llvm-cpu")
+    parser.add_argument("--device", default="local-task")
+    parser.add_argument("--worker", action="store_true")
+    parser.add_argument("request", nargs="?")
+    args = parser.parse_args()
+    # Replies go to the real stdout; anything else printing there (a
+    # library) goes to stderr instead.
+    replies = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    driver = Driver(args.target, args.device)
+    if not args.worker:
+        if not args.request:
+            parser.error("a request file, or --worker")
+        try:
+            driver.run(args.request)
+        except Exception as e:  # the compiler's or runtime's error: the case's error
+            print(f"{type(e).__name__}: {e}", file=sys.stderr)
+            return 1
+        return 0
+    for line in sys.stdin:
+        request = json.loads(line)["request"]
+        try:
+            driver.run(request)
+            reply = {"ok": True}
+        except Exception as e:
+            traceback.print_exc(file=sys.stderr)
+            reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+        replies.write(json.dumps(reply) + "\n")
+        replies.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
