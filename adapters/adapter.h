@@ -42,6 +42,9 @@ struct AdapterOptions {
   bool inputs_as_constants = false;
   std::string worker_executable;
   double case_timeout_s = 60;
+  // The runner's, not the adapter's: which backend profile (--profile) to
+  // hold the backend to; "" for the default, "none" for none.
+  std::string profile_path;
 };
 
 class Adapter {

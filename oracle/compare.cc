@@ -167,6 +167,7 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
     }
     if (!pass) {
       ++out.mismatches;
+      out.mismatch_indices.push_back(static_cast<int64_t>(i));
       if (out.first_mismatches.size() < kMaxReportedMismatches) {
         ElementMismatch m{static_cast<int64_t>(i),
                           MultiIndex(actual.shape(), static_cast<int64_t>(i)),
@@ -233,10 +234,12 @@ void CompareRuns(const PermutableRuns& runs, const std::vector<const Tensor*>& e
   using Tuples = std::vector<std::vector<std::string>>;
   std::map<int64_t, std::pair<Tuples, Tuples>> by_run;
   std::map<int64_t, int64_t> first_position;
+  std::map<int64_t, std::vector<int64_t>> positions;
   for (size_t i = 0; i < runs.run.size(); ++i) {
     const int64_t r = runs.run[i];
     if (r < 0) continue;
     first_position.emplace(r, static_cast<int64_t>(i));
+    positions[r].push_back(static_cast<int64_t>(i));
     std::vector<std::string> e, a;
     for (const auto& keys : expected_keys) e.push_back(keys[i]);
     for (const auto& keys : actual_keys) a.push_back(keys[i]);
@@ -249,6 +252,8 @@ void CompareRuns(const PermutableRuns& runs, const std::vector<const Tensor*>& e
     std::sort(tuples.second.begin(), tuples.second.end());
     if (tuples.first == tuples.second) continue;
     out.mismatches += static_cast<int64_t>(tuples.first.size());
+    out.mismatch_indices.insert(out.mismatch_indices.end(), positions[r].begin(),
+                                positions[r].end());
     if (out.first_mismatches.size() < kMaxReportedMismatches) {
       const int64_t at = first_position[r];
       const Tensor& e = *expected[0];
@@ -296,6 +301,8 @@ std::vector<ResultComparison> CompareResults(const std::vector<ResultExpectation
         },
         joint);
     out[i].mismatches += joint.mismatches;
+    out[i].mismatch_indices.insert(out[i].mismatch_indices.end(), joint.mismatch_indices.begin(),
+                                   joint.mismatch_indices.end());
     for (ElementMismatch& m : joint.first_mismatches) {
       if (out[i].first_mismatches.size() < kMaxReportedMismatches) {
         out[i].first_mismatches.push_back(std::move(m));

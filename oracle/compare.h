@@ -39,6 +39,10 @@ struct ResultComparison {
   // kErrorBound: the largest |actual - center| / bound seen.
   double worst_bound_fraction = 0;
   std::vector<ElementMismatch> first_mismatches;  // at most a few
+  // The row-major position of every mismatched element (of a failing
+  // permutable run: of each of its elements), so that a backend's declared
+  // deviations can excuse exactly the elements they describe.
+  std::vector<int64_t> mismatch_indices;
 
   bool ok() const { return !type_mismatch && mismatches == 0; }
 };

@@ -174,16 +174,21 @@ std::string FindingDetails(const Finding& f) {
 }
 
 std::string GroupLine(const GroupResult& g) {
-  std::string status = g.failed > 0 ? "FAIL" : (g.passed == 0 && g.skipped > 0 ? "SKIP" : "ok");
+  // DEV: no unexpected failure, but cases that only the backend's declared
+  // deviations excuse.
+  std::string status = g.failed > 0                     ? "FAIL"
+                       : g.deviating > 0                ? "DEV"
+                       : g.passed == 0 && g.skipped > 0 ? "SKIP"
+                                                        : "ok";
   return Pad(status, 5) + Pad(g.op, kOpColumn) + Pad(std::string(Name(g.type)), 15) +
          Pad(std::to_string(g.cases), 7) + Pad(std::to_string(g.passed), 8) +
-         Pad(std::to_string(g.failed), 8) + Pad(std::to_string(g.skipped), 9) +
-         Pad(std::to_string(g.free_elements), 8) + Accuracy(g);
+         Pad(std::to_string(g.failed), 8) + Pad(std::to_string(g.deviating), 10) +
+         Pad(std::to_string(g.skipped), 9) + Pad(std::to_string(g.free_elements), 8) + Accuracy(g);
 }
 
 std::string ConsoleHeader() {
   return Pad("", 5) + Pad("op", kOpColumn) + Pad("type", 15) + Pad("cases", 7) + Pad("passed", 8) +
-         Pad("failed", 8) + Pad("skipped", 9) + Pad("free", 8) + "accuracy";
+         Pad("failed", 8) + Pad("deviating", 10) + Pad("skipped", 9) + Pad("free", 8) + "accuracy";
 }
 
 void WriteConsoleTotals(const GateRun& run, std::ostream& out) {
@@ -191,9 +196,18 @@ void WriteConsoleTotals(const GateRun& run, std::ostream& out) {
   int64_t failed = run.total(&GroupResult::failed);
   int64_t skipped = run.total(&GroupResult::skipped);
   out << run.groups.size() << " op/type groups, " << cases << " cases on backend '" << run.backend
-      << "': " << run.total(&GroupResult::passed) << " passed, " << failed << " failed, " << skipped
-      << " skipped (not runnable by the backend), " << run.total(&GroupResult::free_elements)
+      << "': " << run.total(&GroupResult::passed) << " passed, " << failed << " failed, ";
+  if (const int64_t deviating = run.total(&GroupResult::deviating); deviating > 0) {
+    out << deviating << " deviating as the backend's profile declares (not passes), ";
+  }
+  out << skipped << " skipped (not runnable by the backend), "
+      << run.total(&GroupResult::free_elements)
       << " elements left to the implementation by the spec; " << Fixed(run.seconds, 1) << " s\n";
+}
+
+// A replay runs on the CPU backend unless told otherwise.
+std::string BackendFlag(const GateRun& run) {
+  return run.backend.empty() || run.backend == "cpu" ? "" : "--backend " + run.backend + " ";
 }
 
 void WriteConsoleFindings(const GateRun& run, std::ostream& out) {
@@ -209,9 +223,20 @@ void WriteConsoleFindings(const GateRun& run, std::ostream& out) {
       }
       out << "\n"
           << f.reproducer << "\n"
-          << "replay:     build/hlocheck replay " << f.replay << "\n"
+          << "replay:     build/hlocheck replay " << BackendFlag(run) << f.replay << "\n"
           << "reproduce:  " << f.command << "\n";
     }
+  }
+  // What the backend's declared deviations excused: shown, never passed.
+  bool first = true;
+  for (const GroupResult& g : run.groups) {
+    if (g.deviating == 0) continue;
+    if (first) out << "\n=== deviating as declared (the backend's profile; not passes)\n";
+    first = false;
+    out << g.op << " " << Name(g.type) << ": " << g.deviating << " case(s);";
+    for (const auto& [id, elements] : g.excused)
+      out << " " << id << " excused " << elements << " element(s);";
+    out << " first: build/hlocheck replay " << BackendFlag(run) << g.deviation_replay << "\n";
   }
 }
 
@@ -272,6 +297,7 @@ nlohmann::json GateRunToJson(const GateRun& run) {
                             {"cases", g.cases},
                             {"passed", g.passed},
                             {"failed", g.failed},
+                            {"deviating", g.deviating},
                             {"skipped", g.skipped},
                             {"elements_compared", g.elements_compared},
                             {"free_elements", g.free_elements},
@@ -284,6 +310,10 @@ nlohmann::json GateRunToJson(const GateRun& run) {
     }
     if (g.check == "bound") group["worst_error_over_bound"] = g.worst_bound_fraction;
     if (!g.skip_reason.empty()) group["skip_reason"] = g.skip_reason;
+    if (g.deviating > 0) {
+      group["excused_elements"] = g.excused;
+      group["deviation_replay"] = g.deviation_replay;
+    }
     groups.push_back(std::move(group));
   }
   return {{"schema", "hlocheck.gate"},
@@ -298,6 +328,7 @@ nlohmann::json GateRunToJson(const GateRun& run) {
             {"cases", run.total(&GroupResult::cases)},
             {"passed", run.total(&GroupResult::passed)},
             {"failed", run.total(&GroupResult::failed)},
+            {"deviating", run.total(&GroupResult::deviating)},
             {"skipped", run.total(&GroupResult::skipped)},
             {"free_elements", run.total(&GroupResult::free_elements)}}},
           {"groups", groups}};

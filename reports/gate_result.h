@@ -3,6 +3,7 @@
 #define HLOCHECK_REPORTS_GATE_RESULT_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace hlocheck {
 // 2: a finding's kind names the stage that failed ("oracle error" and
 // "generator error" replace "internal error"; "backend crash" is new) and
 // mismatches come as data ("mismatches").
-inline constexpr int kReportSchemaVersion = 2;
+inline constexpr int kReportSchemaVersion = 3;
 
 // Which stage of a case failed. The backend's faults are shrunk; the others
 // are hlocheck's own bugs, reported loudly but never blamed on the backend.
@@ -86,6 +87,12 @@ struct GroupResult {
   int64_t passed = 0;
   int64_t failed = 0;
   int64_t skipped = 0;  // the backend cannot run them; never counted as passed
+  // Cases whose every mismatched element a deviation in the backend's
+  // profile declares: neither passed nor failed. `excused` counts the
+  // elements per deviation id; deviation_replay rebuilds the first such case.
+  int64_t deviating = 0;
+  std::map<std::string, int64_t> excused;
+  std::string deviation_replay;
   std::string skip_reason;
   int64_t elements_compared = 0;
   int64_t free_elements = 0;  // left to the implementation by the spec: not compared

@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "adapters/program/program_backend.h"
+#include "runners/deviations.h"
 #include "spec/verifier.h"
 
 namespace hlocheck {
@@ -105,6 +106,14 @@ CaseOutcome CheckCase(const CaseContext& context, const spec::OpSpec& op, const 
       outcome.message = comparison.type_error;
     } else if (!comparison.ok() && outcome.kind == Kind::kPass) {
       outcome.kind = Kind::kMismatch;
+    }
+  }
+  if (outcome.kind == Kind::kMismatch && context.profile != nullptr) {
+    try {
+      ExcuseDeclaredDeviations(*context.profile, *context.oracle, c, outcome);
+    } catch (...) {
+      return Stop(std::move(outcome), Kind::kOracleError,
+                  "checking the declared deviations threw: " + Thrown(std::current_exception()));
     }
   }
   return outcome;

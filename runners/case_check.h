@@ -5,6 +5,7 @@
 #ifndef HLOCHECK_RUNNERS_CASE_CHECK_H_
 #define HLOCHECK_RUNNERS_CASE_CHECK_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "mlir/writer.h"
 #include "oracle/compare.h"
 #include "oracle/oracle.h"
+#include "runners/backend_profile.h"
 #include "spec/registry.h"
 
 namespace hlocheck {
@@ -26,6 +28,7 @@ struct CaseOutcome {
     kBackendError,  // the backend returned an error status
     kBackendCrash,  // the backend threw, or its worker process died
     kBackendHang,   // the backend's worker gave no answer within the case timeout
+    kDeviation,     // every mismatched element is one the backend's profile declares
     kSkipped,       // the backend (or the oracle) cannot run it: never a pass
     kInvalid,       // the case violates its op's spec: a generator bug
     kOracleError,   // the oracle, the verifier or the comparison failed or threw
@@ -36,6 +39,9 @@ struct CaseOutcome {
   std::vector<ResultExpectation> expectations;
   std::vector<Tensor> actual;
   std::vector<ResultComparison> comparisons;
+  // kDeviation (and a kMismatch some of whose elements are excused): the
+  // elements each declared deviation excused, by its id.
+  std::map<std::string, int64_t> excused;
 
   // The backend's fault: worth shrinking and reporting as its finding.
   bool failed() const {
@@ -49,6 +55,7 @@ struct CaseContext {
   const spec::SpecRegistry* registry;
   const Oracle* oracle;
   Adapter* adapter;
+  const BackendProfile* profile = nullptr;  // the backend's declared deviations, if any
 };
 
 // Verifies the case once, asks Adapter::Supports once, then runs the oracle

@@ -53,6 +53,7 @@ FindingKind FindingKindOf(CaseOutcome::Kind kind) {
     case CaseOutcome::Kind::kOracleError:
     case CaseOutcome::Kind::kPass:
     case CaseOutcome::Kind::kSkipped:
+    case CaseOutcome::Kind::kDeviation:
       break;
   }
   return FindingKind::kOracleError;
@@ -137,6 +138,16 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
   generation.primary_type = type;
   generation.max_elements = options.max_elements;
   rc::Gen<Case> generator = generator_ ? generator_(op, generation) : CaseGenerator(op, generation);
+  if (context_.profile != nullptr) {
+    if (const Unsupported* u = context_.profile->FindUnsupported(op.name, type)) {
+      // Declared unsupported: every case skipped with the declaration's reason.
+      group.cases = group.skipped = options.cases;
+      group.skip_reason = "declared unsupported (" + context_.profile->file + "): " + u->reason +
+                          " (" + u->link + ")";
+      group.seconds = 0;
+      return group;
+    }
+  }
   for (int64_t i = 0; i < options.cases; ++i) {
     ++group.cases;
     const uint64_t case_seed = CaseSeed(options.seed, op.name, type, i);
@@ -163,6 +174,12 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
     switch (outcome.kind) {
       case CaseOutcome::Kind::kPass:
         ++group.passed;
+        break;
+      case CaseOutcome::Kind::kDeviation:
+        // Not a pass, not a failure: counted and shown apart.
+        ++group.deviating;
+        for (const auto& [id, elements] : outcome.excused) group.excused[id] += elements;
+        if (group.deviation_replay.empty()) group.deviation_replay = FormatReplay(key);
         break;
       case CaseOutcome::Kind::kSkipped:
         ++group.skipped;

@@ -75,6 +75,8 @@ class Gate {
   absl::StatusOr<Replayed> Replay(const std::string& replay);
 
   void SetCaseGenerator(CaseGeneratorFactory factory) { generator_ = std::move(factory); }
+  // The backend's declared deviations and unsupported ops and types (not owned).
+  void SetProfile(const BackendProfile* profile) { context_.profile = profile; }
 
  private:
   // The finding for `c` and its outcome: kind, mismatches as data, and the

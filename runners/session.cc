@@ -17,6 +17,15 @@ absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend,
   session->oracle = std::make_unique<Oracle>(*registry);
   session->adapter = *std::move(adapter);
   session->gate = std::make_unique<Gate>(*registry, session->oracle.get(), session->adapter.get());
+  std::string profile = options.profile_path.empty()     ? DefaultProfilePath(backend)
+                        : options.profile_path == "none" ? ""
+                                                         : options.profile_path;
+  if (!profile.empty()) {
+    auto loaded = LoadBackendProfile(profile, **registry);
+    HLOCHECK_RETURN_IF_ERROR(loaded.status());
+    session->profile = *std::move(loaded);
+    session->gate->SetProfile(&*session->profile);
+  }
   return session;
 }
 
@@ -35,6 +44,9 @@ void AddCompilerFlags(Flags& flags) {
             "for pjrt: and external: backends: inputs as @main's arguments, or as constants "
             "(which compilers fold: a code path of its own)",
             "arguments");
+  flags.Add("profile", "FILE|none",
+            "the backend's declared deviations (default: backends/NAME.yaml for pjrt:NAME and "
+            "external:NAME); none: hold the backend to the spec alone");
   flags.Add("case-timeout", "SECONDS",
             "for pjrt: and external: backends: a case that takes longer is a hang finding", "60");
 }
@@ -58,6 +70,7 @@ absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options) {
                                       ": expected a positive number of seconds");
   }
   options.case_timeout_s = timeout;
+  options.profile_path = flags.Get("profile");
   return absl::OkStatus();
 }
 

@@ -4,9 +4,11 @@
 #define HLOCHECK_RUNNERS_SESSION_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "runners/backend_profile.h"
 #include "runners/flags.h"
 #include "runners/gate.h"
 
@@ -17,9 +19,12 @@ struct Session {
   std::unique_ptr<Oracle> oracle;
   std::unique_ptr<Adapter> adapter;
   std::unique_ptr<Gate> gate;
+  std::optional<BackendProfile> profile;  // the backend's declared deviations, if it has a profile
 };
 
-// Loads the default spec directory and creates the named backend.
+// Loads the default spec directory, creates the named backend and loads its
+// profile: options.profile_path, or backends/NAME.yaml for pjrt:NAME and
+// external:NAME; "none" for no profile (every deviation then fails the run).
 absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend,
                                                      AdapterOptions options);
 absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend, int threads);

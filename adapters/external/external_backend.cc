@@ -143,7 +143,9 @@ void KillGroup(pid_t pid) {
 class ExternalBackend : public ProgramBackend {
  public:
   ExternalBackend(DriverConfig config, double case_timeout_s, std::string directory)
-      : config_(std::move(config)), case_timeout_s_(case_timeout_s), directory_(std::move(directory)) {}
+      : config_(std::move(config)),
+        case_timeout_s_(case_timeout_s),
+        directory_(std::move(directory)) {}
 
   ~ExternalBackend() override {
     StopWorker();
@@ -161,7 +163,8 @@ class ExternalBackend : public ProgramBackend {
                                           std::span<const Tensor> inputs,
                                           std::span<const TensorType> result_types) override {
     for (const Tensor& input : inputs) HLOCHECK_RETURN_IF_ERROR(CheckType(input.element_type()));
-    for (const TensorType& type : result_types) HLOCHECK_RETURN_IF_ERROR(CheckType(type.element_type));
+    for (const TensorType& type : result_types)
+      HLOCHECK_RETURN_IF_ERROR(CheckType(type.element_type));
     // Each case in a fresh directory, removed once its results are read.
     const std::string dir = absl::StrCat(directory_, "/case-", next_case_++);
     fs::create_directory(dir);
@@ -181,17 +184,19 @@ class ExternalBackend : public ProgramBackend {
     for (size_t i = 0; i < inputs.size(); ++i) {
       std::string file = absl::StrCat(dir, "/input_", i, ".npy");
       HLOCHECK_RETURN_IF_ERROR(WriteFile(file, EncodeNpy(inputs[i])));
-      request["inputs"].push_back({{"file", file},
-                                   {"type", TensorType(inputs[i].shape(), inputs[i].element_type()).ToString()},
-                                   {"element_type", std::string(Name(inputs[i].element_type()))},
-                                   {"npy_dtype", NpyDescr(inputs[i].element_type())}});
+      request["inputs"].push_back(
+          {{"file", file},
+           {"type", TensorType(inputs[i].shape(), inputs[i].element_type()).ToString()},
+           {"element_type", std::string(Name(inputs[i].element_type()))},
+           {"npy_dtype", NpyDescr(inputs[i].element_type())}});
     }
     request["results"] = nlohmann::json::array();
     for (size_t i = 0; i < result_types.size(); ++i) {
-      request["results"].push_back({{"file", absl::StrCat(dir, "/result_", i, ".npy")},
-                                    {"type", result_types[i].ToString()},
-                                    {"element_type", std::string(Name(result_types[i].element_type))},
-                                    {"npy_dtype", NpyDescr(result_types[i].element_type)}});
+      request["results"].push_back(
+          {{"file", absl::StrCat(dir, "/result_", i, ".npy")},
+           {"type", result_types[i].ToString()},
+           {"element_type", std::string(Name(result_types[i].element_type))},
+           {"npy_dtype", NpyDescr(result_types[i].element_type)}});
     }
     request["options"] = config_.options;
     const std::string request_path = dir + "/request.json";
@@ -219,8 +224,8 @@ class ExternalBackend : public ProgramBackend {
  private:
   absl::Status CheckType(ElementType type) const {
     if (config_.element_types.empty() || config_.element_types.count(type)) return absl::OkStatus();
-    return absl::UnimplementedError(absl::StrCat(config_.file, " does not list ",
-                                                 std::string(Name(type)), " among its element_types"));
+    return absl::UnimplementedError(absl::StrCat(
+        config_.file, " does not list ", std::string(Name(type)), " among its element_types"));
   }
 
   // One-shot: argv + request.json, exit status 0 for success.
@@ -242,8 +247,8 @@ class ExternalBackend : public ProgramBackend {
                                            "; its stderr ends:\n", Tail(stderr_path)));
     }
     if (WEXITSTATUS(*status) != 0) {
-      return absl::UnknownError(absl::StrCat("the driver ", DescribeExit(*status), ": ",
-                                             Tail(stderr_path)));
+      return absl::UnknownError(
+          absl::StrCat("the driver ", DescribeExit(*status), ": ", Tail(stderr_path)));
     }
     return absl::OkStatus();
   }
@@ -336,16 +341,16 @@ class ExternalBackend : public ProgramBackend {
       close(worker_in_);
       close(worker_out_);
       worker_pid_ = -1;
-      return WorkerCrashError(absl::StrCat("the driver ",
-                                           status ? DescribeExit(*status) : "closed its output",
-                                           " while running the case; its stderr ends:\n",
-                                           Tail(worker_stderr_)));
+      return WorkerCrashError(
+          absl::StrCat("the driver ", status ? DescribeExit(*status) : "closed its output",
+                       " while running the case; its stderr ends:\n", Tail(worker_stderr_)));
     }
     nlohmann::json answer = nlohmann::json::parse(*reply, nullptr, /*allow_exceptions=*/false);
     if (answer.is_discarded() || !answer.is_object() || !answer.contains("ok") ||
         !answer["ok"].is_boolean()) {
       StopWorker();
-      return absl::InternalError("the driver's reply is not {\"ok\": ...}: " + reply->substr(0, 500));
+      return absl::InternalError("the driver's reply is not {\"ok\": ...}: " +
+                                 reply->substr(0, 500));
     }
     if (!answer["ok"].get<bool>()) {
       std::string error = answer.contains("error") && answer["error"].is_string()
@@ -382,20 +387,21 @@ absl::StatusOr<DriverConfig> LoadDriverConfig(const std::string& file) {
   } catch (const YAML::BadFile&) {
     return absl::NotFoundError("cannot read the backend file " + file);
   } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat(file, ":", e.mark.line + 1, ":",
-                                                   e.mark.column + 1, ": ", e.msg));
+    return absl::InvalidArgumentError(
+        absl::StrCat(file, ":", e.mark.line + 1, ":", e.mark.column + 1, ": ", e.msg));
   }
   DriverConfig config;
   config.file = file;
   const YAML::Node external = root["external"];
   if (!external || !external.IsMap()) {
-    return ConfigError(file, root, "expected an `external:` map (the driver: protocol, mode, argv)");
+    return ConfigError(file, root,
+                       "expected an `external:` map (the driver: protocol, mode, argv)");
   }
   try {
     if (!external["protocol"] || external["protocol"].as<int>() != kProtocolVersion) {
-      return ConfigError(file, external["protocol"] ? external["protocol"] : external,
-                         absl::StrCat("expected protocol: ", kProtocolVersion,
-                                      " (docs/external-protocol.md)"));
+      return ConfigError(
+          file, external["protocol"] ? external["protocol"] : external,
+          absl::StrCat("expected protocol: ", kProtocolVersion, " (docs/external-protocol.md)"));
     }
     config.description = root["description"] ? root["description"].as<std::string>() : file;
     std::string mode = external["mode"] ? external["mode"].as<std::string>() : "worker";
@@ -419,7 +425,8 @@ absl::StatusOr<DriverConfig> LoadDriverConfig(const std::string& file) {
       if (!types.IsSequence()) return ConfigError(file, types, "expected a list of element types");
       for (const YAML::Node& type : types) {
         std::optional<ElementType> element = ParseElementType(type.as<std::string>());
-        if (!element) return ConfigError(file, type, "unknown element type " + type.as<std::string>());
+        if (!element)
+          return ConfigError(file, type, "unknown element type " + type.as<std::string>());
         config.element_types.insert(*element);
       }
     }
@@ -430,8 +437,8 @@ absl::StatusOr<DriverConfig> LoadDriverConfig(const std::string& file) {
       }
     }
   } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat(file, ":", e.mark.line + 1, ":",
-                                                   e.mark.column + 1, ": ", e.msg));
+    return absl::InvalidArgumentError(
+        absl::StrCat(file, ":", e.mark.line + 1, ":", e.mark.column + 1, ": ", e.msg));
   }
   return config;
 }

@@ -134,8 +134,8 @@ absl::StatusOr<Tensor> DecodeNpy(std::string_view bytes, const TensorType& expec
   }
   const std::string wanted = NpyDescr(expected.element_type);
   if (!SameDescr(descr, wanted)) {
-    return error(absl::StrCat("dtype '", descr, "', expected '", wanted, "' for ",
-                              expected.ToString()));
+    return error(
+        absl::StrCat("dtype '", descr, "', expected '", wanted, "' for ", expected.ToString()));
   }
   if (HeaderValue(header, "fortran_order") != "False") return error("not in C order");
   const std::string shape_text = HeaderValue(header, "shape");

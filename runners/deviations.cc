@@ -1,0 +1,215 @@
+#include "runners/deviations.h"
+
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "core/exact_value.h"
+
+namespace hlocheck {
+namespace {
+
+// Calls `visit(bits&)` on every float part of `tensor` (a float element's
+// bits; each half of a complex one), read from and written back to its
+// little-endian container.
+template <typename Visit>
+void ForEachFloatPart(Tensor& tensor, Visit visit) {
+  const ElementType type = tensor.element_type();
+  if (!IsFloat(type) && !IsComplex(type)) return;
+  const ElementType part = IsComplex(type) ? ComponentType(type) : type;
+  const FloatFormat& format = Format(part);
+  const size_t bytes = static_cast<size_t>(ContainerBytes(type)) / (IsComplex(type) ? 2 : 1);
+  std::span<std::byte> storage = tensor.bytes();
+  for (size_t at = 0; at + bytes <= storage.size(); at += bytes) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, storage.data() + at, bytes);
+    if (visit(format, bits)) std::memcpy(storage.data() + at, &bits, bytes);
+  }
+}
+
+bool IsSubnormal(const FloatFormat& format, uint64_t bits) {
+  if (!format.has_zero_and_subnormals) return false;
+  const uint64_t exponent = (bits >> format.mantissa_bits) & format.exponent_field_max();
+  return exponent == 0 && (bits & format.mantissa_mask()) != 0;
+}
+
+// The expectation with its subnormal values (reference, and the centers of
+// an error bound) taken as zero: what a backend that flushes its results
+// returns.
+ResultExpectation FlushExpectation(const ResultExpectation& e) {
+  ResultExpectation flushed = e;
+  flushed.reference = FlushSubnormals(e.reference);
+  for (size_t k = 0; k < flushed.center_hi.size(); ++k) {
+    if (std::fpclassify(flushed.center_hi[k]) == FP_ZERO) continue;
+    // A center below the result type's smallest normal is flushed to zero
+    // with the bound kept: the bound still says how far from it is allowed.
+    const ElementType part = IsComplex(e.reference.element_type())
+                                 ? ComponentType(e.reference.element_type())
+                                 : e.reference.element_type();
+    const double smallest_normal = std::ldexp(1.0, Format(part).min_normal_exponent());
+    if (std::fabs(flushed.center_hi[k]) < smallest_normal) {
+      flushed.center_hi[k] = std::copysign(0.0, flushed.center_hi[k]);
+      flushed.center_lo[k] = 0;
+    }
+  }
+  return flushed;
+}
+
+// The elements of result r that still mismatch under `expectations`.
+std::vector<std::set<int64_t>> StillMismatched(const std::vector<ResultExpectation>& expectations,
+                                               const std::vector<Tensor>& actual) {
+  std::vector<ResultComparison> comparisons = CompareResults(expectations, actual);
+  std::vector<std::set<int64_t>> out(comparisons.size());
+  for (size_t r = 0; r < comparisons.size(); ++r) {
+    if (comparisons[r].type_mismatch) {
+      for (int64_t i = 0; i < actual[r].num_elements(); ++i) out[r].insert(i);
+      continue;
+    }
+    out[r].insert(comparisons[r].mismatch_indices.begin(), comparisons[r].mismatch_indices.end());
+  }
+  return out;
+}
+
+bool SameBits(const Tensor& a, int64_t i, const Tensor& b, int64_t j) {
+  const size_t bytes = ContainerBytes(a.element_type());
+  return std::memcmp(a.bytes().data() + i * bytes, b.bytes().data() + j * bytes, bytes) == 0;
+}
+
+bool IsNaNElement(const Tensor& t, int64_t i) {
+  if (!IsFloat(t.element_type())) return false;
+  const FloatFormat& format = Format(t.element_type());
+  uint64_t bits = 0;
+  const size_t bytes = ContainerBytes(t.element_type());
+  std::memcpy(&bits, t.bytes().data() + i * bytes, bytes);
+  return IsNaNBits(format, bits);
+}
+
+}  // namespace
+
+Tensor FlushSubnormals(const Tensor& tensor) {
+  Tensor flushed = tensor;
+  ForEachFloatPart(flushed, [](const FloatFormat& format, uint64_t& bits) {
+    if (!IsSubnormal(format, bits)) return false;
+    bits &= format.sign_mask();
+    return true;
+  });
+  return flushed;
+}
+
+bool HasSubnormals(const Tensor& tensor) {
+  bool found = false;
+  Tensor copy = tensor;
+  ForEachFloatPart(copy, [&](const FloatFormat& format, uint64_t& bits) {
+    found = found || IsSubnormal(format, bits);
+    return false;
+  });
+  return found;
+}
+
+void ExcuseDeclaredDeviations(const BackendProfile& profile, const Oracle& oracle, const Case& c,
+                              CaseOutcome& outcome) {
+  if (outcome.kind != CaseOutcome::Kind::kMismatch) return;
+  const size_t results = outcome.comparisons.size();
+  // Still unexcused mismatches, per result.
+  std::vector<std::set<int64_t>> open(results);
+  for (size_t r = 0; r < results; ++r) {
+    if (outcome.comparisons[r].type_mismatch) return;  // never a deviation
+    open[r].insert(outcome.comparisons[r].mismatch_indices.begin(),
+                   outcome.comparisons[r].mismatch_indices.end());
+  }
+  auto excuse = [&](const Deviation& d, size_t r, const std::set<int64_t>& still) {
+    int64_t count = 0;
+    for (auto it = open[r].begin(); it != open[r].end();) {
+      if (still.count(*it) == 0) {
+        it = open[r].erase(it);
+        ++count;
+      } else {
+        ++it;
+      }
+    }
+    if (count > 0) outcome.excused[d.id] += count;
+  };
+
+  for (const Deviation& d : profile.deviations) {
+    // The results this deviation speaks of.
+    std::vector<size_t> applicable;
+    for (size_t r = 0; r < results; ++r) {
+      if (!open[r].empty() && d.AppliesTo(c.op, c.result_types[r].element_type)) {
+        applicable.push_back(r);
+      }
+    }
+    if (applicable.empty()) continue;
+    switch (d.kind) {
+      case Deviation::Kind::kFlushSubnormals: {
+        // Results flushed; and inputs flushed (the oracle again on them),
+        // with and without flushing the results too.
+        std::vector<std::vector<ResultExpectation>> candidates;
+        std::vector<ResultExpectation> flushed_results;
+        for (const ResultExpectation& e : outcome.expectations) {
+          flushed_results.push_back(FlushExpectation(e));
+        }
+        candidates.push_back(std::move(flushed_results));
+        bool subnormal_inputs = false;
+        for (const Tensor& t : c.operands) subnormal_inputs = subnormal_inputs || HasSubnormals(t);
+        if (subnormal_inputs) {
+          Case flushed = c;
+          for (Tensor& t : flushed.operands) t = FlushSubnormals(t);
+          auto expectations = oracle.Compute(flushed);
+          if (expectations.ok()) {
+            std::vector<ResultExpectation> both;
+            for (const ResultExpectation& e : *expectations) both.push_back(FlushExpectation(e));
+            candidates.push_back(*std::move(expectations));
+            candidates.push_back(std::move(both));
+          }
+        }
+        for (const auto& candidate : candidates) {
+          std::vector<std::set<int64_t>> still = StillMismatched(candidate, outcome.actual);
+          for (size_t r : applicable) excuse(d, r, still[r]);
+        }
+        break;
+      }
+      case Deviation::Kind::kMaxUlp: {
+        std::vector<ResultExpectation> wider = outcome.expectations;
+        for (ResultExpectation& e : wider) {
+          if (!IsFloat(e.reference.element_type()) && !IsComplex(e.reference.element_type())) {
+            continue;
+          }
+          if (e.check == Check::kExact) e.check = Check::kUlp;
+          if (e.check == Check::kUlp) {
+            e.allowed_ulp = std::max<int64_t>(e.allowed_ulp, d.max_ulp);
+          }
+        }
+        std::vector<std::set<int64_t>> still = StillMismatched(wider, outcome.actual);
+        for (size_t r : applicable) excuse(d, r, still[r]);
+        break;
+      }
+      case Deviation::Kind::kNanMinMax: {
+        // Elementwise only: the operands have the result's shape.
+        for (size_t r : applicable) {
+          const Tensor& actual = outcome.actual[r];
+          std::set<int64_t> still;
+          for (int64_t i : open[r]) {
+            bool nan_operand = false, equals_an_operand = false;
+            for (const Tensor& operand : c.operands) {
+              if (operand.shape() != actual.shape() ||
+                  operand.element_type() != actual.element_type()) {
+                continue;
+              }
+              nan_operand = nan_operand || IsNaNElement(operand, i);
+              equals_an_operand = equals_an_operand || SameBits(operand, i, actual, i);
+            }
+            if (!(nan_operand && equals_an_operand)) still.insert(i);
+          }
+          excuse(d, r, still);
+        }
+        break;
+      }
+    }
+  }
+  for (const auto& remaining : open) {
+    if (!remaining.empty()) return;
+  }
+  outcome.kind = CaseOutcome::Kind::kDeviation;
+}
+
+}  // namespace hlocheck
