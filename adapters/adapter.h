@@ -32,6 +32,9 @@ class SpecRegistry;
 }
 
 struct AdapterOptions {
+  AdapterOptions() = default;
+  explicit AdapterOptions(int threads) : threads(threads) {}
+
   int threads = 0;  // 0: one per hardware thread
   // For the backends that compile programs (pjrt:, external:, selftest-*):
   // the spec, to write each case as a StableHLO module; --backend-option

@@ -28,11 +28,11 @@ struct Deviation {
   enum class Kind { kFlushSubnormals, kNanMinMax, kMaxUlp };
   std::string id;
   Kind kind = Kind::kFlushSubnormals;
-  std::set<std::string> ops;        // empty: every op
-  std::set<ElementType> types;      // result element types; empty: every type
-  int64_t max_ulp = 0;              // kMaxUlp
+  std::set<std::string> ops;    // empty: every op
+  std::set<ElementType> types;  // result element types; empty: every type
+  int64_t max_ulp = 0;          // kMaxUlp
   std::string reason;
-  std::string link;                 // a public source (https://)
+  std::string link;  // a public source (https://)
 
   bool AppliesTo(const std::string& op, ElementType type) const {
     return (ops.empty() || ops.count(op) > 0) && (types.empty() || types.count(type) > 0);
