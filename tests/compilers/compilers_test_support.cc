@@ -22,9 +22,10 @@ AdapterOptions CompilerOptions(double case_timeout_s) {
 }
 
 GateRun RunGate(Adapter& adapter, std::vector<std::string> ops, std::vector<ElementType> types,
-                int64_t cases, uint64_t seed) {
+                int64_t cases, const BackendProfile* profile, uint64_t seed) {
   static const Oracle* oracle = new Oracle(&TestRegistry());
   Gate gate(&TestRegistry(), oracle, &adapter);
+  gate.SetProfile(profile);
   GateOptions options;
   options.ops = std::move(ops);
   options.types = std::move(types);
@@ -35,6 +36,13 @@ GateRun RunGate(Adapter& adapter, std::vector<std::string> ops, std::vector<Elem
   EXPECT_TRUE(plan.ok()) << plan.status();
   if (!plan.ok()) return {};
   return gate.Run(options, *plan);
+}
+
+BackendProfile ShippedProfile(const std::string& name) {
+  auto profile = LoadBackendProfile(
+      std::string(HLOCHECK_SOURCE_DIR) + "/backends/" + name + ".yaml", TestRegistry());
+  EXPECT_TRUE(profile.ok()) << profile.status();
+  return profile.ok() ? *profile : BackendProfile{};
 }
 
 const GroupResult* FindGroup(const GateRun& run, const std::string& op, ElementType type) {

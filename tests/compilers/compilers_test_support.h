@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "adapters/adapter.h"
+#include "runners/backend_profile.h"
 #include "runners/gate.h"
 #include "tests/support/spec_registry.h"
 
@@ -27,7 +28,10 @@ AdapterOptions CompilerOptions(double case_timeout_s = 60);
 
 // The gate over `ops` x `types`, `cases` each, on `adapter`.
 GateRun RunGate(Adapter& adapter, std::vector<std::string> ops, std::vector<ElementType> types,
-                int64_t cases, uint64_t seed = 20261126);
+                int64_t cases, const BackendProfile* profile = nullptr, uint64_t seed = 20261126);
+
+// backends/NAME.yaml, loaded (the test fails if it does not load).
+BackendProfile ShippedProfile(const std::string& name);
 
 const GroupResult* FindGroup(const GateRun& run, const std::string& op, ElementType type);
 

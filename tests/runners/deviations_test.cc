@@ -27,7 +27,8 @@ using ::hlocheck::testing::TestRegistry;
 // The CPU adapter, with what a test wants done to the inputs and results.
 class AlteringAdapter : public Adapter {
  public:
-  AlteringAdapter(std::function<void(Case&)> inputs, std::function<void(const Case&, Tensor&)> results)
+  AlteringAdapter(std::function<void(Case&)> inputs,
+                  std::function<void(const Case&, Tensor&)> results)
       : inner_(*CreateAdapter("cpu", AdapterOptions{1})),
         inputs_(std::move(inputs)),
         results_(std::move(results)) {}
@@ -139,9 +140,10 @@ TEST(DeviationsTest, AnotherBugBesideTheDeclaredOneStillFails) {
 // Elementwise: the case's elements that involve no subnormal stay held to
 // the spec even when others in the same case are excused.
 TEST(DeviationsTest, OnlyTheElementsThatInvolveASubnormalAreExcused) {
-  Case c = testing::MakeCase(
-      "add", {Literal("dense<[1e-45, 1.0]> : tensor<2xf32>"), Literal("dense<[0.0, 2.0]> : tensor<2xf32>")},
-      TensorType({2}, ElementType::kF32));
+  Case c = testing::MakeCase("add",
+                             {Literal("dense<[1e-45, 1.0]> : tensor<2xf32>"),
+                              Literal("dense<[0.0, 2.0]> : tensor<2xf32>")},
+                             TensorType({2}, ElementType::kF32));
   Oracle oracle(&TestRegistry());
   BackendProfile profile = FlushProfile({});
   auto run_with = [&](const std::string& actual) {
@@ -226,7 +228,8 @@ TEST(DeviationsTest, AProfileNeedsAReasonAndAPublicLinkForEachDeclaration) {
            {"deviations:\n  - id: ftz\n    kind: flush_subnormals\n    reason: r\n    link: see "
             "the docs\n",
             "https://"},
-           {"deviations:\n  - id: ftz\n    kind: flush_subnormals\n    link: https://x\n", "reason"},
+           {"deviations:\n  - id: ftz\n    kind: flush_subnormals\n    link: https://x\n",
+            "reason"},
            {"deviations:\n  - id: ftz\n    kind: fast\n    reason: r\n    link: https://x\n",
             "expected kind"},
            {"deviations:\n  - id: u\n    kind: max_ulp\n    reason: r\n    link: https://x\n",

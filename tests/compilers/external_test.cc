@@ -1,0 +1,170 @@
+// The external-process backend: .npy files, backend files, and drivers that
+// answer, fail, crash, hang or talk nonsense, in both modes; then real IREE.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "adapters/external/external_backend.h"
+#include "adapters/external/npy.h"
+#include "adapters/program/program_backend.h"
+#include "tests/compilers/compilers_test_support.h"
+#include "tests/support/case_builders.h"
+
+namespace hlocheck::external {
+namespace {
+
+using ::hlocheck::testing::CompilerOptions;
+using ::hlocheck::testing::FindGroup;
+using ::hlocheck::testing::Literal;
+using ::hlocheck::testing::RunGate;
+
+const std::string kPython = std::string(HLOCHECK_SOURCE_DIR) + "/.venv/bin/python";
+
+#define SKIP_WITHOUT_VENV()                                                                    \
+  if (access(kPython.c_str(), X_OK) != 0)                                                     \
+  GTEST_SKIP() << "no " << kPython << " with numpy: scripts/install-deps makes it"
+
+TEST(NpyTest, RoundTripsEveryElementType) {
+  for (int t = 0; t < kNumElementTypes; ++t) {
+    const ElementType type = static_cast<ElementType>(t);
+    Tensor tensor(TensorType({2, 3}, type));
+    for (size_t i = 0; i < tensor.bytes().size(); ++i) tensor.bytes()[i] = std::byte(i * 5 + 3);
+    std::string file = EncodeNpy(tensor);
+    // The data starts on a 64-byte boundary, as NumPy writes it.
+    size_t header = static_cast<unsigned char>(file[8]) | static_cast<unsigned char>(file[9]) << 8;
+    EXPECT_EQ((10 + header) % 64, 0u) << Name(type);
+    auto back = DecodeNpy(file, tensor.type(), "t.npy");
+    ASSERT_TRUE(back.ok()) << Name(type) << ": " << back.status();
+    EXPECT_TRUE(std::equal(tensor.bytes().begin(), tensor.bytes().end(), back->bytes().begin()))
+        << Name(type);
+  }
+  Tensor scalar(TensorType({}, ElementType::kF32));
+  EXPECT_NE(EncodeNpy(scalar).find("'shape': ()"), std::string::npos);
+  Tensor vector(TensorType({4}, ElementType::kF32));
+  EXPECT_NE(EncodeNpy(vector).find("'shape': (4,)"), std::string::npos);
+}
+
+TEST(NpyTest, AFileOfAnotherTypeOrShapeIsAnErrorThatSaysSo) {
+  std::string file = EncodeNpy(Literal("dense<[1, 2]> : tensor<2xi32>"));
+  auto wrong_type = DecodeNpy(file, TensorType({2}, ElementType::kF32), "r.npy");
+  ASSERT_FALSE(wrong_type.ok());
+  EXPECT_NE(wrong_type.status().message().find("r.npy: dtype '<i4', expected '<f4'"),
+            std::string::npos)
+      << wrong_type.status();
+  auto wrong_shape = DecodeNpy(file, TensorType({1, 2}, ElementType::kSI32), "r.npy");
+  ASSERT_FALSE(wrong_shape.ok());
+  EXPECT_NE(wrong_shape.status().message().find("shape (2,)"), std::string::npos);
+  EXPECT_FALSE(DecodeNpy("not numpy", TensorType({2}, ElementType::kSI32), "r.npy").ok());
+}
+
+RC_GTEST_PROP(NpyTest, ArbitraryBytesNeverCrashTheReader, (std::string bytes)) {
+  (void)DecodeNpy(bytes, TensorType({2}, ElementType::kSI32), "x.npy");
+  (void)DecodeNpy("\x93NUMPY\x01\x00" + bytes, TensorType({2}, ElementType::kSI32), "x.npy");
+}
+
+std::string WriteConfig(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + "/" + name + ".yaml";
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string FakeDriverConfig(const std::string& mode, const std::string& behaviour) {
+  return WriteConfig("fake-" + mode + "-" + behaviour,
+                     "description: the fake driver (" + behaviour + ")\nexternal:\n  protocol: 1\n"
+                     "  mode: " + mode + "\n  argv: [\"" + kPython + "\", \"" +
+                         std::string(HLOCHECK_SOURCE_DIR) +
+                         "/tests/compilers/fake_driver.py\", --behaviour, " + behaviour +
+                         "]\n  element_types: [si32]\n");
+}
+
+TEST(ExternalConfigTest, ErrorsNameTheFileAndLine) {
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"description: x\n", "expected an `external:` map"},
+           {"external:\n  protocol: 2\n  argv: [a]\n", "expected protocol: 1"},
+           {"external:\n  protocol: 1\n  mode: sometimes\n  argv: [a]\n", "expected mode"},
+           {"external:\n  protocol: 1\n  argv: []\n", "non-empty list"},
+           {"external:\n  protocol: 1\n  argv: [a]\n  element_types: [f33]\n", "unknown element type"},
+           {"external: [\n", ""},
+       }) {
+    std::string path = WriteConfig("bad", text);
+    auto config = LoadDriverConfig(path);
+    ASSERT_FALSE(config.ok()) << text;
+    EXPECT_NE(config.status().message().find(path + ":"), std::string::npos) << config.status();
+    EXPECT_NE(config.status().message().find(message), std::string::npos) << config.status();
+  }
+  EXPECT_TRUE(absl::IsNotFound(LoadDriverConfig("/nonexistent.yaml").status()));
+}
+
+class FakeDriverTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FakeDriverTest, AnsweringDriverPasses) {
+  SKIP_WITHOUT_VENV();
+  auto adapter = CreateAdapter("external:" + FakeDriverConfig(GetParam(), "negate"),
+                               CompilerOptions(20));
+  ASSERT_TRUE(adapter.ok()) << adapter.status();
+  GateRun run = RunGate(**adapter, {"negate"}, {ElementType::kSI32}, 5);
+  const GroupResult* g = FindGroup(run, "negate", ElementType::kSI32);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->passed, 5) << (g->findings.empty() ? "" : g->findings[0].message);
+  // The driver lists si32 only: other types are skipped, never run.
+  GateRun f32 = RunGate(**adapter, {"negate"}, {ElementType::kF32}, 2);
+  EXPECT_EQ(f32.groups.at(0).skipped, 2);
+}
+
+TEST_P(FakeDriverTest, MisbehavingDriversAreFindingsAndTheRunGoesOn) {
+  SKIP_WITHOUT_VENV();
+  struct Expectation {
+    std::string behaviour;
+    FindingKind kind;
+    std::string message;
+  };
+  std::vector<Expectation> expectations = {
+      {"crash", FindingKind::kBackendCrash, "signal 11"},
+      {"hang", FindingKind::kBackendHang, "no answer within 1 s"},
+      {"error", FindingKind::kBackendError, "this driver refuses every module"},
+      {"wrong-shape", FindingKind::kBackendError, ", expected tensor<"},
+  };
+  if (GetParam() == "worker") {
+    expectations.push_back({"garbage", FindingKind::kBackendError, "is not {\"ok\": ...}"});
+  }
+  for (const Expectation& e : expectations) {
+    auto adapter = CreateAdapter("external:" + FakeDriverConfig(GetParam(), e.behaviour),
+                                 CompilerOptions(/*case_timeout_s=*/1));
+    ASSERT_TRUE(adapter.ok()) << adapter.status();
+    GateRun run = RunGate(**adapter, {"negate"}, {ElementType::kSI32}, 2);
+    const GroupResult* g = FindGroup(run, "negate", ElementType::kSI32);
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(g->failed, 2) << e.behaviour;
+    ASSERT_EQ(g->findings.size(), 1u) << e.behaviour;
+    EXPECT_EQ(g->findings[0].kind, e.kind) << e.behaviour << ": " << g->findings[0].message;
+    EXPECT_NE(g->findings[0].message.find(e.message), std::string::npos)
+        << e.behaviour << ": " << g->findings[0].message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, FakeDriverTest, ::testing::Values("worker", "oneshot"));
+
+// IREE, as installed by scripts/install-deps, on a handful of ops whose
+// results IREE computes as the spec says for these types (or as its profile
+// declares: IREE's CPU workers flush subnormals).
+TEST(IreeTest, GateOnIreeLlvmCpuPassesExactOps) {
+  SKIP_WITHOUT_VENV();
+  auto adapter = CreateAdapter("external:iree-llvm-cpu", CompilerOptions(120));
+  ASSERT_TRUE(adapter.ok()) << adapter.status();
+  BackendProfile profile = testing::ShippedProfile("iree-llvm-cpu");
+  GateRun run = RunGate(**adapter, {"add", "slice", "transpose", "dot_general"},
+                        {ElementType::kSI32, ElementType::kF64}, 3, &profile);
+  EXPECT_EQ(run.groups.size(), 8u);
+  for (const GroupResult& g : run.groups) {
+    EXPECT_EQ(g.failed, 0) << g.op << " " << Name(g.type)
+                           << (g.findings.empty() ? "" : ": " + g.findings[0].message);
+    EXPECT_EQ(g.skipped, 0) << g.op << ": " << g.skip_reason;
+  }
+}
+
+}  // namespace
+}  // namespace hlocheck::external
