@@ -24,8 +24,8 @@ using ::hlocheck::testing::RunGate;
 
 const std::string kPython = std::string(HLOCHECK_SOURCE_DIR) + "/.venv/bin/python";
 
-#define SKIP_WITHOUT_VENV()                                                                    \
-  if (access(kPython.c_str(), X_OK) != 0)                                                     \
+#define SKIP_WITHOUT_VENV()               \
+  if (access(kPython.c_str(), X_OK) != 0) \
   GTEST_SKIP() << "no " << kPython << " with numpy: scripts/install-deps makes it"
 
 TEST(NpyTest, RoundTripsEveryElementType) {
@@ -74,8 +74,10 @@ std::string WriteConfig(const std::string& name, const std::string& text) {
 
 std::string FakeDriverConfig(const std::string& mode, const std::string& behaviour) {
   return WriteConfig("fake-" + mode + "-" + behaviour,
-                     "description: the fake driver (" + behaviour + ")\nexternal:\n  protocol: 1\n"
-                     "  mode: " + mode + "\n  argv: [\"" + kPython + "\", \"" +
+                     "description: the fake driver (" + behaviour +
+                         ")\nexternal:\n  protocol: 1\n"
+                         "  mode: " +
+                         mode + "\n  argv: [\"" + kPython + "\", \"" +
                          std::string(HLOCHECK_SOURCE_DIR) +
                          "/tests/compilers/fake_driver.py\", --behaviour, " + behaviour +
                          "]\n  element_types: [si32]\n");
@@ -87,7 +89,8 @@ TEST(ExternalConfigTest, ErrorsNameTheFileAndLine) {
            {"external:\n  protocol: 2\n  argv: [a]\n", "expected protocol: 1"},
            {"external:\n  protocol: 1\n  mode: sometimes\n  argv: [a]\n", "expected mode"},
            {"external:\n  protocol: 1\n  argv: []\n", "non-empty list"},
-           {"external:\n  protocol: 1\n  argv: [a]\n  element_types: [f33]\n", "unknown element type"},
+           {"external:\n  protocol: 1\n  argv: [a]\n  element_types: [f33]\n",
+            "unknown element type"},
            {"external: [\n", ""},
        }) {
     std::string path = WriteConfig("bad", text);
@@ -103,8 +106,8 @@ class FakeDriverTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FakeDriverTest, AnsweringDriverPasses) {
   SKIP_WITHOUT_VENV();
-  auto adapter = CreateAdapter("external:" + FakeDriverConfig(GetParam(), "negate"),
-                               CompilerOptions(20));
+  auto adapter =
+      CreateAdapter("external:" + FakeDriverConfig(GetParam(), "negate"), CompilerOptions(20));
   ASSERT_TRUE(adapter.ok()) << adapter.status();
   GateRun run = RunGate(**adapter, {"negate"}, {ElementType::kSI32}, 5);
   const GroupResult* g = FindGroup(run, "negate", ElementType::kSI32);

@@ -1,0 +1,90 @@
+// Cases per second on the real compilers (XLA:CPU through its PJRT plugin,
+// IREE llvm-cpu through the external protocol), for small elementwise,
+// data-movement and dot_general cases, with the CPU adapter on the same
+// cases as the baseline in the same run:
+//   Fresh:  every case its own module (generated shapes differ), so every
+//           case pays a compile: what a gate over random shapes pays today;
+//   Cached: one case again and again: its executable comes from the
+//           backend's cache, so only transfer, execution and (for pjrt:)
+//           the worker round trip are paid.
+// Run: build/bench/compilers_bench [--benchmark_filter=Xla]
+#include <benchmark/benchmark.h>
+
+#include "adapters/pjrt/pjrt_backend.h"
+#include "adapters/program/program_adapter.h"
+#include "runners/session.h"
+
+namespace hlocheck {
+namespace {
+
+std::vector<Case> Cases(const spec::SpecRegistry& registry, const char* op_name, ElementType type,
+                        int count) {
+  const spec::OpSpec* op = registry.Find(op_name);
+  GenerationOptions options;
+  options.primary_type = type;
+  rc::Gen<Case> generator = CaseGenerator(*op, options);
+  std::vector<Case> cases;
+  for (int i = 0; i < count; ++i) cases.push_back(generator(rc::Random(i + 1), 10).value());
+  return cases;
+}
+
+// backend: "cpu", "pjrt:xla-cpu" (worker), "xla-in-process", "external:iree-llvm-cpu".
+void BM_Cases(benchmark::State& state, const char* backend, const char* op, ElementType type,
+              bool fresh) {
+  auto registry = spec::DefaultRegistry();
+  if (!registry.ok()) return state.SkipWithError("no spec");
+  std::unique_ptr<Adapter> adapter;
+  AdapterOptions options(1);
+  options.registry = *registry;
+  options.worker_executable = HLOCHECK_BINARY;  // serves `hlocheck worker`
+  if (std::string(backend) == "xla-in-process") {
+    auto pjrt = pjrt::CreatePjrtBackend("xla-cpu", {});
+    if (!pjrt.ok()) return state.SkipWithError(std::string(pjrt.status().message()).c_str());
+    adapter = std::make_unique<ProgramAdapter>("xla-in-process", **registry, *std::move(pjrt),
+                                               false, [](ElementType) { return true; });
+  } else {
+    auto created = CreateAdapter(backend, options);
+    if (!created.ok()) return state.SkipWithError(std::string(created.status().message()).c_str());
+    adapter = *std::move(created);
+  }
+  std::vector<Case> cases = Cases(**registry, op, type, fresh ? 100000 / 50 : 1);
+  size_t next = 0;
+  int64_t errors = 0;
+  for (auto _ : state) {
+    const Case& c = cases[next++ % cases.size()];
+    auto out = adapter->Run(c);
+    errors += !out.ok();
+    benchmark::DoNotOptimize(out);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["errors"] = static_cast<double>(errors);
+}
+
+// Wall time: the compilers work in other processes, which CPU time misses.
+#define HLOCHECK_COMPILER_BENCHMARKS(name, op, type)                                         \
+  BENCHMARK_CAPTURE(BM_Cases, cpu_##name, "cpu", op, type, true)->UseRealTime();             \
+  BENCHMARK_CAPTURE(BM_Cases, xla_fresh_##name, "pjrt:xla-cpu", op, type, true)              \
+      ->Unit(benchmark::kMillisecond)                                                        \
+      ->UseRealTime();                                                                       \
+  BENCHMARK_CAPTURE(BM_Cases, xla_cached_##name, "pjrt:xla-cpu", op, type, false)            \
+      ->UseRealTime();                                                                       \
+  BENCHMARK_CAPTURE(BM_Cases, xla_in_process_cached_##name, "xla-in-process", op, type,      \
+                    false)                                                                   \
+      ->UseRealTime();                                                                       \
+  BENCHMARK_CAPTURE(BM_Cases, iree_fresh_##name, "external:iree-llvm-cpu", op, type, true)   \
+      ->Unit(benchmark::kMillisecond)                                                        \
+      ->Iterations(20)                                                                       \
+      ->UseRealTime();                                                                       \
+  BENCHMARK_CAPTURE(BM_Cases, iree_cached_##name, "external:iree-llvm-cpu", op, type, false) \
+      ->Unit(benchmark::kMillisecond)                                                        \
+      ->Iterations(200)                                                                      \
+      ->UseRealTime();
+
+HLOCHECK_COMPILER_BENCHMARKS(add_f32, "add", ElementType::kF32)
+HLOCHECK_COMPILER_BENCHMARKS(slice_f32, "slice", ElementType::kF32)
+HLOCHECK_COMPILER_BENCHMARKS(dot_general_f32, "dot_general", ElementType::kF32)
+
+}  // namespace
+}  // namespace hlocheck
+
+BENCHMARK_MAIN();
