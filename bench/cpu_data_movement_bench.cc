@@ -116,7 +116,7 @@ const Case& OpCase(const std::string& op) {
 }
 
 void RunOp(benchmark::State& state, const std::string& op) {
-  CpuAdapter adapter(AdapterOptions{.threads = g_threads});
+  CpuAdapter adapter{AdapterOptions(g_threads)};
   const Case& c = OpCase(op);
   // --fresh-result: a new result every call, as Run gives.
   TimeRunInto(state, adapter, c, g_fresh_result);
@@ -147,7 +147,7 @@ BENCHMARK(BM_CpuConcatenateF32)->Unit(benchmark::kMillisecond)->UseRealTime();
 // The results must be right before their speed means anything: sampled
 // elements against the index formulas.
 bool CheckResults() {
-  CpuAdapter adapter(AdapterOptions{.threads = g_threads});
+  CpuAdapter adapter{AdapterOptions(g_threads)};
   auto run = [&](const std::string& op) {
     absl::StatusOr<std::vector<Tensor>> got = adapter.Run(OpCase(op));
     return got.ok() ? std::move(got->front()) : Tensor();

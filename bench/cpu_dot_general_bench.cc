@@ -66,7 +66,7 @@ void SetCounters(benchmark::State& state) {
 }
 
 void BM_CpuAdapterDotGeneralF32(benchmark::State& state) {
-  CpuAdapter adapter(AdapterOptions{.threads = g_threads});
+  CpuAdapter adapter{AdapterOptions(g_threads)};
   const Case& c = DotCase();
   for (auto _ : state) {
     absl::StatusOr<std::vector<Tensor>> result = adapter.Run(c);
@@ -101,7 +101,7 @@ bool CheckAgreement() {
   std::vector<float> want(kSize * kSize);
   openblas_set_num_threads(g_threads);
   Sgemm(c, want.data());
-  CpuAdapter adapter(AdapterOptions{.threads = g_threads});
+  CpuAdapter adapter{AdapterOptions(g_threads)};
   absl::StatusOr<std::vector<Tensor>> got = adapter.Run(c);
   if (!got.ok()) {
     std::fprintf(stderr, "adapter failed: %s\n", std::string(got.status().message()).c_str());

@@ -70,7 +70,7 @@ const Case& OpCase(const std::string& op) {
 
 void RunOp(benchmark::State& state, const std::string& op, int threads, double bytes_moved,
            bool fresh_result = false) {
-  CpuAdapter adapter(AdapterOptions{.threads = threads});
+  CpuAdapter adapter{AdapterOptions(threads)};
   const Case& c = OpCase(op);
   TimeRunInto(state, adapter, c, fresh_result);
   state.counters["GB/s"] =
@@ -112,7 +112,7 @@ BENCHMARK(BM_CpuExponentialF32OneThread)->Unit(benchmark::kMillisecond)->UseReal
 // The adapter's sums must be the float sums before its speed means anything.
 bool CheckAdd() {
   const Case& c = OpCase("add");
-  CpuAdapter adapter(AdapterOptions{.threads = g_threads});
+  CpuAdapter adapter{AdapterOptions(g_threads)};
   std::vector<Tensor> got;
   // Twice, so that the second call runs on the recycled result.
   for (int round = 0; round < 2; ++round) {

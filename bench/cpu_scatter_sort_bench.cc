@@ -138,7 +138,7 @@ const Case& ScatterAdd() {
 }
 
 void RunCase(benchmark::State& state, const Case& c, int threads) {
-  CpuAdapter adapter(AdapterOptions{.threads = threads});
+  CpuAdapter adapter{AdapterOptions(threads)};
   for (auto _ : state) {
     absl::StatusOr<std::vector<Tensor>> result = adapter.Run(c);
     if (!result.ok()) {
@@ -197,7 +197,7 @@ BENCHMARK(BM_CpuScatterAddOneThread)->Unit(benchmark::kMillisecond)->UseRealTime
 // sorted (the general one equal to the key one), the scatter the plain sums
 // (one order of the same float additions, element by element).
 bool Check() {
-  CpuAdapter adapter(AdapterOptions{.threads = g_threads});
+  CpuAdapter adapter{AdapterOptions(g_threads)};
   absl::StatusOr<std::vector<Tensor>> sorted = adapter.Run(BigSort());
   if (!sorted.ok()) return false;
   auto s = sorted->front().values<ElementType::kF32>();

@@ -231,11 +231,11 @@ TEST(CpuAdapterDotGeneralTest, F32WithinTheAccumulationBound) {
 }
 
 TEST(CpuAdapterTest, ThreadCountComesFromTheOptions) {
-  EXPECT_EQ(CpuAdapter(AdapterOptions{.threads = 3}).threads(), 3);
-  EXPECT_EQ(CpuAdapter(AdapterOptions{.threads = 0}).threads(),
+  EXPECT_EQ(CpuAdapter(AdapterOptions(3)).threads(), 3);
+  EXPECT_EQ(CpuAdapter(AdapterOptions(0)).threads(),
             std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
   // One thread gives the same exact results.
-  CpuAdapter single(AdapterOptions{.threads = 1});
+  CpuAdapter single{AdapterOptions(1)};
   std::mt19937_64 rng(17);
   Tensor lhs = DotOperand<ET::kSI32>({40, 50}, rng);
   Tensor rhs = DotOperand<ET::kSI32>({50, 60}, rng);

@@ -82,7 +82,7 @@ inline Case Dot(Tensor lhs, Tensor rhs, Shape result, std::vector<int64_t> lhs_b
 }
 
 inline CpuAdapter& SharedAdapter() {
-  static CpuAdapter* adapter = new CpuAdapter(AdapterOptions{.threads = 2});
+  static CpuAdapter* adapter = new CpuAdapter(AdapterOptions(2));
   return *adapter;
 }
 
