@@ -61,23 +61,21 @@ void BM_Cases(benchmark::State& state, const char* backend, const char* op, Elem
 }
 
 // Wall time: the compilers work in other processes, which CPU time misses.
-#define HLOCHECK_COMPILER_BENCHMARKS(name, op, type)                                         \
-  BENCHMARK_CAPTURE(BM_Cases, cpu_##name, "cpu", op, type, true)->UseRealTime();             \
-  BENCHMARK_CAPTURE(BM_Cases, xla_fresh_##name, "pjrt:xla-cpu", op, type, true)              \
-      ->Unit(benchmark::kMillisecond)                                                        \
-      ->UseRealTime();                                                                       \
-  BENCHMARK_CAPTURE(BM_Cases, xla_cached_##name, "pjrt:xla-cpu", op, type, false)            \
-      ->UseRealTime();                                                                       \
-  BENCHMARK_CAPTURE(BM_Cases, xla_in_process_cached_##name, "xla-in-process", op, type,      \
-                    false)                                                                   \
-      ->UseRealTime();                                                                       \
-  BENCHMARK_CAPTURE(BM_Cases, iree_fresh_##name, "external:iree-llvm-cpu", op, type, true)   \
-      ->Unit(benchmark::kMillisecond)                                                        \
-      ->Iterations(20)                                                                       \
-      ->UseRealTime();                                                                       \
-  BENCHMARK_CAPTURE(BM_Cases, iree_cached_##name, "external:iree-llvm-cpu", op, type, false) \
-      ->Unit(benchmark::kMillisecond)                                                        \
-      ->Iterations(200)                                                                      \
+#define HLOCHECK_COMPILER_BENCHMARKS(name, op, type)                                              \
+  BENCHMARK_CAPTURE(BM_Cases, cpu_##name, "cpu", op, type, true)->UseRealTime();                  \
+  BENCHMARK_CAPTURE(BM_Cases, xla_fresh_##name, "pjrt:xla-cpu", op, type, true)                   \
+      ->Unit(benchmark::kMillisecond)                                                             \
+      ->UseRealTime();                                                                            \
+  BENCHMARK_CAPTURE(BM_Cases, xla_cached_##name, "pjrt:xla-cpu", op, type, false)->UseRealTime(); \
+  BENCHMARK_CAPTURE(BM_Cases, xla_in_process_cached_##name, "xla-in-process", op, type, false)    \
+      ->UseRealTime();                                                                            \
+  BENCHMARK_CAPTURE(BM_Cases, iree_fresh_##name, "external:iree-llvm-cpu", op, type, true)        \
+      ->Unit(benchmark::kMillisecond)                                                             \
+      ->Iterations(20)                                                                            \
+      ->UseRealTime();                                                                            \
+  BENCHMARK_CAPTURE(BM_Cases, iree_cached_##name, "external:iree-llvm-cpu", op, type, false)      \
+      ->Unit(benchmark::kMillisecond)                                                             \
+      ->Iterations(200)                                                                           \
       ->UseRealTime();
 
 HLOCHECK_COMPILER_BENCHMARKS(add_f32, "add", ElementType::kF32)
