@@ -27,11 +27,20 @@ void AppendHexBitPattern(uint64_t bits, int digits, std::string& out) {
 
 int HexDigitsOf(const FloatFormat& format) { return (format.total_bits() + 3) / 4; }
 
-// A decimal that would read as an integer gets ".0", so the literal is
-// unmistakably a float to MLIR and to people.
+// MLIR's float literal is `[-+]?[0-9]+[.][0-9]*([eE][-+]?[0-9]+)?`: the
+// point is required, before any exponent. A decimal without one gets ".0"
+// (1e-45 becomes 1.0e-45: XLA's MLIR parser rejects "1e-45", which hlocheck
+// printed until the PJRT gate found it), so the literal reads as a float
+// to MLIR and to people.
 void AppendFloatDecimal(std::string_view text, std::string& out) {
-  out += text;
-  if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
+  if (text.find('.') != std::string_view::npos) {
+    out += text;
+    return;
+  }
+  const size_t exponent = text.find_first_of("eE");
+  out += text.substr(0, exponent);
+  out += ".0";
+  if (exponent != std::string_view::npos) out += text.substr(exponent);
 }
 
 template <typename Host>

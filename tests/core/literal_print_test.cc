@@ -45,12 +45,12 @@ TEST(PrintElementLiteralTest, F32AndF64AreShortestRoundTripAndLookLikeFloats) {
   EXPECT_EQ(PrintValue<ET::kF32>(-0.0f), "-0.0");
   EXPECT_EQ(PrintValue<ET::kF32>(2.5f), "2.5");
   EXPECT_EQ(PrintValue<ET::kF32>(0.1f), "0.1");
-  EXPECT_EQ(PrintValue<ET::kF32>(1e20f), "1e+20");
+  EXPECT_EQ(PrintValue<ET::kF32>(1e20f), "1.0e+20");
   // Equally short, the exact digits win over 123456790.
   EXPECT_EQ(PrintValue<ET::kF32>(123456792.0f), "123456792.0");
   EXPECT_EQ(PrintValue<ET::kF64>(0.1), "0.1");
   EXPECT_EQ(PrintValue<ET::kF64>(3.141592653589793), "3.141592653589793");
-  EXPECT_EQ(PrintValue<ET::kF64>(5e-324), "5e-324");
+  EXPECT_EQ(PrintValue<ET::kF64>(5e-324), "5.0e-324");
 }
 
 TEST(PrintElementLiteralTest, NaNAndInfinityAreHexPatternsOfTheTypesWidth) {
@@ -72,27 +72,27 @@ TEST(PrintElementLiteralTest, NarrowFloatsAreTheShortestDecimalThatReadsBack) {
   EXPECT_EQ(PrintBits<ET::kF16>(0x8000), "-0.0");
   EXPECT_EQ(PrintBits<ET::kF16>(0x2E66), "0.1");
   EXPECT_EQ(PrintBits<ET::kF16>(0x3555), "0.3333");
-  EXPECT_EQ(PrintBits<ET::kF16>(0x0001), "6e-08");
+  EXPECT_EQ(PrintBits<ET::kF16>(0x0001), "6.0e-08");
   // Shortest significant digits, laid out as %g does: 65504 needs only 655.
   EXPECT_EQ(PrintBits<ET::kF16>(0x7BFF), "6.55e+04");
   EXPECT_EQ(PrintBits<ET::kF16>(0x6400), "1024.0");
   EXPECT_EQ(PrintBits<ET::kBF16>(0x3DCD), "0.1");
   EXPECT_EQ(PrintBits<ET::kBF16>(0x4049), "3.14");
   EXPECT_EQ(PrintBits<ET::kF8E4M3FN>(0x7E), "4.5e+02");  // 448
-  EXPECT_EQ(PrintBits<ET::kF8E5M2FNUZ>(0x7F), "6e+04");
+  EXPECT_EQ(PrintBits<ET::kF8E5M2FNUZ>(0x7F), "6.0e+04");
   EXPECT_EQ(PrintBits<ET::kF4E2M1FN>(0x7), "6.0");
   EXPECT_EQ(PrintBits<ET::kF4E2M1FN>(0x1), "0.5");
   EXPECT_EQ(PrintBits<ET::kF4E2M1FN>(0x8), "-0.0");
-  EXPECT_EQ(PrintBits<ET::kF6E3M2FN>(0x1F), "3e+01");  // 28
+  EXPECT_EQ(PrintBits<ET::kF6E3M2FN>(0x1F), "3.0e+01");  // 28
   EXPECT_EQ(PrintBits<ET::kF6E3M2FN>(0x1E), "24.0");
   EXPECT_EQ(PrintBits<ET::kF8E8M0FNU>(0x7F), "1.0");
-  EXPECT_EQ(PrintBits<ET::kF8E8M0FNU>(0x00), "6e-39");
+  EXPECT_EQ(PrintBits<ET::kF8E8M0FNU>(0x00), "6.0e-39");
 }
 
 TEST(PrintElementLiteralTest, ComplexIsAPairOfParts) {
   EXPECT_EQ(PrintValue<ET::kComplexF32>({1.0f, -2.0f}), "(1.0, -2.0)");
   EXPECT_EQ(PrintBits<ET::kComplexF32>(0x7FC00000, 0x80000000), "(0x7FC00000, -0.0)");
-  EXPECT_EQ(PrintValue<ET::kComplexF64>({0.1, 1e300}), "(0.1, 1e+300)");
+  EXPECT_EQ(PrintValue<ET::kComplexF64>({0.1, 1e300}), "(0.1, 1.0e+300)");
 }
 
 TEST(PrintDenseBodyTest, ListsSplatsAndRankZero) {

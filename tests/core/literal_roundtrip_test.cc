@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -191,9 +192,17 @@ ContainerT<T> RandomElement() {
   }
 }
 
+// MLIR's float literal (the point is required before an exponent: XLA's
+// parser rejects "1e-45"), or a hex bit pattern.
+bool IsMlirFloatLiteral(const std::string& text) {
+  static const std::regex kFloat("[-+]?[0-9]+[.][0-9]*([eE][-+]?[0-9]+)?|0x[0-9A-F]+");
+  return std::regex_match(text, kFloat);
+}
+
 template <ElementType T>
 void CheckElementRoundTrip(const ContainerT<T>& value) {
   const std::string text = PrintElementLiteral(T, &value);
+  if constexpr (IsFloat(T)) RC_ASSERT(IsMlirFloatLiteral(text));
   ContainerT<T> back;
   const absl::Status status = ParseElementLiteral(text, T, &back);
   RC_ASSERT(status.ok());
@@ -202,6 +211,15 @@ void CheckElementRoundTrip(const ContainerT<T>& value) {
 
 // Each case checks a batch, since one element is too cheap to be worth a case.
 constexpr int kElementsPerCase = 64;
+
+TEST(LiteralPropertyTest, FloatsWithoutAPointGetOneBeforeTheExponent) {
+  const float tiny = 1e-45f;
+  EXPECT_EQ(PrintElementLiteral(ET::kF32, &tiny), "1.0e-45");
+  const double big = 1e300;
+  EXPECT_EQ(PrintElementLiteral(ET::kF64, &big), "1.0e+300");
+  const float one = 1.0f;
+  EXPECT_EQ(PrintElementLiteral(ET::kF32, &one), "1.0");
+}
 
 RC_GTEST_PROP(LiteralPropertyTest, F32ElementsRoundTrip, ()) {
   for (int i = 0; i < kElementsPerCase; ++i) {
