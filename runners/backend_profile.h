@@ -28,9 +28,11 @@ struct Deviation {
   enum class Kind { kFlushSubnormals, kNanMinMax, kMaxUlp };
   std::string id;
   Kind kind = Kind::kFlushSubnormals;
-  std::set<std::string> ops;    // empty: every op
-  std::set<ElementType> types;  // result element types; empty: every type
-  int64_t max_ulp = 0;          // kMaxUlp
+  std::set<std::string> ops;  // empty: every op
+  // Element types it applies to, of an operand or of the result (a flushed
+  // f32 input changes a comparison's i1 result); empty: every type.
+  std::set<ElementType> types;
+  int64_t max_ulp = 0;  // kMaxUlp
   std::string reason;
   std::string link;  // a public source (https://)
 

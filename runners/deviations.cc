@@ -132,9 +132,16 @@ void ExcuseDeclaredDeviations(const BackendProfile& profile, const Oracle& oracl
 
   for (const Deviation& d : profile.deviations) {
     // The results this deviation speaks of.
+    // Its types are those of the result or of an operand: a flushed input
+    // changes a comparison's i1 result too.
+    bool operand_type_applies = false;
+    for (const Tensor& operand : c.operands) {
+      operand_type_applies = operand_type_applies || d.AppliesTo(c.op, operand.element_type());
+    }
     std::vector<size_t> applicable;
     for (size_t r = 0; r < results; ++r) {
-      if (!open[r].empty() && d.AppliesTo(c.op, c.result_types[r].element_type)) {
+      if (!open[r].empty() &&
+          (operand_type_applies || d.AppliesTo(c.op, c.result_types[r].element_type))) {
         applicable.push_back(r);
       }
     }
@@ -184,19 +191,37 @@ void ExcuseDeclaredDeviations(const BackendProfile& profile, const Oracle& oracl
         break;
       }
       case Deviation::Kind::kNanMinMax: {
-        // Elementwise only: the operands have the result's shape.
+        // Declared deviations compose: where the profile also declares
+        // flushing, the other operand may come back flushed.
+        bool flushes = false;
+        for (const Deviation& other : profile.deviations) {
+          flushes =
+              flushes || (other.kind == Deviation::Kind::kFlushSubnormals &&
+                          other.AppliesTo(c.op, c.operands.empty() ? c.result_types[0].element_type
+                                                                   : c.operands[0].element_type()));
+        }
+        // Elementwise only: an operand has the result's shape, or is a
+        // scalar that stands for every element (clamp's bounds).
         for (size_t r : applicable) {
           const Tensor& actual = outcome.actual[r];
           std::set<int64_t> still;
           for (int64_t i : open[r]) {
             bool nan_operand = false, equals_an_operand = false;
             for (const Tensor& operand : c.operands) {
-              if (operand.shape() != actual.shape() ||
-                  operand.element_type() != actual.element_type()) {
-                continue;
+              if (operand.element_type() != actual.element_type()) continue;
+              int64_t at = i;
+              if (operand.shape() != actual.shape()) {
+                if (operand.num_elements() != 1) continue;
+                at = 0;
               }
-              nan_operand = nan_operand || IsNaNElement(operand, i);
-              equals_an_operand = equals_an_operand || SameBits(operand, i, actual, i);
+              nan_operand = nan_operand || IsNaNElement(operand, at);
+              equals_an_operand = equals_an_operand || SameBits(operand, at, actual, i);
+              if (flushes && !equals_an_operand) {
+                Tensor element(TensorType({}, operand.element_type()));
+                const size_t bytes = ContainerBytes(operand.element_type());
+                std::memcpy(element.raw(), operand.bytes().data() + at * bytes, bytes);
+                equals_an_operand = SameBits(FlushSubnormals(element), 0, actual, i);
+              }
             }
             if (!(nan_operand && equals_an_operand)) still.insert(i);
           }
