@@ -24,6 +24,10 @@ Flags RunFlags() {
             std::to_string(kDefaultSeed));
   flags.Add("out", "DIR", "where report.json, junit.xml and reproducers go", "hlocheck-out");
   flags.Add("max-elements", "N", "largest number of elements a generated case draws", "4096");
+  flags.Add("shrink-attempts", "N",
+            "candidate cases tried while shrinking a group's first failure (each one is a "
+            "compile on a compiler backend)",
+            "5000");
   flags.Add("threads", "N", "backend threads; 0 = one per hardware thread", "0");
   AddCompilerFlags(flags);
   flags.AddSwitch("list-backends", "list the available backends and exit");
@@ -83,8 +87,9 @@ int RunCommand(const std::vector<std::string>& args) {
   auto seed = flags.GetUint("seed");
   auto max_elements = flags.GetInt("max-elements", 1, int64_t{1} << 30);
   auto threads = flags.GetInt("threads", 0, 1024);
-  for (const absl::Status& s :
-       {cases.status(), seed.status(), max_elements.status(), threads.status()}) {
+  auto shrink_attempts = flags.GetInt("shrink-attempts", 0, 100000000);
+  for (const absl::Status& s : {cases.status(), seed.status(), max_elements.status(),
+                                threads.status(), shrink_attempts.status()}) {
     if (!s.ok()) {
       std::cerr << "hlocheck run: " << s.message() << "\n";
       return kExitUsage;
@@ -93,6 +98,7 @@ int RunCommand(const std::vector<std::string>& args) {
   options.cases = *cases;
   options.seed = *seed;
   options.max_elements = *max_elements;
+  options.max_shrink_attempts = static_cast<int>(*shrink_attempts);
   options.command_line = "hlocheck run";
   for (const std::string& a : args) options.command_line += " " + a;
 
