@@ -4,6 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "adapters/external/external_backend.h"
 #include "yaml-cpp/yaml.h"
 
 namespace hlocheck {
@@ -51,14 +52,6 @@ absl::Status ReadSource(const std::string& file, const YAML::Node& entry, std::s
   reason = entry["reason"].as<std::string>();
   link = entry["link"].as<std::string>();
   return absl::OkStatus();
-}
-
-std::string SourceRoot() {
-#ifdef HLOCHECK_SOURCE_ROOT
-  return HLOCHECK_SOURCE_ROOT;
-#else
-  return ".";
-#endif
 }
 
 }  // namespace
@@ -149,7 +142,7 @@ std::string DefaultProfilePath(const std::string& backend) {
     if (!absl::StartsWith(backend, prefix)) continue;
     std::string name = backend.substr(std::string(prefix).size());
     if (absl::EndsWith(name, ".yaml")) return name;
-    std::string path = SourceRoot() + "/backends/" + name + ".yaml";
+    std::string path = external::BackendsDirectory() + "/" + name + ".yaml";
     return std::filesystem::exists(path) ? path : "";
   }
   return "";

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "adapters/external/npy.h"
+#include "adapters/worker/worker_protocol.h"
 #include "core/status_macros.h"
 #include "nlohmann/json.hpp"
 #include "yaml-cpp/yaml.h"
@@ -37,11 +38,7 @@ std::string SourceRoot() {
 #endif
 }
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+using worker::NowMs;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -375,9 +372,11 @@ class ExternalBackend : public ProgramBackend {
 
 }  // namespace
 
+std::string BackendsDirectory() { return SourceRoot() + "/backends"; }
+
 std::string DriverConfigPath(const std::string& name) {
   if (name.find('/') != std::string::npos || fs::exists(name)) return name;
-  return SourceRoot() + "/backends/" + name + ".yaml";
+  return BackendsDirectory() + "/" + name + ".yaml";
 }
 
 absl::StatusOr<DriverConfig> LoadDriverConfig(const std::string& file) {

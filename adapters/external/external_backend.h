@@ -39,6 +39,10 @@ struct DriverConfig {
 // [...], element_types: [...], options: {...}}`. Errors name the file and line.
 absl::StatusOr<DriverConfig> LoadDriverConfig(const std::string& file);
 
+// hlocheck's backends/ directory (backend files and profiles), in the
+// source tree this build was configured from.
+std::string BackendsDirectory();
+
 // The file `external:NAME` means: NAME itself when it names a file, else
 // backends/NAME.yaml in hlocheck's source tree.
 std::string DriverConfigPath(const std::string& name);

@@ -137,6 +137,18 @@ TEST(DeviationsTest, AnotherBugBesideTheDeclaredOneStillFails) {
   EXPECT_EQ(group.findings[0].kind, FindingKind::kMismatch);
 }
 
+// The case's mismatch against `actual`, after the profile's deviations.
+CaseOutcome ExcusedOutcome(const BackendProfile& profile, const Oracle& oracle, const Case& c,
+                           const std::string& actual) {
+  CaseOutcome outcome;
+  outcome.kind = CaseOutcome::Kind::kMismatch;
+  outcome.expectations = *oracle.Compute(c);
+  outcome.actual = {Literal(actual)};
+  outcome.comparisons = CompareResults(outcome.expectations, outcome.actual);
+  ExcuseDeclaredDeviations(profile, oracle, c, outcome);
+  return outcome;
+}
+
 // Elementwise: the case's elements that involve no subnormal stay held to
 // the spec even when others in the same case are excused.
 TEST(DeviationsTest, OnlyTheElementsThatInvolveASubnormalAreExcused) {
@@ -147,13 +159,7 @@ TEST(DeviationsTest, OnlyTheElementsThatInvolveASubnormalAreExcused) {
   Oracle oracle(&TestRegistry());
   BackendProfile profile = FlushProfile({});
   auto run_with = [&](const std::string& actual) {
-    CaseOutcome outcome;
-    outcome.kind = CaseOutcome::Kind::kMismatch;
-    outcome.expectations = *oracle.Compute(c);
-    outcome.actual = {Literal(actual)};
-    outcome.comparisons = CompareResults(outcome.expectations, outcome.actual);
-    ExcuseDeclaredDeviations(profile, oracle, c, outcome);
-    return outcome;
+    return ExcusedOutcome(profile, oracle, c, actual);
   };
   CaseOutcome flushed = run_with("dense<[0.0, 3.0]> : tensor<2xf32>");
   EXPECT_EQ(flushed.kind, CaseOutcome::Kind::kDeviation);
@@ -181,13 +187,7 @@ TEST(DeviationsTest, NanMinMaxExcusesTheOtherOperandOnly) {
   d.link = "https://example.org";
   profile.deviations.push_back(d);
   auto run_with = [&](const std::string& actual) {
-    CaseOutcome outcome;
-    outcome.kind = CaseOutcome::Kind::kMismatch;
-    outcome.expectations = *oracle.Compute(c);
-    outcome.actual = {Literal(actual)};
-    outcome.comparisons = CompareResults(outcome.expectations, outcome.actual);
-    ExcuseDeclaredDeviations(profile, oracle, c, outcome);
-    return outcome;
+    return ExcusedOutcome(profile, oracle, c, actual);
   };
   EXPECT_EQ(run_with("dense<[2.0, 1.0]> : tensor<2xf32>").kind, CaseOutcome::Kind::kDeviation);
   EXPECT_EQ(run_with("dense<[5.0, 1.0]> : tensor<2xf32>").kind, CaseOutcome::Kind::kMismatch);
