@@ -36,13 +36,7 @@ int ExhaustiveCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck exhaustive: " << threads.status().message() << "\n";
     return kExitUsage;
   }
-  AdapterOptions adapter_options;
-  adapter_options.threads = static_cast<int>(*threads);
-  if (absl::Status applied = ApplyCompilerFlags(flags, adapter_options); !applied.ok()) {
-    std::cerr << "hlocheck exhaustive: " << applied.message() << "\n";
-    return kExitUsage;
-  }
-  auto session = OpenSession(flags.Get("backend"), std::move(adapter_options));
+  auto session = OpenSession(flags, static_cast<int>(*threads));
   if (!session.ok()) {
     std::cerr << "hlocheck exhaustive: " << session.status().message() << "\n";
     return kExitUsage;

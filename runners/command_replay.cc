@@ -41,13 +41,7 @@ int ReplayCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck replay: " << threads.status().message() << "\n";
     return kExitUsage;
   }
-  AdapterOptions adapter_options;
-  adapter_options.threads = static_cast<int>(*threads);
-  if (absl::Status applied = ApplyCompilerFlags(flags, adapter_options); !applied.ok()) {
-    std::cerr << "hlocheck replay: " << applied.message() << "\n";
-    return kExitUsage;
-  }
-  auto session = OpenSession(flags.Get("backend"), std::move(adapter_options));
+  auto session = OpenSession(flags, static_cast<int>(*threads));
   if (!session.ok()) {
     std::cerr << "hlocheck replay: " << session.status().message() << "\n";
     return kExitUsage;

@@ -102,13 +102,7 @@ int RunCommand(const std::vector<std::string>& args) {
   options.command_line = "hlocheck run";
   for (const std::string& a : args) options.command_line += " " + a;
 
-  AdapterOptions adapter_options;
-  adapter_options.threads = static_cast<int>(*threads);
-  if (absl::Status applied = ApplyCompilerFlags(flags, adapter_options); !applied.ok()) {
-    std::cerr << "hlocheck run: " << applied.message() << "\n";
-    return kExitUsage;
-  }
-  auto session = OpenSession(flags.Get("backend"), std::move(adapter_options));
+  auto session = OpenSession(flags, static_cast<int>(*threads));
   if (!session.ok()) {
     std::cerr << "hlocheck run: " << session.status().message() << "\n";
     return kExitUsage;

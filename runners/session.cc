@@ -35,6 +35,12 @@ absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend,
   return OpenSession(backend, std::move(options));
 }
 
+absl::StatusOr<std::unique_ptr<Session>> OpenSession(const Flags& flags, int threads) {
+  AdapterOptions options(threads);
+  HLOCHECK_RETURN_IF_ERROR(ApplyCompilerFlags(flags, options));
+  return OpenSession(flags.Get("backend"), std::move(options));
+}
+
 void AddCompilerFlags(Flags& flags) {
   flags.Add("backend-option", "KEY=VALUE",
             "for pjrt: and external: backends, repeatable: an XLA debug option (e.g. "

@@ -35,6 +35,10 @@ absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend,
 void AddCompilerFlags(Flags& flags);
 absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options);
 
+// The session a command's flags ask for: --backend, with `threads` and the
+// compiler flags (a bad value of one of those is the error).
+absl::StatusOr<std::unique_ptr<Session>> OpenSession(const Flags& flags, int threads);
+
 }  // namespace hlocheck
 
 #endif  // HLOCHECK_RUNNERS_SESSION_H_
