@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,9 @@ struct AdapterOptions {
   // The runner's, not the adapter's: which backend profile (--profile) to
   // hold the backend to; "" for the default, "none" for none.
   std::string profile_path;
+  // Cases per module for the compiler backends (RunBatch); 0: the
+  // adapter's own choice.
+  int batch_size = 0;
 };
 
 class Adapter {
@@ -79,6 +83,22 @@ class Adapter {
   // entry (those of an earlier call, say), so that a caller that runs many
   // cases of one shape does not pay for fresh buffers each time. On failure
   // `results` is left in a valid but unspecified state.
+  // How many cases RunBatch takes at a time to best effect: 1 for a
+  // backend that gains nothing by it (the default).
+  virtual int BatchSize() const { return 1; }
+
+  // Runs several cases the backend supports, one answer per case, in order,
+  // each what Run would answer for it alone. A compiler compiles them as one
+  // module and pays its fixed cost once; when such a batch fails as a whole
+  // (a compile error, a crash, a timeout) it answers each case by Run alone,
+  // so that every error is the case's own.
+  virtual std::vector<absl::StatusOr<std::vector<Tensor>>> RunBatch(
+      std::span<const Case* const> cases) {
+    std::vector<absl::StatusOr<std::vector<Tensor>>> answers;
+    for (const Case* c : cases) answers.push_back(Run(*c));
+    return answers;
+  }
+
   virtual absl::Status RunInto(const Case& c, std::vector<Tensor>& results) {
     absl::StatusOr<std::vector<Tensor>> fresh = Run(c);
     HLOCHECK_RETURN_IF_ERROR(fresh.status());

@@ -58,6 +58,8 @@ absl::StatusOr<std::unique_ptr<Adapter>> CreateProgramAdapter(std::string_view n
     return absl::FailedPreconditionError(absl::StrCat(
         "the backend ", std::string(name), " writes cases as modules and needs the spec"));
   }
+  const int batch_size =
+      options.batch_size > 0 ? options.batch_size : ProgramAdapter::kDefaultBatchSize;
   if (name.substr(0, 9) == "external:") {
     // The driver is a process of its own already: no worker around it.
     const std::string config_name(name.substr(9));
@@ -69,7 +71,7 @@ absl::StatusOr<std::unique_ptr<Adapter>> CreateProgramAdapter(std::string_view n
     std::set<ElementType> types = config->element_types;
     return std::make_unique<ProgramAdapter>(
         std::string(name), *options.registry, *std::move(backend), options.inputs_as_constants,
-        [types](ElementType type) { return types.empty() || types.count(type) > 0; });
+        [types](ElementType type) { return types.empty() || types.count(type) > 0; }, batch_size);
   }
   ProgramBackendSpec spec{std::string(name), options.backend_options};
   worker::WorkerOptions worker;
@@ -80,7 +82,7 @@ absl::StatusOr<std::unique_ptr<Adapter>> CreateProgramAdapter(std::string_view n
   std::function<bool(ElementType)> transferable = [](ElementType) { return true; };
   if (name.substr(0, 5) == "pjrt:") transferable = pjrt::HasPjrtType;
   return std::make_unique<ProgramAdapter>(std::string(name), *options.registry, *std::move(backend),
-                                          options.inputs_as_constants, transferable);
+                                          options.inputs_as_constants, transferable, batch_size);
 }
 
 }  // namespace

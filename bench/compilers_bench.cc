@@ -4,6 +4,8 @@
 // cases as the baseline in the same run:
 //   Fresh:  every case its own module (generated shapes differ), so every
 //           case pays a compile: what a gate over random shapes pays today;
+//   Batched: fresh cases, 32 to a module (Adapter::RunBatch, what the gate
+//           does by default, --batch): one compile per 32 cases;
 //   Cached: one case again and again: its executable comes from the
 //           backend's cache, so only transfer, execution and (for pjrt:)
 //           the worker round trip are paid.
@@ -30,7 +32,7 @@ std::vector<Case> Cases(const spec::SpecRegistry& registry, const char* op_name,
 
 // backend: "cpu", "pjrt:xla-cpu" (worker), "xla-in-process", "external:iree-llvm-cpu".
 void BM_Cases(benchmark::State& state, const char* backend, const char* op, ElementType type,
-              bool fresh) {
+              bool fresh, int batch = 1) {
   auto registry = spec::DefaultRegistry();
   if (!registry.ok()) return state.SkipWithError("no spec");
   std::unique_ptr<Adapter> adapter;
@@ -50,13 +52,22 @@ void BM_Cases(benchmark::State& state, const char* backend, const char* op, Elem
   std::vector<Case> cases = Cases(**registry, op, type, fresh ? 100000 / 50 : 1);
   size_t next = 0;
   int64_t errors = 0;
+  std::vector<const Case*> chunk;
   for (auto _ : state) {
+    if (batch > 1) {
+      chunk.clear();
+      for (int k = 0; k < batch; ++k) chunk.push_back(&cases[next++ % cases.size()]);
+      auto out = adapter->RunBatch(chunk);
+      for (const auto& answer : out) errors += !answer.ok();
+      benchmark::DoNotOptimize(out);
+      continue;
+    }
     const Case& c = cases[next++ % cases.size()];
     auto out = adapter->Run(c);
     errors += !out.ok();
     benchmark::DoNotOptimize(out);
   }
-  state.SetItemsProcessed(state.iterations());
+  state.SetItemsProcessed(state.iterations() * batch);
   state.counters["errors"] = static_cast<double>(errors);
 }
 
@@ -66,12 +77,19 @@ void BM_Cases(benchmark::State& state, const char* backend, const char* op, Elem
   BENCHMARK_CAPTURE(BM_Cases, xla_fresh_##name, "pjrt:xla-cpu", op, type, true)                   \
       ->Unit(benchmark::kMillisecond)                                                             \
       ->UseRealTime();                                                                            \
+  BENCHMARK_CAPTURE(BM_Cases, xla_batched_##name, "pjrt:xla-cpu", op, type, true, 32)             \
+      ->Unit(benchmark::kMillisecond)                                                             \
+      ->UseRealTime();                                                                            \
   BENCHMARK_CAPTURE(BM_Cases, xla_cached_##name, "pjrt:xla-cpu", op, type, false)->UseRealTime(); \
   BENCHMARK_CAPTURE(BM_Cases, xla_in_process_cached_##name, "xla-in-process", op, type, false)    \
       ->UseRealTime();                                                                            \
   BENCHMARK_CAPTURE(BM_Cases, iree_fresh_##name, "external:iree-llvm-cpu", op, type, true)        \
       ->Unit(benchmark::kMillisecond)                                                             \
       ->Iterations(20)                                                                            \
+      ->UseRealTime();                                                                            \
+  BENCHMARK_CAPTURE(BM_Cases, iree_batched_##name, "external:iree-llvm-cpu", op, type, true, 32)  \
+      ->Unit(benchmark::kMillisecond)                                                             \
+      ->Iterations(3)                                                                             \
       ->UseRealTime();                                                                            \
   BENCHMARK_CAPTURE(BM_Cases, iree_cached_##name, "external:iree-llvm-cpu", op, type, false)      \
       ->Unit(benchmark::kMillisecond)                                                             \

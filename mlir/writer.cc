@@ -350,16 +350,27 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
   return text;
 }
 
-std::string PrintCaseProgram(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
-                             const Case& c, ProgramInputs inputs) {
+namespace {
+
+// The case as a function: its signature (arguments "%name: type", one per
+// tensor leaf when inputs are arguments) and its body, the lines at the
+// top level's indentation.
+struct CaseFunction {
   std::vector<std::string> arguments;
-  std::string body;
+  std::vector<std::string> result_types;
+  std::string body;  // ends in the func.return line
+};
+
+CaseFunction BuildCaseFunction(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
+                               const Case& c, ProgramInputs inputs) {
+  CaseFunction function;
+  std::string& body = function.body;
   std::vector<std::string> names = OperandNames(spec, c);
   const std::vector<ValueType> operands = c.OperandValueTypes();
   size_t next_leaf = 0;
   for (size_t i = 0; i < operands.size() && i < names.size(); ++i) {
     BuildValue(operands[i], names[i], c.operands, &next_leaf, &body,
-               inputs == ProgramInputs::kArguments ? &arguments : nullptr);
+               inputs == ProgramInputs::kArguments ? &function.arguments : nullptr);
   }
   const std::vector<ValueType> results = c.ResultValueTypes();
   std::string result =
@@ -373,20 +384,78 @@ std::string PrintCaseProgram(const spec::SpecRegistry& registry, const spec::OpS
     UnpackValue(results[i], value, results.size() == 1 ? "%result" : "%result_" + std::to_string(i),
                 &tensors, &body);
   }
-  std::vector<std::string> leaf_types;
-  for (const TensorType& type : c.result_types) leaf_types.push_back(type.ToString());
-  // The body's lines were written for a function at the top level; inside
-  // the module they go one level deeper.
-  std::string indented;
+  for (const TensorType& type : c.result_types) function.result_types.push_back(type.ToString());
+  body += "  func.return " + absl::StrJoin(tensors, ", ") +
+          (tensors.empty() ? "" : " : " + absl::StrJoin(function.result_types, ", ")) + "\n";
+  return function;
+}
+
+// A function of the module: header, body one level deeper than written.
+std::string FunctionText(const std::string& header, const std::string& body) {
+  std::string text = "  " + header + " {\n";
   for (absl::string_view line : absl::StrSplit(body, '\n', absl::SkipEmpty())) {
-    indented += "  " + std::string(line) + "\n";
+    text += "  " + std::string(line) + "\n";
   }
-  std::string text = "module @hlocheck_case {\n  func.func public @main(" +
-                     absl::StrJoin(arguments, ", ") + ") -> (" + absl::StrJoin(leaf_types, ", ") +
-                     ") {\n" + indented;
-  text += "    func.return " + absl::StrJoin(tensors, ", ") +
-          (tensors.empty() ? "" : " : " + absl::StrJoin(leaf_types, ", ")) + "\n  }\n}\n";
-  return text;
+  return text + "  }\n";
+}
+
+std::string Signature(const std::string& name, const std::vector<std::string>& arguments,
+                      const std::vector<std::string>& result_types) {
+  return "func.func " + name + "(" + absl::StrJoin(arguments, ", ") + ") -> (" +
+         absl::StrJoin(result_types, ", ") + ")";
+}
+
+}  // namespace
+
+std::string PrintCaseProgram(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
+                             const Case& c, ProgramInputs inputs) {
+  CaseFunction function = BuildCaseFunction(registry, spec, c, inputs);
+  return "module @hlocheck_case {\n" +
+         FunctionText(Signature("public @main", function.arguments, function.result_types),
+                      function.body) +
+         "}\n";
+}
+
+std::string PrintBatchProgram(const spec::SpecRegistry& registry,
+                              std::span<const BatchedCase> cases, ProgramInputs inputs) {
+  std::string functions;
+  std::vector<std::string> main_arguments;
+  std::vector<std::string> main_results;
+  std::vector<std::string> main_result_types;
+  std::string main_body;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    CaseFunction function = BuildCaseFunction(registry, *cases[k].op, *cases[k].c, inputs);
+    const std::string callee = "@case_" + std::to_string(k);
+    functions += FunctionText(
+        Signature("private " + callee, function.arguments, function.result_types), function.body);
+    // @main's arguments for this case: its own, renamed apart from the
+    // other cases' (each argument reads "%name: type").
+    std::vector<std::string> call_arguments;
+    std::vector<std::string> argument_types;
+    for (size_t j = 0; j < function.arguments.size(); ++j) {
+      const std::string& argument = function.arguments[j];
+      const std::string type = argument.substr(argument.find(": ") + 2);
+      call_arguments.push_back("%case" + std::to_string(k) + "_arg" + std::to_string(j));
+      argument_types.push_back(type);
+      main_arguments.push_back(call_arguments.back() + ": " + type);
+    }
+    const size_t n = function.result_types.size();
+    const std::string value = "%case" + std::to_string(k);
+    main_body +=
+        "  " + (n == 0 ? std::string() : value + (n == 1 ? "" : ":" + std::to_string(n)) + " = ") +
+        "func.call " + callee + "(" + absl::StrJoin(call_arguments, ", ") + ") : (" +
+        absl::StrJoin(argument_types, ", ") + ") -> (" +
+        absl::StrJoin(function.result_types, ", ") + ")\n";
+    for (size_t i = 0; i < n; ++i) {
+      main_results.push_back(n == 1 ? value : value + "#" + std::to_string(i));
+      main_result_types.push_back(function.result_types[i]);
+    }
+  }
+  main_body += "  func.return " + absl::StrJoin(main_results, ", ") +
+               (main_results.empty() ? "" : " : " + absl::StrJoin(main_result_types, ", ")) + "\n";
+  return "module @hlocheck_batch {\n" + functions +
+         FunctionText(Signature("public @main", main_arguments, main_result_types), main_body) +
+         "}\n";
 }
 
 }  // namespace hlocheck::mlir

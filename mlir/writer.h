@@ -6,6 +6,7 @@
 #ifndef HLOCHECK_MLIR_WRITER_H_
 #define HLOCHECK_MLIR_WRITER_H_
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,17 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
 enum class ProgramInputs { kArguments, kConstants };
 std::string PrintCaseProgram(const spec::SpecRegistry& registry, const spec::OpSpec& op,
                              const Case& c, ProgramInputs inputs);
+
+// Several cases as one module, so that a compiler pays its fixed cost
+// once: each case is a private function @case_K as PrintCaseProgram writes
+// its @main, and @main takes every case's arguments and returns every
+// case's results, in case order.
+struct BatchedCase {
+  const spec::OpSpec* op;
+  const Case* c;
+};
+std::string PrintBatchProgram(const spec::SpecRegistry& registry,
+                              std::span<const BatchedCase> cases, ProgramInputs inputs);
 
 // The case's op alone, in generic form, its operands named by spec name.
 std::string PrintCaseOperation(const spec::SpecRegistry& registry, const spec::OpSpec& op,

@@ -125,6 +125,17 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
   for (size_t i = 0; i < expected.size(); ++i) {
     if (has_free && e.free[i]) {
       ++out.free;
+      if (e.free[i] == kFreeWithConvention &&
+          std::memcmp(&expected[i], &got[i], sizeof(expected[i])) != 0) {
+        ++out.convention_differences;
+        if (out.first_convention_differences.size() < kMaxReportedMismatches) {
+          out.first_convention_differences.push_back(
+              {static_cast<int64_t>(i), MultiIndex(actual.shape(), static_cast<int64_t>(i)),
+               PrintElementLiteral(T, &expected[i]), PrintElementLiteral(T, &got[i]),
+               "any value (the spec leaves it open); the interpreter and XLA give the expected one",
+               -1});
+        }
+      }
       continue;
     }
     // Elements of a permutable run are compared as a multiset (CompareRuns).

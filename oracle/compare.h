@@ -43,6 +43,11 @@ struct ResultComparison {
   // permutable run: of each of its elements), so that a backend's declared
   // deviations can excuse exactly the elements they describe.
   std::vector<int64_t> mismatch_indices;
+  // Free elements (counted in `free`) that carry a de facto convention
+  // (kFreeWithConvention) and that the backend answered otherwise: never
+  // mismatches; the first few kept, as for mismatches.
+  int64_t convention_differences = 0;
+  std::vector<ElementMismatch> first_convention_differences;
 
   bool ok() const { return !type_mismatch && mismatches == 0; }
 };

@@ -21,13 +21,12 @@ class FreeElements {
  public:
   explicit FreeElements(size_t count) : count_(count) {}
 
-  void Mark(size_t index, std::string_view reason) {
-    if (mask_.empty()) mask_.assign(count_, 0);
-    mask_[index] = 1;
-    if (reason_.find(reason) == std::string::npos) {
-      if (!reason_.empty()) reason_ += "; ";
-      reason_ += reason;
-    }
+  void Mark(size_t index, std::string_view reason) { Set(index, kFreeAnyValue, reason); }
+  // Free by the spec, but the public interpreter and XLA agree on a value,
+  // which the reference holds: a backend that differs is told so (the
+  // "differs from the de facto convention" verdict), not failed.
+  void MarkConventional(size_t index, std::string_view reason) {
+    Set(index, kFreeWithConvention, reason);
   }
   bool any() const { return !mask_.empty(); }
 
@@ -37,6 +36,15 @@ class FreeElements {
   }
 
  private:
+  void Set(size_t index, uint8_t kind, std::string_view reason) {
+    if (mask_.empty()) mask_.assign(count_, 0);
+    mask_[index] = kind;
+    if (reason_.find(reason) == std::string::npos) {
+      if (!reason_.empty()) reason_ += "; ";
+      reason_ += reason;
+    }
+  }
+
   size_t count_;
   std::vector<uint8_t> mask_;  // empty until an element is marked
   std::string reason_;

@@ -96,9 +96,11 @@ enum class Shift { kLeft, kRightArithmetic, kRightLogical };
 
 // The shifts. The spec does not say what a shift amount outside [0, width)
 // does (rhs is read as unsigned, so a negative amount is one of these):
-// those elements are free, and the reference shows XLA's convention, the
-// limit of shifting one bit at a time (0, or all sign bits for an
-// arithmetic right shift).
+// those elements are free, but carry the de facto convention that the
+// StableHLO interpreter (APInt shifts by an amount clamped to the width)
+// and XLA (elemental_ir_emitter's saturating shifts) agree on, the limit of
+// shifting one bit at a time: 0, or all sign bits for an arithmetic right
+// shift. A backend that masks the amount (x86's shift) differs from it.
 template <Shift kShift>
 Results ShiftOp(const Case& c) {
   const Tensor& lhs = c.operands[0];
@@ -116,7 +118,9 @@ Results ShiftOp(const Case& c) {
         uint64_t bits = UnsignedBits<T>(a[i]);
         bool negative = (bits >> (kWidth - 1)) & 1;
         if (amount >= kWidth) {
-          free.Mark(i, "the spec does not define shift amounts outside [0, bit width)");
+          free.MarkConventional(i,
+                                "the spec does not define shift amounts outside [0, bit width); "
+                                "de facto (interpreter and XLA): 0, or the sign bits");
           bool fill = kShift == Shift::kRightArithmetic && negative;
           out[i] = WrapInteger<T>(fill ? ~uint64_t{0} : 0);
         } else if constexpr (kShift == Shift::kLeft) {

@@ -117,7 +117,11 @@ ResultExpectation WithinUlps(Tensor reference) {
 }
 
 // convert: element by element through the shared, exhaustively verified
-// conversion layer; values the spec leaves open (#180) are marked free.
+// conversion layer; values the spec leaves open (#180) are marked free. To
+// an integer type they carry a de facto convention: the StableHLO
+// interpreter (APFloat::convertToInteger, APInt truncation) and XLA
+// (elemental_ir_emitter's clamped FPToSI/FPToUI, integer truncation) agree
+// that NaN gives 0, a float beyond the range saturates, an integer wraps.
 Results Convert(const Case& c) {
   const Tensor& operand = c.operands[0];
   Tensor result(c.result_types[0]);
@@ -126,14 +130,22 @@ Results Convert(const Case& c) {
                   operand.num_elements(), flags.data());
   ResultExpectation expectation = WithinUlps(std::move(result));
   expectation.free.resize(flags.size());
+  const bool conventional = IsInteger(result.element_type()) && !IsComplex(operand.element_type());
   for (size_t i = 0; i < flags.size(); ++i) {
-    expectation.free[i] = (flags[i] & kConversionUnrepresentable) ? 1 : 0;
+    if (flags[i] & kConversionUnrepresentable) {
+      expectation.free[i] = conventional ? kFreeWithConvention : kFreeAnyValue;
+    }
   }
   if (expectation.FreeCount() == 0) {
     expectation.free.clear();
   } else {
     expectation.free_reason =
-        "the value is not representable in the result type; the spec leaves it open (#180)";
+        std::string(
+            "the value is not representable in the result type; the spec leaves it open "
+            "(#180)") +
+        (conventional ? "; de facto (interpreter and XLA): NaN is 0, beyond the range saturates, "
+                        "an integer wraps around"
+                      : "");
   }
   std::vector<ResultExpectation> results;
   results.push_back(std::move(expectation));

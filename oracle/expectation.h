@@ -38,6 +38,9 @@ struct PermutableRuns {
   std::string reason;
 };
 
+inline constexpr uint8_t kFreeAnyValue = 1;
+inline constexpr uint8_t kFreeWithConvention = 2;
+
 struct ResultExpectation {
   // The exact or correctly rounded result (kErrorBound: the center rounded
   // to the result type), for display and reproducers.
@@ -55,8 +58,11 @@ struct ResultExpectation {
   std::vector<double> center_lo;
   std::vector<double> bound;
 
-  // Elements whose value the spec leaves to the implementation: 1 = any
-  // value is accepted. Empty when there are none.
+  // Elements whose value the spec leaves to the implementation, as
+  // kFreeAnyValue (any value is accepted) or kFreeWithConvention (any value
+  // is accepted, but the reference holds the value that the StableHLO
+  // interpreter and XLA agree on, and a backend that differs is reported
+  // as differing from that de facto convention). Empty when there are none.
   std::vector<uint8_t> free;
   std::string free_reason;
 

@@ -45,7 +45,7 @@ absl::Status oracle::CheckFloatingPointEnvironment() {
 }
 
 int64_t ResultExpectation::FreeCount() const {
-  return std::count(free.begin(), free.end(), uint8_t{1});
+  return static_cast<int64_t>(free.size()) - std::count(free.begin(), free.end(), uint8_t{0});
 }
 
 bool Oracle::Implements(std::string_view op) const { return OpTable().count(op) > 0; }

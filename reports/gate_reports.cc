@@ -176,8 +176,11 @@ std::string FindingDetails(const Finding& f) {
 std::string GroupLine(const GroupResult& g) {
   // DEV: no unexpected failure, but cases that only the backend's declared
   // deviations excuse.
+  // CONV: nothing else, but answers that differ from the de facto
+  // convention where the spec leaves the value open.
   std::string status = g.failed > 0                     ? "FAIL"
                        : g.deviating > 0                ? "DEV"
+                       : g.differs_from_convention > 0  ? "CONV"
                        : g.passed == 0 && g.skipped > 0 ? "SKIP"
                                                         : "ok";
   return Pad(status, 5) + Pad(g.op, kOpColumn) + Pad(std::string(Name(g.type)), 15) +
@@ -199,6 +202,12 @@ void WriteConsoleTotals(const GateRun& run, std::ostream& out) {
       << "': " << run.total(&GroupResult::passed) << " passed, " << failed << " failed, ";
   if (const int64_t deviating = run.total(&GroupResult::deviating); deviating > 0) {
     out << deviating << " deviating as the backend's profile declares (not passes), ";
+  }
+  if (const int64_t conv = run.total(&GroupResult::differs_from_convention); conv > 0) {
+    out << conv << " differing from the de facto convention only (not failures), ";
+  }
+  if (const int64_t batch_only = run.total(&GroupResult::batch_only_failures); batch_only > 0) {
+    out << batch_only << " of the failures wrong only when batched with other cases, ";
   }
   out << skipped << " skipped (not runnable by the backend), "
       << run.total(&GroupResult::free_elements)
@@ -237,6 +246,20 @@ void WriteConsoleFindings(const GateRun& run, std::ostream& out) {
     for (const auto& [id, elements] : g.excused)
       out << " " << id << " excused " << elements << " element(s);";
     out << " first: build/hlocheck replay " << BackendFlag(run) << g.deviation_replay << "\n";
+  }
+  // Where the spec leaves a value open but the interpreter and XLA agree:
+  // shown, never counted as a spec violation.
+  first = true;
+  for (const GroupResult& g : run.groups) {
+    if (g.convention_elements == 0) continue;
+    if (first) {
+      out << "\n=== differs from the de facto convention (values the spec leaves open; not "
+             "failures)\n";
+    }
+    first = false;
+    out << g.op << " " << Name(g.type) << ": " << g.convention_elements << " element(s) in "
+        << g.differs_from_convention << " otherwise passing case(s); " << g.convention_example
+        << "; first: build/hlocheck replay " << BackendFlag(run) << g.convention_replay << "\n";
   }
 }
 
@@ -310,6 +333,13 @@ nlohmann::json GateRunToJson(const GateRun& run) {
     }
     if (g.check == "bound") group["worst_error_over_bound"] = g.worst_bound_fraction;
     if (!g.skip_reason.empty()) group["skip_reason"] = g.skip_reason;
+    if (g.batch_only_failures > 0) group["batch_only_failures"] = g.batch_only_failures;
+    if (g.convention_elements > 0) {
+      group["differs_from_convention"] = g.differs_from_convention;
+      group["convention_elements"] = g.convention_elements;
+      group["convention_example"] = g.convention_example;
+      group["convention_replay"] = g.convention_replay;
+    }
     if (g.deviating > 0) {
       group["excused_elements"] = g.excused;
       group["deviation_replay"] = g.deviation_replay;
@@ -329,6 +359,7 @@ nlohmann::json GateRunToJson(const GateRun& run) {
             {"passed", run.total(&GroupResult::passed)},
             {"failed", run.total(&GroupResult::failed)},
             {"deviating", run.total(&GroupResult::deviating)},
+            {"differs_from_convention", run.total(&GroupResult::differs_from_convention)},
             {"skipped", run.total(&GroupResult::skipped)},
             {"free_elements", run.total(&GroupResult::free_elements)}}},
           {"groups", groups}};

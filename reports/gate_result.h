@@ -14,7 +14,9 @@ namespace hlocheck {
 // 2: a finding's kind names the stage that failed ("oracle error" and
 // "generator error" replace "internal error"; "backend crash" is new) and
 // mismatches come as data ("mismatches").
-inline constexpr int kReportSchemaVersion = 3;
+// 4: the fourth verdict, "differs_from_convention" (groups and totals, with
+// convention_elements, an example and a replay), and batch_only_failures.
+inline constexpr int kReportSchemaVersion = 4;
 
 // Which stage of a case failed. The backend's faults are shrunk; the others
 // are hlocheck's own bugs, reported loudly but never blamed on the backend.
@@ -96,7 +98,20 @@ struct GroupResult {
   std::string skip_reason;
   int64_t elements_compared = 0;
   int64_t free_elements = 0;  // left to the implementation by the spec: not compared
-  int64_t worst_ulp = -1;     // -1: no float elements compared
+  // Cases wrong when compiled in a batch with others but right alone
+  // (counted among the failures: a compiler that mixes up independent
+  // computations is wrong).
+  int64_t batch_only_failures = 0;
+  // Cases whose only difference from the oracle is in elements the spec
+  // leaves open but the interpreter and XLA agree on (the fourth verdict,
+  // "differs from the de facto convention": not a failure, not a pass);
+  // the elements that differ (in any case), the first such case's replay
+  // and one element of it, in words.
+  int64_t differs_from_convention = 0;
+  int64_t convention_elements = 0;
+  std::string convention_replay;
+  std::string convention_example;
+  int64_t worst_ulp = -1;  // -1: no float elements compared
   int allowed_ulp = 0;
   double worst_bound_fraction = 0;  // "bound": largest |error| / allowed
   double seconds = 0;

@@ -23,25 +23,28 @@ std::string Thrown(std::exception_ptr thrown) {
   }
 }
 
-CaseOutcome Stop(CaseOutcome outcome, CaseOutcome::Kind kind, std::string message) {
+// Ends the check of a case with `kind`; returns false, PrepareCase's "do
+// not run it".
+bool Stop(CaseOutcome& outcome, CaseOutcome::Kind kind, std::string message) {
   outcome.kind = kind;
   outcome.message = std::move(message);
-  return outcome;
+  return false;
 }
 
 }  // namespace
 
-CaseOutcome CheckCase(const CaseContext& context, const spec::OpSpec& op, const Case& c) {
+bool PrepareCase(const CaseContext& context, const spec::OpSpec& op, const Case& c,
+                 CaseOutcome& outcome) {
   using Kind = CaseOutcome::Kind;
-  CaseOutcome outcome;
+  outcome = CaseOutcome();
   try {
     spec::VerifyResult verdict = spec::Verify(op, c, context.registry);
     if (!verdict.valid()) {
-      return Stop(std::move(outcome), Kind::kInvalid,
+      return Stop(outcome, Kind::kInvalid,
                   "the generated case violates the spec of " + op.name + ":\n" + verdict.Report());
     }
   } catch (...) {
-    return Stop(std::move(outcome), Kind::kOracleError,
+    return Stop(outcome, Kind::kOracleError,
                 "the spec verifier threw: " + Thrown(std::current_exception()));
   }
 
@@ -49,57 +52,58 @@ CaseOutcome CheckCase(const CaseContext& context, const spec::OpSpec& op, const 
   try {
     support = context.adapter->Supports(c);
   } catch (...) {
-    return Stop(std::move(outcome), Kind::kBackendCrash,
+    return Stop(outcome, Kind::kBackendCrash,
                 "Supports threw: " + Thrown(std::current_exception()));
   }
-  if (!support.supported) return Stop(std::move(outcome), Kind::kSkipped, support.reason);
+  if (!support.supported) return Stop(outcome, Kind::kSkipped, support.reason);
 
   try {
     auto expectations = context.oracle->Compute(c);
     if (!expectations.ok() && absl::IsUnimplemented(expectations.status())) {
       // A gap in the oracle (complex atan2, say): counted and reported as
       // skipped with its reason, never as a pass.
-      return Stop(std::move(outcome), Kind::kSkipped,
+      return Stop(outcome, Kind::kSkipped,
                   "oracle: " + std::string(expectations.status().message()));
     }
     if (!expectations.ok()) {
-      return Stop(std::move(outcome), Kind::kOracleError,
-                  std::string(expectations.status().message()));
+      return Stop(outcome, Kind::kOracleError, std::string(expectations.status().message()));
     }
     outcome.expectations = *std::move(expectations);
   } catch (...) {
-    return Stop(std::move(outcome), Kind::kOracleError,
+    return Stop(outcome, Kind::kOracleError,
                 "the oracle threw: " + Thrown(std::current_exception()));
   }
+  return true;
+}
 
-  // The gate asked Supports above; Run may rely on it (adapter.h).
-  try {
-    auto actual = context.adapter->Run(c);
-    if (!actual.ok()) {
-      // A compiler's worker process that died or hung (adapters/worker) is
-      // a finding of its own kind, not an error the backend returned.
-      const Kind kind = IsWorkerCrash(actual.status())  ? Kind::kBackendCrash
-                        : IsWorkerHang(actual.status()) ? Kind::kBackendHang
-                                                        : Kind::kBackendError;
-      return Stop(std::move(outcome), kind, std::string(actual.status().message()));
-    }
-    outcome.actual = *std::move(actual);
-  } catch (...) {
-    return Stop(std::move(outcome), Kind::kBackendCrash,
-                "the backend threw: " + Thrown(std::current_exception()));
+void FinishCase(const CaseContext& context, const Case& c,
+                absl::StatusOr<std::vector<Tensor>> actual, CaseOutcome& outcome) {
+  using Kind = CaseOutcome::Kind;
+  if (!actual.ok()) {
+    // A compiler's worker process that died or hung (adapters/worker) is
+    // a finding of its own kind, not an error the backend returned.
+    const Kind kind = IsWorkerCrash(actual.status())  ? Kind::kBackendCrash
+                      : IsWorkerHang(actual.status()) ? Kind::kBackendHang
+                                                      : Kind::kBackendError;
+    Stop(outcome, kind, std::string(actual.status().message()));
+    return;
   }
+  outcome.actual = *std::move(actual);
   if (outcome.actual.size() != outcome.expectations.size()) {
     std::string message = "the backend returned " + std::to_string(outcome.actual.size()) +
                           " results, expected " + std::to_string(outcome.expectations.size());
-    return Stop(std::move(outcome), Kind::kWrongType, std::move(message));
+    Stop(outcome, Kind::kWrongType, std::move(message));
+    return;
   }
 
   try {
     outcome.comparisons = CompareResults(outcome.expectations, outcome.actual);
   } catch (...) {
-    return Stop(std::move(outcome), Kind::kOracleError,
-                "comparing the results threw: " + Thrown(std::current_exception()));
+    Stop(outcome, Kind::kOracleError,
+         "comparing the results threw: " + Thrown(std::current_exception()));
+    return;
   }
+  bool differs_from_convention = false;
   for (const ResultComparison& comparison : outcome.comparisons) {
     if (comparison.type_mismatch) {
       outcome.kind = Kind::kWrongType;
@@ -107,15 +111,35 @@ CaseOutcome CheckCase(const CaseContext& context, const spec::OpSpec& op, const 
     } else if (!comparison.ok() && outcome.kind == Kind::kPass) {
       outcome.kind = Kind::kMismatch;
     }
+    differs_from_convention |= comparison.convention_differences > 0;
   }
+  if (outcome.kind == Kind::kPass && differs_from_convention) outcome.kind = Kind::kConvention;
   if (outcome.kind == Kind::kMismatch && context.profile != nullptr) {
     try {
       ExcuseDeclaredDeviations(*context.profile, *context.oracle, c, outcome);
     } catch (...) {
-      return Stop(std::move(outcome), Kind::kOracleError,
-                  "checking the declared deviations threw: " + Thrown(std::current_exception()));
+      Stop(outcome, Kind::kOracleError,
+           "checking the declared deviations threw: " + Thrown(std::current_exception()));
     }
   }
+}
+
+void RunAndFinishCase(const CaseContext& context, const Case& c, CaseOutcome& outcome) {
+  absl::StatusOr<std::vector<Tensor>> actual;
+  // PrepareCase asked Supports; Run may rely on it (adapter.h).
+  try {
+    actual = context.adapter->Run(c);
+  } catch (...) {
+    Stop(outcome, CaseOutcome::Kind::kBackendCrash,
+         "the backend threw: " + Thrown(std::current_exception()));
+    return;
+  }
+  FinishCase(context, c, std::move(actual), outcome);
+}
+
+CaseOutcome CheckCase(const CaseContext& context, const spec::OpSpec& op, const Case& c) {
+  CaseOutcome outcome;
+  if (PrepareCase(context, op, c, outcome)) RunAndFinishCase(context, c, outcome);
   return outcome;
 }
 

@@ -29,9 +29,13 @@ struct CaseOutcome {
     kBackendCrash,  // the backend threw, or its worker process died
     kBackendHang,   // the backend's worker gave no answer within the case timeout
     kDeviation,     // every mismatched element is one the backend's profile declares
-    kSkipped,       // the backend (or the oracle) cannot run it: never a pass
-    kInvalid,       // the case violates its op's spec: a generator bug
-    kOracleError,   // the oracle, the verifier or the comparison failed or threw
+    // No mismatch, but elements the spec leaves open where the backend's
+    // answer differs from the value the interpreter and XLA agree on
+    // (kFreeWithConvention): shown, never a failure.
+    kConvention,
+    kSkipped,      // the backend (or the oracle) cannot run it: never a pass
+    kInvalid,      // the case violates its op's spec: a generator bug
+    kOracleError,  // the oracle, the verifier or the comparison failed or threw
     kGeneratorError,
   };
   Kind kind = Kind::kPass;
@@ -61,6 +65,18 @@ struct CaseContext {
 // Verifies the case once, asks Adapter::Supports once, then runs the oracle
 // and the backend and compares. Text is formatted only for what failed.
 CaseOutcome CheckCase(const CaseContext& context, const spec::OpSpec& op, const Case& c);
+
+// CheckCase in its two halves, for a runner that hands the backend many
+// cases at once (Adapter::RunBatch): PrepareCase verifies, asks Supports and
+// runs the oracle, and says whether the backend is to run the case (if not,
+// `outcome` is final: invalid, skipped, an oracle error); FinishCase takes
+// the backend's answer and compares.
+bool PrepareCase(const CaseContext& context, const spec::OpSpec& op, const Case& c,
+                 CaseOutcome& outcome);
+void FinishCase(const CaseContext& context, const Case& c,
+                absl::StatusOr<std::vector<Tensor>> actual, CaseOutcome& outcome);
+// A prepared case run alone (Adapter::Run), then FinishCase.
+void RunAndFinishCase(const CaseContext& context, const Case& c, CaseOutcome& outcome);
 
 // The oracle's answers as reproducer checks: exact where the comparison is
 // bit for bit, "almost" where the op allows some error (each expectation's

@@ -107,6 +107,16 @@ int ReplayCommand(const std::vector<std::string>& args) {
       }
       std::cout << " --profile none holds the backend to the spec alone\n";
       return kExitOk;
+    case CaseOutcome::Kind::kConvention:
+      for (const ResultComparison& c : outcome.comparisons) {
+        for (const ElementMismatch& m : c.first_convention_differences) {
+          std::cout << "element " << m.index << ": de facto convention " << m.expected << ", got "
+                    << m.actual << "\n";
+        }
+      }
+      std::cout << "differs from the de facto convention where the spec leaves the value open "
+                   "(not a failure)\n";
+      return kExitOk;
     case CaseOutcome::Kind::kMismatch:
       for (const ResultComparison& c : outcome.comparisons) {
         for (const ElementMismatch& m : c.first_mismatches) {

@@ -54,6 +54,7 @@ FindingKind FindingKindOf(CaseOutcome::Kind kind) {
     case CaseOutcome::Kind::kPass:
     case CaseOutcome::Kind::kSkipped:
     case CaseOutcome::Kind::kDeviation:
+    case CaseOutcome::Kind::kConvention:
       break;
   }
   return FindingKind::kOracleError;
@@ -148,17 +149,38 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
       return group;
     }
   }
-  for (int64_t i = 0; i < options.cases; ++i) {
-    ++group.cases;
+  // Cases go to the backend in batches of its choosing (a compiler compiles
+  // a batch as one module): generated and checked against the oracle first,
+  // then run together, then counted one by one in order.
+  const int64_t batch = std::max(1, context_.adapter->BatchSize());
+  for (int64_t first = 0; first < options.cases; first += batch) {
+    std::vector<PendingCase> chunk = GenerateAndPrepare(op, generator, options, type, first,
+                                                        std::min(first + batch, options.cases));
+    RunPrepared(op, chunk, group);
+    for (PendingCase& pending : chunk) {
+      AccountCase(op, type, options, pending, group);
+    }
+  }
+  group.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return group;
+}
+
+std::vector<Gate::PendingCase> Gate::GenerateAndPrepare(const spec::OpSpec& op,
+                                                        const rc::Gen<Case>& generator,
+                                                        const GateOptions& options,
+                                                        ElementType type, int64_t first,
+                                                        int64_t end) {
+  std::vector<PendingCase> chunk;
+  for (int64_t i = first; i < end; ++i) {
+    PendingCase& pending = chunk.emplace_back();
+    pending.index = i;
     const uint64_t case_seed = CaseSeed(options.seed, op.name, type, i);
     const int size = CaseSize(i, options.cases);
-    const ReplayKey key{op.name, type, case_seed, size, options.max_elements, {}, {}};
-    std::optional<rc::Shrinkable<Case>> shrinkable;
-    Case c;
-    CaseOutcome outcome;
+    pending.key = ReplayKey{op.name, type, case_seed, size, options.max_elements, {}, {}};
+    CaseOutcome& outcome = pending.outcome;
     try {
-      shrinkable = generator(rc::Random(case_seed), size);
-      c = shrinkable->value();
+      pending.shrinkable = generator(rc::Random(case_seed), size);
+      pending.c = pending.shrinkable->value();
     } catch (const NotRunnable& e) {
       outcome.kind = CaseOutcome::Kind::kSkipped;
       outcome.message = e.what();
@@ -169,8 +191,76 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
       outcome.kind = CaseOutcome::Kind::kGeneratorError;
       outcome.message = "generation threw an exception that is not a std::exception";
     }
-    const bool generated = outcome.kind == CaseOutcome::Kind::kPass;
-    if (generated) outcome = CheckCase(op, c);
+    pending.generated = outcome.kind == CaseOutcome::Kind::kPass;
+    if (pending.generated) pending.to_run = PrepareCase(context_, op, pending.c, outcome);
+  }
+  return chunk;
+}
+
+void Gate::RunPrepared(const spec::OpSpec& op, std::vector<PendingCase>& chunk,
+                       GroupResult& group) {
+  std::vector<PendingCase*> runs;
+  std::vector<const Case*> cases;
+  for (PendingCase& pending : chunk) {
+    if (!pending.to_run) continue;
+    runs.push_back(&pending);
+    cases.push_back(&pending.c);
+  }
+  if (cases.empty()) return;
+  if (cases.size() == 1) {
+    RunAndFinishCase(context_, runs[0]->c, runs[0]->outcome);
+    return;
+  }
+  std::vector<absl::StatusOr<std::vector<Tensor>>> answers;
+  try {
+    answers = context_.adapter->RunBatch(cases);
+  } catch (...) {
+    answers.clear();
+  }
+  if (answers.size() != cases.size()) {
+    // The batch threw or lost answers: each case alone says which one.
+    for (PendingCase* pending : runs) RunAndFinishCase(context_, pending->c, pending->outcome);
+    return;
+  }
+  for (size_t k = 0; k < runs.size(); ++k) {
+    PendingCase& pending = *runs[k];
+    FinishCase(context_, pending.c, std::move(answers[k]), pending.outcome);
+    const CaseOutcome::Kind kind = pending.outcome.kind;
+    if (kind == CaseOutcome::Kind::kMismatch || kind == CaseOutcome::Kind::kWrongType) {
+      // A wrong answer is confirmed on the case alone: its reproducer is
+      // its own module, and a batch-only failure (the compiler mixing up
+      // independent computations) must not hide behind the case's.
+      CaseOutcome alone = CheckCase(op, pending.c);
+      if (alone.kind != CaseOutcome::Kind::kMismatch &&
+          alone.kind != CaseOutcome::Kind::kWrongType) {
+        ++group.batch_only_failures;
+        pending.outcome.message =
+            "wrong only when compiled with " + std::to_string(cases.size() - 1) +
+            " other cases in one module; alone: " +
+            (alone.kind == CaseOutcome::Kind::kPass        ? "it passes"
+             : alone.kind == CaseOutcome::Kind::kDeviation ? "deviating as declared"
+             : alone.kind == CaseOutcome::Kind::kConvention
+                 ? "differs from the de facto convention only"
+                 : alone.message) +
+            (pending.outcome.message.empty() ? std::string()
+                                             : " (" + pending.outcome.message + ")");
+      } else {
+        pending.outcome = std::move(alone);
+      }
+    }
+  }
+}
+
+void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptions& options,
+                       PendingCase& pending, GroupResult& group) {
+  ++group.cases;
+  const int64_t i = pending.index;
+  const ReplayKey& key = pending.key;
+  const bool generated = pending.generated;
+  Case& c = pending.c;
+  CaseOutcome& outcome = pending.outcome;
+  std::optional<rc::Shrinkable<Case>>& shrinkable = pending.shrinkable;
+  {
     switch (outcome.kind) {
       case CaseOutcome::Kind::kPass:
         ++group.passed;
@@ -181,10 +271,27 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
         for (const auto& [id, elements] : outcome.excused) group.excused[id] += elements;
         if (group.deviation_replay.empty()) group.deviation_replay = FormatReplay(key);
         break;
+      case CaseOutcome::Kind::kConvention:
+        // Not a failure (the spec leaves these elements open), never a
+        // silent pass: counted and shown with an example.
+        ++group.differs_from_convention;
+        if (group.convention_replay.empty()) {
+          group.convention_replay = FormatReplay(key);
+          for (size_t r = 0; r < outcome.comparisons.size(); ++r) {
+            const ResultComparison& comparison = outcome.comparisons[r];
+            if (comparison.first_convention_differences.empty()) continue;
+            const ElementMismatch& m = comparison.first_convention_differences.front();
+            group.convention_example = "element " + std::to_string(m.index) + ": convention " +
+                                       m.expected + ", got " + m.actual + " (" +
+                                       outcome.expectations[r].free_reason + ")";
+            break;
+          }
+        }
+        break;
       case CaseOutcome::Kind::kSkipped:
         ++group.skipped;
         group.skip_reason = outcome.message;
-        continue;
+        return;
       case CaseOutcome::Kind::kInvalid:
       case CaseOutcome::Kind::kOracleError:
       case CaseOutcome::Kind::kGeneratorError: {
@@ -198,7 +305,7 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
           f.replay = FormatReplay(key);
           group.findings.push_back(std::move(f));
         }
-        continue;
+        return;
       }
       case CaseOutcome::Kind::kMismatch:
       case CaseOutcome::Kind::kWrongType:
@@ -236,6 +343,7 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
       const ResultComparison& comparison = outcome.comparisons[r];
       group.elements_compared += comparison.compared;
       group.free_elements += comparison.free;
+      group.convention_elements += comparison.convention_differences;
       group.worst_ulp = std::max(group.worst_ulp, comparison.worst_ulp);
       group.worst_bound_fraction =
           std::max(group.worst_bound_fraction, comparison.worst_bound_fraction);
@@ -245,8 +353,6 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
       group.allowed_ulp = outcome.expectations[r].allowed_ulp;
     }
   }
-  group.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return group;
 }
 
 GateRun Gate::Run(const GateOptions& options, const GatePlan& plan,

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,6 +80,26 @@ class Gate {
   void SetProfile(const BackendProfile* profile) { context_.profile = profile; }
 
  private:
+  // A generated case between its generation and its counting.
+  struct PendingCase {
+    int64_t index = 0;
+    ReplayKey key;
+    std::optional<rc::Shrinkable<Case>> shrinkable;
+    Case c;
+    CaseOutcome outcome;
+    bool generated = false;
+    bool to_run = false;  // checked against the oracle, for the backend to run
+  };
+  std::vector<PendingCase> GenerateAndPrepare(const spec::OpSpec& op,
+                                              const rc::Gen<Case>& generator,
+                                              const GateOptions& options, ElementType type,
+                                              int64_t first, int64_t end);
+  // Runs the chunk's cases on the backend, together where it batches.
+  void RunPrepared(const spec::OpSpec& op, std::vector<PendingCase>& chunk, GroupResult& group);
+  // Counts one case into the group; the group's first failure is shrunk.
+  void AccountCase(const spec::OpSpec& op, ElementType type, const GateOptions& options,
+                   PendingCase& pending, GroupResult& group);
+
   // The finding for `c` and its outcome: kind, mismatches as data, and the
   // reproducer module.
   Finding Describe(const spec::OpSpec& op, ElementType type, const Case* c,

@@ -1,6 +1,7 @@
 #include "runners/session.h"
 
 #include "absl/strings/numbers.h"
+#include "adapters/program/program_adapter.h"
 #include "core/status_macros.h"
 
 namespace hlocheck {
@@ -54,7 +55,13 @@ void AddCompilerFlags(Flags& flags) {
             "the backend's declared deviations (default: backends/NAME.yaml for pjrt:NAME and "
             "external:NAME); none: hold the backend to the spec alone");
   flags.Add("case-timeout", "SECONDS",
-            "for pjrt: and external: backends: a case that takes longer is a hang finding", "60");
+            "for pjrt: and external: backends: a module (one case, or a batch) that takes longer "
+            "is a hang finding (a batch is first redone case by case)",
+            "60");
+  flags.Add("batch", "N",
+            "for pjrt: and external: backends: cases compiled together as one module (the "
+            "compiler's fixed cost paid once per N cases; 1: one module per case)",
+            std::to_string(ProgramAdapter::kDefaultBatchSize));
 }
 
 absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options) {
@@ -76,6 +83,12 @@ absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options) {
                                       ": expected a positive number of seconds");
   }
   options.case_timeout_s = timeout;
+  int batch = 0;
+  if (!absl::SimpleAtoi(flags.Get("batch"), &batch) || batch < 1) {
+    return absl::InvalidArgumentError("--batch " + flags.Get("batch") +
+                                      ": expected a positive number of cases");
+  }
+  options.batch_size = batch;
   options.profile_path = flags.Get("profile");
   return absl::OkStatus();
 }

@@ -8,12 +8,13 @@ namespace hlocheck {
 
 ProgramAdapter::ProgramAdapter(std::string name, const spec::SpecRegistry& registry,
                                std::unique_ptr<ProgramBackend> backend, bool inputs_as_constants,
-                               std::function<bool(ElementType)> transferable)
+                               std::function<bool(ElementType)> transferable, int batch_size)
     : name_(std::move(name)),
       registry_(registry),
       backend_(std::move(backend)),
       inputs_as_constants_(inputs_as_constants),
-      transferable_(std::move(transferable)) {}
+      transferable_(std::move(transferable)),
+      batch_size_(batch_size) {}
 
 std::vector<std::string> ProgramAdapter::ImplementedOps() const {
   // A compiler is asked about every op of the spec: what it cannot compile
@@ -58,6 +59,43 @@ absl::StatusOr<std::vector<Tensor>> ProgramAdapter::Run(const Case& c) {
   std::span<const Tensor> inputs;
   if (!inputs_as_constants_) inputs = c.operands;
   return backend_->Run(*module, inputs, c.result_types);
+}
+
+std::vector<absl::StatusOr<std::vector<Tensor>>> ProgramAdapter::RunBatch(
+    std::span<const Case* const> cases) {
+  std::vector<absl::StatusOr<std::vector<Tensor>>> answers;
+  auto one_by_one = [&] {
+    answers.clear();
+    for (const Case* c : cases) answers.push_back(Run(*c));
+    return std::move(answers);
+  };
+  if (cases.size() < 2) return one_by_one();
+  std::vector<mlir::BatchedCase> batched;
+  std::vector<Tensor> inputs;
+  std::vector<TensorType> result_types;
+  for (const Case* c : cases) {
+    const spec::OpSpec* op = registry_.Find(c->op);
+    if (op == nullptr) return one_by_one();  // Run says why, case by case
+    batched.push_back({op, c});
+    if (!inputs_as_constants_) inputs.insert(inputs.end(), c->operands.begin(), c->operands.end());
+    result_types.insert(result_types.end(), c->result_types.begin(), c->result_types.end());
+  }
+  const std::string module = mlir::PrintBatchProgram(
+      registry_, batched,
+      inputs_as_constants_ ? mlir::ProgramInputs::kConstants : mlir::ProgramInputs::kArguments);
+  absl::StatusOr<std::vector<Tensor>> all = backend_->Run(module, inputs, result_types);
+  // Any failure of the batch as a whole is redone case by case: a compile
+  // error, crash or hang then belongs to the case that causes it, and its
+  // reproducer is that case's own module.
+  if (!all.ok() || all->size() != result_types.size()) return one_by_one();
+  size_t next = 0;
+  for (const Case* c : cases) {
+    std::vector<Tensor> results;
+    for (size_t r = 0; r < c->result_types.size(); ++r)
+      results.push_back(std::move((*all)[next++]));
+    answers.push_back(std::move(results));
+  }
+  return answers;
 }
 
 }  // namespace hlocheck

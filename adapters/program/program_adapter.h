@@ -20,12 +20,21 @@ class ProgramAdapter : public Adapter {
   // element type at all (PJRT has no f6 buffers, say).
   ProgramAdapter(std::string name, const spec::SpecRegistry& registry,
                  std::unique_ptr<ProgramBackend> backend, bool inputs_as_constants,
-                 std::function<bool(ElementType)> transferable);
+                 std::function<bool(ElementType)> transferable, int batch_size = kDefaultBatchSize);
+
+  // Cases per module unless --batch says otherwise: enough that XLA's and
+  // IREE's fixed cost per compile is spread thin, few enough that one
+  // module stays small and a batch that fails costs little to redo case by
+  // case.
+  static constexpr int kDefaultBatchSize = 32;
 
   std::string_view name() const override { return name_; }
   std::vector<std::string> ImplementedOps() const override;
   AdapterSupport Supports(const Case& c) const override;
   absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override;
+  int BatchSize() const override { return batch_size_; }
+  std::vector<absl::StatusOr<std::vector<Tensor>>> RunBatch(
+      std::span<const Case* const> cases) override;
 
   // The module Run hands to the backend for `c`: what a reproducer shows.
   absl::StatusOr<std::string> ModuleText(const Case& c) const;
@@ -37,6 +46,7 @@ class ProgramAdapter : public Adapter {
   std::unique_ptr<ProgramBackend> backend_;
   bool inputs_as_constants_;
   std::function<bool(ElementType)> transferable_;
+  int batch_size_;
 };
 
 }  // namespace hlocheck

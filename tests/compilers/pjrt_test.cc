@@ -6,6 +6,7 @@
 
 #include "adapters/pjrt/pjrt_backend.h"
 #include "adapters/pjrt/pjrt_client.h"
+#include "generators/case_generator.h"
 #include "tests/compilers/compilers_test_support.h"
 
 namespace hlocheck {
@@ -140,6 +141,49 @@ TEST(PjrtTest, GateOnXlaCpuWithConstantInputs) {
   ASSERT_TRUE(adapter.ok()) << adapter.status();
   GateRun run = RunGate(**adapter, {"add", "slice"}, {ElementType::kSI32}, 10);
   for (const GroupResult& g : run.groups) EXPECT_EQ(g.passed, 10) << g.op;
+}
+
+Case Generated(const char* op_name, ElementType type, uint64_t seed) {
+  const spec::OpSpec* op = ::hlocheck::testing::TestRegistry().Find(op_name);
+  EXPECT_NE(op, nullptr) << op_name;
+  GenerationOptions options;
+  options.primary_type = type;
+  return CaseGenerator(*op, options)(rc::Random(seed), 20).value();
+}
+
+// Cases compiled as one module (the gate's batches) give each case what it
+// gives alone; a case XLA:CPU cannot compile (cbrt on complex numbers) does not
+// take the others down with it: the batch is redone case by case, and the
+// error is that case's own.
+TEST(PjrtTest, ABatchAnswersEachCaseAsItsModuleAlone) {
+  HLOCHECK_SKIP_WITHOUT_XLA_CPU();
+  auto adapter = CreateAdapter("pjrt:xla-cpu", CompilerOptions());
+  ASSERT_TRUE(adapter.ok()) << adapter.status();
+  EXPECT_EQ((*adapter)->BatchSize(), 32);
+  for (bool with_bad_case : {false, true}) {
+    std::vector<Case> cases = {Generated("add", ElementType::kSI32, 1),
+                               Generated("transpose", ElementType::kF32, 2),
+                               Generated("multiply", ElementType::kSI16, 3),
+                               Generated("dot_general", ElementType::kF32, 4)};
+    if (with_bad_case)
+      cases.insert(cases.begin() + 1, Generated("cbrt", ElementType::kComplexF32, 5));
+    std::vector<const Case*> batch;
+    for (const Case& c : cases) batch.push_back(&c);
+    auto answers = (*adapter)->RunBatch(batch);
+    ASSERT_EQ(answers.size(), cases.size());
+    for (size_t i = 0; i < cases.size(); ++i) {
+      auto alone = (*adapter)->Run(cases[i]);
+      ASSERT_EQ(answers[i].ok(), alone.ok()) << cases[i].op << ": " << answers[i].status();
+      if (alone.ok()) {
+        EXPECT_EQ(*answers[i], *alone) << cases[i].op;
+      } else {
+        EXPECT_EQ(answers[i].status().message(), alone.status().message());
+      }
+    }
+    if (with_bad_case) {
+      EXPECT_FALSE(answers[1].ok());
+    }
+  }
 }
 
 }  // namespace

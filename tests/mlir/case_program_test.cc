@@ -53,6 +53,44 @@ TEST(CaseProgramTest, InputsAsConstants) {
   EXPECT_TRUE(module.ok()) << module.status();
 }
 
+// Cases batched into one module: each its own private function, @main
+// takes every case's arguments and returns every case's results in order.
+TEST(CaseProgramTest, ABatchCallsEachCaseFromMain) {
+  Case add = MakeCase(
+      "add", {Literal("dense<[1, 2]> : tensor<2xi32>"), Literal("dense<[3, 4]> : tensor<2xi32>")},
+      TensorType({2}, ElementType::kSI32));
+  Case negate =
+      MakeCase("negate", {Literal("dense<1.5> : tensor<f32>")}, TensorType({}, ElementType::kF32));
+  std::vector<BatchedCase> batch = {{TestRegistry().Find("add"), &add},
+                                    {TestRegistry().Find("negate"), &negate}};
+  EXPECT_EQ(PrintBatchProgram(TestRegistry(), batch, ProgramInputs::kArguments),
+            "module @hlocheck_batch {\n"
+            "  func.func private @case_0(%lhs: tensor<2xi32>, %rhs: tensor<2xi32>) -> "
+            "(tensor<2xi32>) {\n"
+            "    %result = \"stablehlo.add\"(%lhs, %rhs) : (tensor<2xi32>, tensor<2xi32>) -> "
+            "tensor<2xi32>\n"
+            "    func.return %result : tensor<2xi32>\n"
+            "  }\n"
+            "  func.func private @case_1(%operand: tensor<f32>) -> (tensor<f32>) {\n"
+            "    %result = \"stablehlo.negate\"(%operand) : (tensor<f32>) -> tensor<f32>\n"
+            "    func.return %result : tensor<f32>\n"
+            "  }\n"
+            "  func.func public @main(%case0_arg0: tensor<2xi32>, %case0_arg1: tensor<2xi32>, "
+            "%case1_arg0: tensor<f32>) -> (tensor<2xi32>, tensor<f32>) {\n"
+            "    %case0 = func.call @case_0(%case0_arg0, %case0_arg1) : (tensor<2xi32>, "
+            "tensor<2xi32>) -> (tensor<2xi32>)\n"
+            "    %case1 = func.call @case_1(%case1_arg0) : (tensor<f32>) -> (tensor<f32>)\n"
+            "    func.return %case0, %case1 : tensor<2xi32>, tensor<f32>\n"
+            "  }\n"
+            "}\n");
+  // As constants, @main takes nothing.
+  std::string constants = PrintBatchProgram(TestRegistry(), batch, ProgramInputs::kConstants);
+  EXPECT_NE(constants.find("@main() -> (tensor<2xi32>, tensor<f32>)"), std::string::npos)
+      << constants;
+  EXPECT_NE(constants.find("%case1 = func.call @case_1() : () -> (tensor<f32>)"), std::string::npos)
+      << constants;
+}
+
 // A tuple's tensors arrive as arguments; the tuple is built inside and the
 // result taken apart, so @main returns plain tensors in the case's order.
 TEST(CaseProgramTest, TuplesAreBuiltAndTakenApartInside) {

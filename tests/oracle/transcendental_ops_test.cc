@@ -372,7 +372,10 @@ TEST(PowerOpTest, IntegerExponentiationBySquaring) {
   EXPECT_EQ(out[3], -1);
   EXPECT_EQ(out[4], 1);
   EXPECT_EQ(out[5], 0);
-  EXPECT_EQ((*results)[0].free, (std::vector<uint8_t>{0, 0, 0, 1, 0, 1}));
+  // 2^31 and 3^64 overflow si32: integer overflow is implementation-defined
+  // (the spec's Errors section), so those elements are free; the reference
+  // still holds the exact power wrapped around.
+  EXPECT_EQ((*results)[0].free, (std::vector<uint8_t>{0, 1, 1, 1, 0, 1}));
 }
 
 // Every op runs on every element type its YAML allows, on an empty and on

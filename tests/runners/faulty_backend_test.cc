@@ -87,11 +87,53 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 5u);
+  EXPECT_EQ(Faults().size(), 6u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }
   EXPECT_EQ(CreateFaultyAdapter("faulty-nothing", {}), nullptr);
+}
+
+// Where the spec leaves a value open but the interpreter and XLA agree (a
+// shift by the bit width or more), a backend that masks the amount is
+// reported as differing from the de facto convention: never a failure of
+// the run, never a silent pass. The CPU backend follows the convention.
+TEST(ConventionVerdictTest, AMaskedShiftDiffersFromTheConventionButDoesNotFail) {
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  Oracle oracle(*registry);
+  GateOptions options;
+  options.ops = {"shift_left"};
+  options.types = {ElementType::kSI32, ElementType::kUI8};
+  options.cases = 200;
+  options.seed = 12345;
+  for (const char* backend : {"faulty-shift-masked", "cpu"}) {
+    std::unique_ptr<Adapter> adapter = std::string(backend) == "cpu"
+                                           ? *CreateAdapter("cpu", AdapterOptions{2})
+                                           : CreateFaultyAdapter(backend, AdapterOptions{2});
+    ASSERT_NE(adapter, nullptr);
+    Gate gate(*registry, &oracle, adapter.get());
+    auto run = gate.Run(options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    for (const GroupResult& g : run->groups) {
+      EXPECT_EQ(g.failed, 0) << backend << " " << Name(g.type);
+      EXPECT_TRUE(g.findings.empty());
+      EXPECT_GT(g.free_elements, 0) << "no shift by the width or more was generated";
+      if (std::string(backend) == "cpu") {
+        EXPECT_EQ(g.differs_from_convention, 0) << Name(g.type);
+        EXPECT_EQ(g.passed, g.cases);
+        continue;
+      }
+      EXPECT_GT(g.differs_from_convention, 0) << Name(g.type);
+      EXPECT_GT(g.convention_elements, 0);
+      EXPECT_EQ(g.passed + g.differs_from_convention, g.cases);
+      EXPECT_NE(g.convention_example.find("shift amounts outside"), std::string::npos)
+          << g.convention_example;
+      auto replayed = gate.Replay(g.convention_replay);
+      ASSERT_TRUE(replayed.ok()) << replayed.status();
+      EXPECT_EQ(replayed->outcome.kind, CaseOutcome::Kind::kConvention);
+    }
+  }
 }
 
 }  // namespace

@@ -40,9 +40,24 @@ class ProbeAdapter : public Adapter {
     return inner_->Run(c);
   }
 
+  int BatchSize() const override { return batch_size; }
+  std::vector<absl::StatusOr<std::vector<Tensor>>> RunBatch(
+      std::span<const Case* const> cases) override {
+    ++batch_calls;
+    if (throw_in_batch) throw std::runtime_error("probe batch threw");
+    std::vector<absl::StatusOr<std::vector<Tensor>>> answers;
+    for (const Case* c : cases) answers.push_back(inner_->Run(*c));
+    if (alter_batch) alter_batch(answers);
+    return answers;
+  }
+
   mutable int64_t supports_calls = 0;
   int64_t run_calls = 0;
+  int64_t batch_calls = 0;
   std::function<bool(const Case&)> throw_if;
+  int batch_size = 1;
+  bool throw_in_batch = false;
+  std::function<void(std::vector<absl::StatusOr<std::vector<Tensor>>>&)> alter_batch;
 
  private:
   std::unique_ptr<Adapter> inner_;
@@ -93,6 +108,61 @@ TEST(GateStagesTest, SupportsAndRunAreAskedOncePerCase) {
   ASSERT_EQ(run->groups.size(), 1u);
   EXPECT_EQ(run->groups[0].passed, 40);
   EXPECT_EQ(adapter->supports_calls, 40);
+  EXPECT_EQ(adapter->run_calls, 40);
+}
+
+TEST(GateStagesTest, BatchedCasesAreCountedOneByOne) {
+  auto adapter = Cpu();
+  adapter->batch_size = 8;
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
+  GateOptions options = AddOptions(40);
+  options.types = {ElementType::kSI32};
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->groups[0].cases, 40);
+  EXPECT_EQ(run->groups[0].passed, 40);
+  EXPECT_EQ(adapter->batch_calls, 5);
+  EXPECT_EQ(adapter->run_calls, 0);
+}
+
+// A compiler that gets a case wrong only beside others in one module is
+// wrong: a failure, counted apart, whose message says so.
+TEST(GateStagesTest, AWrongAnswerOnlyInABatchIsAFailure) {
+  auto adapter = Cpu();
+  adapter->batch_size = 8;
+  adapter->alter_batch = [](std::vector<absl::StatusOr<std::vector<Tensor>>>& answers) {
+    Tensor& third = (*answers[2])[0];
+    if (third.num_elements() > 0) third.values<ElementType::kSI32>()[0] ^= 1;
+  };
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
+  GateOptions options = AddOptions(40);
+  options.types = {ElementType::kSI32};
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  const GroupResult& g = run->groups[0];
+  EXPECT_GT(g.failed, 0);
+  EXPECT_EQ(g.batch_only_failures, g.failed);
+  EXPECT_EQ(g.passed + g.failed, 40);
+  ASSERT_FALSE(g.findings.empty());
+  EXPECT_NE(g.findings[0].message.find("wrong only when compiled with 7 other cases"),
+            std::string::npos)
+      << g.findings[0].message;
+}
+
+// A batch that throws is redone case by case: every case still counts.
+TEST(GateStagesTest, ABatchThatThrowsIsRedoneCaseByCase) {
+  auto adapter = Cpu();
+  adapter->batch_size = 8;
+  adapter->throw_in_batch = true;
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
+  GateOptions options = AddOptions(40);
+  options.types = {ElementType::kSI32};
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->groups[0].passed, 40);
   EXPECT_EQ(adapter->run_calls, 40);
 }
 
