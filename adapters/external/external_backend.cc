@@ -353,6 +353,12 @@ class ExternalBackend : public ProgramBackend {
       std::string error = answer.contains("error") && answer["error"].is_string()
                               ? answer["error"].get<std::string>()
                               : "(no error text)";
+      // A compiler or runtime process of the driver's own that died (the
+      // driver survived it): a crash finding, as if the driver had died.
+      if (answer.contains("crash") && answer["crash"].is_string()) {
+        return WorkerCrashError(
+            "the driver reports a crash: " + answer["crash"].get<std::string>() + "\n" + error);
+      }
       return absl::UnknownError("the driver: " + error);
     }
     return absl::OkStatus();

@@ -130,6 +130,9 @@ TEST_P(FakeDriverTest, MisbehavingDriversAreFindingsAndTheRunGoesOn) {
       {"hang", FindingKind::kBackendHang, "no answer within 1 s"},
       {"error", FindingKind::kBackendError, "this driver refuses every module"},
       {"wrong-shape", FindingKind::kBackendError, ", expected tensor<"},
+      // A compiler the driver ran died; the driver lived (worker: the
+      // reply's "crash"; oneshot: the driver dies of the signal).
+      {"compiler-crash", FindingKind::kBackendCrash, "signal 11"},
   };
   if (GetParam() == "worker") {
     expectations.push_back({"garbage", FindingKind::kBackendError, "is not {\"ok\": ...}"});

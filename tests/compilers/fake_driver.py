@@ -2,7 +2,8 @@
 """A driver of hlocheck's external protocol (docs/external-protocol.md) for
 tests: it "compiles" nothing and negates its one input, or misbehaves as its
 --behaviour says: crash (SIGSEGV), hang, error, garbage (a reply that is not
-JSON), wrong-shape (a result of another shape)."""
+JSON), wrong-shape (a result of another shape), compiler-crash (a compiler
+of the driver's died: the reply's "crash" key; in oneshot mode, SIGSEGV)."""
 import json
 import os
 import signal
@@ -12,10 +13,16 @@ import time
 import numpy as np
 
 
+class CompilerCrash(RuntimeError):
+    pass
+
+
 def run(request_path, behaviour):
     request = json.load(open(request_path))
     if behaviour == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
+    if behaviour == "compiler-crash":
+        raise CompilerCrash("fake-compile died of signal 11 (SIGSEGV)")
     if behaviour == "hang":
         time.sleep(3600)
     if behaviour == "error":
@@ -32,6 +39,10 @@ def main():
     if "--worker" not in args:
         try:
             run(args[-1], behaviour)
+        except CompilerCrash as e:
+            print(e, file=sys.stderr)
+            sys.stderr.flush()
+            os.kill(os.getpid(), signal.SIGSEGV)
         except RuntimeError as e:
             print(e, file=sys.stderr)
             return 1
@@ -46,6 +57,8 @@ def main():
         try:
             run(json.loads(line)["request"], behaviour)
             replies.write('{"ok": true}\n')
+        except CompilerCrash as e:
+            replies.write(json.dumps({"ok": False, "crash": str(e), "error": "stack..."}) + "\n")
         except RuntimeError as e:
             replies.write(json.dumps({"ok": False, "error": str(e)}) + "\n")
         replies.flush()

@@ -22,6 +22,9 @@ import collections
 import hashlib
 import json
 import os
+import re
+import resource
+import signal
 import sys
 import traceback
 
@@ -117,6 +120,22 @@ class Driver:
             np.save(result["file"], to_container(np.asarray(output), result), allow_pickle=False)
 
 
+def compiler_signal(error):
+    """The signal that killed iree-compile, if the error says it died of
+    one (CompilerToolError's "Error code: -11"), else None."""
+    if type(error).__name__ != "CompilerToolError":
+        return None
+    match = re.search(r"Error code: (-\d+)", str(error))
+    return -int(match.group(1)) if match else None
+
+
+def describe_signal(number):
+    try:
+        return f"signal {number} ({signal.Signals(number).name})"
+    except ValueError:
+        return f"signal {number}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", default="llvm-cpu")
@@ -136,6 +155,14 @@ def main():
             driver.run(args.request)
         except Exception as e:  # the compiler's or runtime's error: the case's error
             print(f"{type(e).__name__}: {e}", file=sys.stderr)
+            number = compiler_signal(e)
+            if number is not None:
+                # The protocol's word for a crash in oneshot mode: die of
+                # the same signal (without a core file).
+                sys.stderr.flush()
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+                signal.signal(number, signal.SIG_DFL)
+                os.kill(os.getpid(), number)
             return 1
         return 0
     for line in sys.stdin:
@@ -146,6 +173,9 @@ def main():
         except Exception as e:
             traceback.print_exc(file=sys.stderr)
             reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+            number = compiler_signal(e)
+            if number is not None:
+                reply["crash"] = f"iree-compile died of {describe_signal(number)}"
         replies.write(json.dumps(reply) + "\n")
         replies.flush()
     return 0
