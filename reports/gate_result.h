@@ -100,7 +100,8 @@ struct GroupResult {
   int64_t free_elements = 0;  // left to the implementation by the spec: not compared
   // Cases wrong when compiled in a batch with others but right alone
   // (counted among the failures: a compiler that mixes up independent
-  // computations is wrong).
+  // computations is wrong). The gate confirms the first 16 wrong answers
+  // of a group alone; this counts those that did not confirm.
   int64_t batch_only_failures = 0;
   // Cases whose only difference from the oracle is in elements the spec
   // leaves open but the interpreter and XLA agree on (the fourth verdict,

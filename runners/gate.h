@@ -107,6 +107,10 @@ class Gate {
 
   CaseContext context_;
   CaseGeneratorFactory generator_;
+  // Wrong answers from a batch still to be confirmed on their case alone,
+  // in the group running now (RunPrepared).
+  static constexpr int64_t kConfirmationsPerGroup = 16;
+  int64_t confirmations_left_ = 0;
 };
 
 }  // namespace hlocheck
