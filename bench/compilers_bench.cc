@@ -2,13 +2,16 @@
 // IREE llvm-cpu through the external protocol), for small elementwise,
 // data-movement and dot_general cases, with the CPU adapter on the same
 // cases as the baseline in the same run:
-//   Fresh:  every case its own module (generated shapes differ), so every
-//           case pays a compile: what a gate over random shapes pays today;
-//   Batched: fresh cases, 32 to a module (Adapter::RunBatch, what the gate
-//           does by default, --batch): one compile per 32 cases;
-//   Cached: one case again and again: its executable comes from the
-//           backend's cache, so only transfer, execution and (for pjrt:)
-//           the worker round trip are paid.
+//   Fresh:   the generator's small cases (size 10; 2,000 of them, cycled),
+//            each as its own module: a module met before (small cases
+//            repeat shapes, and inputs are arguments, so values are not in
+//            the module) comes from the executable cache, a new one pays a
+//            compile: what a gate of small cases pays one case at a time;
+//   Batched: the same cases 32 at a time (Adapter::RunBatch, the gate's
+//            default --batch): new modules compiled together, modules met
+//            before run alone from the cache;
+//   Cached:  one case again and again: only transfer, execution and (for
+//            pjrt:) the worker round trip are paid.
 // Run: build/bench/compilers_bench [--benchmark_filter=Xla]
 #include <benchmark/benchmark.h>
 

@@ -56,32 +56,70 @@ absl::StatusOr<std::string> ProgramAdapter::ModuleText(const Case& c) const {
 absl::StatusOr<std::vector<Tensor>> ProgramAdapter::Run(const Case& c) {
   auto module = ModuleText(c);
   HLOCHECK_RETURN_IF_ERROR(module.status());
+  return RunModule(c, *module);
+}
+
+absl::StatusOr<std::vector<Tensor>> ProgramAdapter::RunModule(const Case& c,
+                                                              const std::string& module) {
   std::span<const Tensor> inputs;
   if (!inputs_as_constants_) inputs = c.operands;
-  return backend_->Run(*module, inputs, c.result_types);
+  return backend_->Run(module, inputs, c.result_types);
+}
+
+bool ProgramAdapter::SeenBefore(const std::string& module) {
+  if (auto it = seen_.find(module); it != seen_.end()) {
+    seen_order_.splice(seen_order_.begin(), seen_order_, it->second);
+    return true;
+  }
+  seen_order_.push_front(module);
+  seen_[module] = seen_order_.begin();
+  if (seen_.size() > kSeenModules) {
+    seen_.erase(seen_order_.back());
+    seen_order_.pop_back();
+  }
+  return false;
 }
 
 std::vector<absl::StatusOr<std::vector<Tensor>>> ProgramAdapter::RunBatch(
     std::span<const Case* const> cases) {
-  std::vector<absl::StatusOr<std::vector<Tensor>>> answers;
+  std::vector<absl::StatusOr<std::vector<Tensor>>> answers(cases.size(),
+                                                           absl::UnknownError("not run"));
+  // A case whose own module came before runs alone: its executable is
+  // likely in the backend's cache (the module holds shapes and attributes,
+  // not values, when inputs are arguments), and a cached run beats any
+  // compile. The others are compiled together; the next time one of their
+  // modules comes, it runs alone and is cached.
+  std::vector<size_t> batched;
+  std::vector<std::string> modules(cases.size());
+  for (size_t k = 0; k < cases.size(); ++k) {
+    auto module = ModuleText(*cases[k]);
+    if (!module.ok()) {
+      answers[k] = module.status();
+      continue;
+    }
+    modules[k] = *std::move(module);
+    if (inputs_as_constants_ || !SeenBefore(modules[k])) {
+      batched.push_back(k);
+    } else {
+      answers[k] = RunModule(*cases[k], modules[k]);
+    }
+  }
   auto one_by_one = [&] {
-    answers.clear();
-    for (const Case* c : cases) answers.push_back(Run(*c));
+    for (size_t k : batched) answers[k] = RunModule(*cases[k], modules[k]);
     return std::move(answers);
   };
-  if (cases.size() < 2) return one_by_one();
-  std::vector<mlir::BatchedCase> batched;
+  if (batched.size() < 2) return one_by_one();
+  std::vector<mlir::BatchedCase> program;
   std::vector<Tensor> inputs;
   std::vector<TensorType> result_types;
-  for (const Case* c : cases) {
-    const spec::OpSpec* op = registry_.Find(c->op);
-    if (op == nullptr) return one_by_one();  // Run says why, case by case
-    batched.push_back({op, c});
+  for (size_t k : batched) {
+    const Case* c = cases[k];
+    program.push_back({registry_.Find(c->op), c});
     if (!inputs_as_constants_) inputs.insert(inputs.end(), c->operands.begin(), c->operands.end());
     result_types.insert(result_types.end(), c->result_types.begin(), c->result_types.end());
   }
   const std::string module = mlir::PrintBatchProgram(
-      registry_, batched,
+      registry_, program,
       inputs_as_constants_ ? mlir::ProgramInputs::kConstants : mlir::ProgramInputs::kArguments);
   absl::StatusOr<std::vector<Tensor>> all = backend_->Run(module, inputs, result_types);
   // Any failure of the batch as a whole is redone case by case: a compile
@@ -89,11 +127,12 @@ std::vector<absl::StatusOr<std::vector<Tensor>>> ProgramAdapter::RunBatch(
   // reproducer is that case's own module.
   if (!all.ok() || all->size() != result_types.size()) return one_by_one();
   size_t next = 0;
-  for (const Case* c : cases) {
+  for (size_t k : batched) {
     std::vector<Tensor> results;
-    for (size_t r = 0; r < c->result_types.size(); ++r)
+    for (size_t r = 0; r < cases[k]->result_types.size(); ++r) {
       results.push_back(std::move((*all)[next++]));
-    answers.push_back(std::move(results));
+    }
+    answers[k] = std::move(results);
   }
   return answers;
 }

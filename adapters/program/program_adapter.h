@@ -5,8 +5,10 @@
 #define HLOCHECK_ADAPTERS_PROGRAM_PROGRAM_ADAPTER_H_
 
 #include <functional>
+#include <list>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "adapters/adapter.h"
 #include "adapters/program/program_backend.h"
@@ -41,12 +43,20 @@ class ProgramAdapter : public Adapter {
   ProgramBackend& backend() { return *backend_; }
 
  private:
+  absl::StatusOr<std::vector<Tensor>> RunModule(const Case& c, const std::string& module);
+  // Whether RunBatch met `module` (a case's own) among the last
+  // kSeenModules; remembers it either way.
+  bool SeenBefore(const std::string& module);
+  static constexpr size_t kSeenModules = 256;
+
   std::string name_;
   const spec::SpecRegistry& registry_;
   std::unique_ptr<ProgramBackend> backend_;
   bool inputs_as_constants_;
   std::function<bool(ElementType)> transferable_;
   int batch_size_;
+  std::list<std::string> seen_order_;  // most recent first
+  std::unordered_map<std::string, std::list<std::string>::iterator> seen_;
 };
 
 }  // namespace hlocheck

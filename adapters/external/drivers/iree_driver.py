@@ -97,7 +97,7 @@ class Driver:
         context.add_vm_module(module)
         main = context.modules[module.name]["main"]
         self.contexts[key] = (context, main)
-        if len(self.contexts) > 64:
+        if len(self.contexts) > 256:  # hlocheck runs a module it saw before alone
             self.contexts.popitem(last=False)
         return self.contexts[key]
 
