@@ -111,17 +111,23 @@ TEST(GateStagesTest, SupportsAndRunAreAskedOncePerCase) {
   EXPECT_EQ(adapter->run_calls, 40);
 }
 
+// `cases` adds of si32 through the gate, on `adapter`.
+GateRun RunSi32Adds(Adapter& adapter, int64_t cases) {
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, &adapter);
+  GateOptions options = AddOptions(cases);
+  options.types = {ElementType::kSI32};
+  auto run = gate.Run(options);
+  EXPECT_TRUE(run.ok()) << run.status();
+  return run.ok() ? *std::move(run) : GateRun{};
+}
+
 TEST(GateStagesTest, BatchedCasesAreCountedOneByOne) {
   auto adapter = Cpu();
   adapter->batch_size = 8;
-  Oracle oracle(&TestRegistry());
-  Gate gate(&TestRegistry(), &oracle, adapter.get());
-  GateOptions options = AddOptions(40);
-  options.types = {ElementType::kSI32};
-  auto run = gate.Run(options);
-  ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_EQ(run->groups[0].cases, 40);
-  EXPECT_EQ(run->groups[0].passed, 40);
+  GateRun run = RunSi32Adds(*adapter, 40);
+  EXPECT_EQ(run.groups.at(0).cases, 40);
+  EXPECT_EQ(run.groups.at(0).passed, 40);
   EXPECT_EQ(adapter->batch_calls, 5);
   EXPECT_EQ(adapter->run_calls, 0);
 }
@@ -135,13 +141,8 @@ TEST(GateStagesTest, AWrongAnswerOnlyInABatchIsAFailure) {
     Tensor& third = (*answers[2])[0];
     if (third.num_elements() > 0) third.values<ElementType::kSI32>()[0] ^= 1;
   };
-  Oracle oracle(&TestRegistry());
-  Gate gate(&TestRegistry(), &oracle, adapter.get());
-  GateOptions options = AddOptions(40);
-  options.types = {ElementType::kSI32};
-  auto run = gate.Run(options);
-  ASSERT_TRUE(run.ok()) << run.status();
-  const GroupResult& g = run->groups[0];
+  GateRun run = RunSi32Adds(*adapter, 40);
+  const GroupResult& g = run.groups.at(0);
   EXPECT_GT(g.failed, 0);
   EXPECT_EQ(g.batch_only_failures, g.failed);
   EXPECT_EQ(g.passed + g.failed, 40);
@@ -156,13 +157,8 @@ TEST(GateStagesTest, ABatchThatThrowsIsRedoneCaseByCase) {
   auto adapter = Cpu();
   adapter->batch_size = 8;
   adapter->throw_in_batch = true;
-  Oracle oracle(&TestRegistry());
-  Gate gate(&TestRegistry(), &oracle, adapter.get());
-  GateOptions options = AddOptions(40);
-  options.types = {ElementType::kSI32};
-  auto run = gate.Run(options);
-  ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_EQ(run->groups[0].passed, 40);
+  GateRun run = RunSi32Adds(*adapter, 40);
+  EXPECT_EQ(run.groups.at(0).passed, 40);
   EXPECT_EQ(adapter->run_calls, 40);
 }
 
