@@ -157,7 +157,7 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
   for (int64_t first = 0; first < options.cases; first += batch) {
     std::vector<PendingCase> chunk = GenerateAndPrepare(op, generator, options, type, first,
                                                         std::min(first + batch, options.cases));
-    RunPrepared(op, chunk, group);
+    RunPrepared(chunk, group);
     for (PendingCase& pending : chunk) {
       AccountCase(op, type, options, pending, group);
     }
@@ -198,8 +198,7 @@ std::vector<Gate::PendingCase> Gate::GenerateAndPrepare(const spec::OpSpec& op,
   return chunk;
 }
 
-void Gate::RunPrepared(const spec::OpSpec& op, std::vector<PendingCase>& chunk,
-                       GroupResult& group) {
+void Gate::RunPrepared(std::vector<PendingCase>& chunk, GroupResult& group) {
   std::vector<PendingCase*> runs;
   std::vector<const Case*> cases;
   for (PendingCase& pending : chunk) {
@@ -237,7 +236,11 @@ void Gate::RunPrepared(const spec::OpSpec& op, std::vector<PendingCase>& chunk,
       // the group's first failure, the one shrunk and reported, is always
       // among them.
       --confirmations_left_;
-      CaseOutcome alone = CheckCase(op, pending.c);
+      // The case was verified and its expectations computed once
+      // (PrepareCase): only the backend runs again.
+      CaseOutcome alone;
+      alone.expectations = pending.outcome.expectations;
+      RunAndFinishCase(context_, pending.c, alone);
       if (alone.kind != CaseOutcome::Kind::kMismatch &&
           alone.kind != CaseOutcome::Kind::kWrongType) {
         ++group.batch_only_failures;
@@ -267,104 +270,102 @@ void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptio
   Case& c = pending.c;
   CaseOutcome& outcome = pending.outcome;
   std::optional<rc::Shrinkable<Case>>& shrinkable = pending.shrinkable;
-  {
-    switch (outcome.kind) {
-      case CaseOutcome::Kind::kPass:
-        ++group.passed;
-        break;
-      case CaseOutcome::Kind::kDeviation:
-        // Not a pass, not a failure: counted and shown apart.
-        ++group.deviating;
-        for (const auto& [id, elements] : outcome.excused) group.excused[id] += elements;
-        if (group.deviation_replay.empty()) group.deviation_replay = FormatReplay(key);
-        break;
-      case CaseOutcome::Kind::kConvention:
-        // Not a failure (the spec leaves these elements open), never a
-        // silent pass: counted and shown with an example.
-        ++group.differs_from_convention;
-        if (group.convention_replay.empty()) {
-          group.convention_replay = FormatReplay(key);
-          for (size_t r = 0; r < outcome.comparisons.size(); ++r) {
-            const ResultComparison& comparison = outcome.comparisons[r];
-            if (comparison.first_convention_differences.empty()) continue;
-            const ElementMismatch& m = comparison.first_convention_differences.front();
-            group.convention_example = "element " + std::to_string(m.index) + ": convention " +
-                                       m.expected + ", got " + m.actual + " (" +
-                                       outcome.expectations[r].free_reason + ")";
-            break;
-          }
+  switch (outcome.kind) {
+    case CaseOutcome::Kind::kPass:
+      ++group.passed;
+      break;
+    case CaseOutcome::Kind::kDeviation:
+      // Not a pass, not a failure: counted and shown apart.
+      ++group.deviating;
+      for (const auto& [id, elements] : outcome.excused) group.excused[id] += elements;
+      if (group.deviation_replay.empty()) group.deviation_replay = FormatReplay(key);
+      break;
+    case CaseOutcome::Kind::kConvention:
+      // Not a failure (the spec leaves these elements open), never a
+      // silent pass: counted and shown with an example.
+      ++group.differs_from_convention;
+      if (group.convention_replay.empty()) {
+        group.convention_replay = FormatReplay(key);
+        for (size_t r = 0; r < outcome.comparisons.size(); ++r) {
+          const ResultComparison& comparison = outcome.comparisons[r];
+          if (comparison.first_convention_differences.empty()) continue;
+          const ElementMismatch& m = comparison.first_convention_differences.front();
+          group.convention_example = "element " + std::to_string(m.index) + ": convention " +
+                                     m.expected + ", got " + m.actual + " (" +
+                                     outcome.expectations[r].free_reason + ")";
+          break;
         }
-        break;
-      case CaseOutcome::Kind::kSkipped:
-        ++group.skipped;
-        group.skip_reason = outcome.message;
-        return;
-      case CaseOutcome::Kind::kInvalid:
-      case CaseOutcome::Kind::kOracleError:
-      case CaseOutcome::Kind::kGeneratorError: {
-        // Our own bug (a generator or oracle defect), never the backend's:
-        // a failure of the run, reported unshrunk (shrinking looks for the
-        // backend's fault).
-        ++group.failed;
-        if (group.findings.empty()) {
-          Finding f = Describe(op, type, generated ? &c : nullptr, outcome);
-          f.case_index = static_cast<int>(i);
-          f.replay = FormatReplay(key);
-          group.findings.push_back(std::move(f));
-        }
-        return;
       }
-      case CaseOutcome::Kind::kMismatch:
-      case CaseOutcome::Kind::kWrongType:
-      case CaseOutcome::Kind::kBackendError:
-      case CaseOutcome::Kind::kBackendCrash:
-      case CaseOutcome::Kind::kBackendHang:
-        ++group.failed;
-        if (group.findings.empty()) {
-          // A hang is not shrunk: every attempt that still hangs costs a
-          // whole case timeout.
-          const int attempts =
-              outcome.kind == CaseOutcome::Kind::kBackendHang ? 0 : options.max_shrink_attempts;
-          Shrunk shrunk = Shrink([&](const Case& candidate) { return CheckCase(op, candidate); },
-                                 *shrinkable, outcome, attempts);
-          Finding f = Describe(op, type, &shrunk.c, shrunk.outcome);
-          f.case_index = static_cast<int>(i);
-          f.original_elements = InputElements(c);
-          f.shrink_steps = static_cast<int>(shrunk.path.size());
-          ReplayKey shrunk_key = key;
-          shrunk_key.shrink_path = shrunk.path;
-          f.replay = FormatReplay(shrunk_key);
-          char seed[24];
-          std::snprintf(seed, sizeof(seed), "%" PRIu64, options.seed);
-          f.command = "build/hlocheck run --backend " + std::string(context_.adapter->name()) +
-                      " --ops " + op.name + " --types " + std::string(Name(type)) + " --cases " +
-                      std::to_string(options.cases) + " --seed " + seed +
-                      (options.max_elements != GateOptions().max_elements
-                           ? " --max-elements " + std::to_string(options.max_elements)
-                           : "");
-          group.findings.push_back(std::move(f));
-        }
-        break;
-    }
-    for (size_t r = 0; r < outcome.comparisons.size(); ++r) {
-      const ResultComparison& comparison = outcome.comparisons[r];
-      group.elements_compared += comparison.compared;
-      group.free_elements += comparison.free;
-      group.convention_elements += comparison.convention_differences;
-      // A deviating case's distances are those of the elements its
-      // declarations excuse (a flushed subnormal is 2^23 ULP off, say): the
-      // accuracy column would show the deviation, not the backend's
-      // accuracy, so such cases leave it alone.
-      if (outcome.kind != CaseOutcome::Kind::kDeviation) {
-        group.worst_ulp = std::max(group.worst_ulp, comparison.worst_ulp);
-        group.worst_bound_fraction =
-            std::max(group.worst_bound_fraction, comparison.worst_bound_fraction);
+      break;
+    case CaseOutcome::Kind::kSkipped:
+      ++group.skipped;
+      group.skip_reason = outcome.message;
+      return;
+    case CaseOutcome::Kind::kInvalid:
+    case CaseOutcome::Kind::kOracleError:
+    case CaseOutcome::Kind::kGeneratorError: {
+      // Our own bug (a generator or oracle defect), never the backend's:
+      // a failure of the run, reported unshrunk (shrinking looks for the
+      // backend's fault).
+      ++group.failed;
+      if (group.findings.empty()) {
+        Finding f = Describe(op, type, generated ? &c : nullptr, outcome);
+        f.case_index = static_cast<int>(i);
+        f.replay = FormatReplay(key);
+        group.findings.push_back(std::move(f));
       }
-      ElementType result_type = c.result_types[r].element_type;
-      bool has_ulps = IsFloat(result_type) || IsComplex(result_type);
-      group.check = has_ulps ? CheckName(outcome.expectations[r].check) : "exact";
-      group.allowed_ulp = outcome.expectations[r].allowed_ulp;
+      return;
     }
+    case CaseOutcome::Kind::kMismatch:
+    case CaseOutcome::Kind::kWrongType:
+    case CaseOutcome::Kind::kBackendError:
+    case CaseOutcome::Kind::kBackendCrash:
+    case CaseOutcome::Kind::kBackendHang:
+      ++group.failed;
+      if (group.findings.empty()) {
+        // A hang is not shrunk: every attempt that still hangs costs a
+        // whole case timeout.
+        const int attempts =
+            outcome.kind == CaseOutcome::Kind::kBackendHang ? 0 : options.max_shrink_attempts;
+        Shrunk shrunk = Shrink([&](const Case& candidate) { return CheckCase(op, candidate); },
+                               *shrinkable, outcome, attempts);
+        Finding f = Describe(op, type, &shrunk.c, shrunk.outcome);
+        f.case_index = static_cast<int>(i);
+        f.original_elements = InputElements(c);
+        f.shrink_steps = static_cast<int>(shrunk.path.size());
+        ReplayKey shrunk_key = key;
+        shrunk_key.shrink_path = shrunk.path;
+        f.replay = FormatReplay(shrunk_key);
+        char seed[24];
+        std::snprintf(seed, sizeof(seed), "%" PRIu64, options.seed);
+        f.command = "build/hlocheck run --backend " + std::string(context_.adapter->name()) +
+                    " --ops " + op.name + " --types " + std::string(Name(type)) + " --cases " +
+                    std::to_string(options.cases) + " --seed " + seed +
+                    (options.max_elements != GateOptions().max_elements
+                         ? " --max-elements " + std::to_string(options.max_elements)
+                         : "");
+        group.findings.push_back(std::move(f));
+      }
+      break;
+  }
+  for (size_t r = 0; r < outcome.comparisons.size(); ++r) {
+    const ResultComparison& comparison = outcome.comparisons[r];
+    group.elements_compared += comparison.compared;
+    group.free_elements += comparison.free;
+    group.convention_elements += comparison.convention_differences;
+    // A deviating case's distances are those of the elements its
+    // declarations excuse (a flushed subnormal is 2^23 ULP off, say): the
+    // accuracy column would show the deviation, not the backend's
+    // accuracy, so such cases leave it alone.
+    if (outcome.kind != CaseOutcome::Kind::kDeviation) {
+      group.worst_ulp = std::max(group.worst_ulp, comparison.worst_ulp);
+      group.worst_bound_fraction =
+          std::max(group.worst_bound_fraction, comparison.worst_bound_fraction);
+    }
+    ElementType result_type = c.result_types[r].element_type;
+    bool has_ulps = IsFloat(result_type) || IsComplex(result_type);
+    group.check = has_ulps ? CheckName(outcome.expectations[r].check) : "exact";
+    group.allowed_ulp = outcome.expectations[r].allowed_ulp;
   }
 }
 

@@ -95,7 +95,7 @@ class Gate {
                                               const GateOptions& options, ElementType type,
                                               int64_t first, int64_t end);
   // Runs the chunk's cases on the backend, together where it batches.
-  void RunPrepared(const spec::OpSpec& op, std::vector<PendingCase>& chunk, GroupResult& group);
+  void RunPrepared(std::vector<PendingCase>& chunk, GroupResult& group);
   // Counts one case into the group; the group's first failure is shrunk.
   void AccountCase(const spec::OpSpec& op, ElementType type, const GateOptions& options,
                    PendingCase& pending, GroupResult& group);
