@@ -209,8 +209,13 @@ void WriteConsoleTotals(const GateRun& run, std::ostream& out) {
   if (const int64_t batch_only = run.total(&GroupResult::batch_only_failures); batch_only > 0) {
     out << batch_only << " of the failures wrong only when batched with other cases, ";
   }
-  out << skipped << " skipped (not runnable by the backend), "
-      << run.total(&GroupResult::free_elements)
+  out << skipped << " skipped (not runnable by the backend";
+  if (const int64_t stopped = run.total(&GroupResult::not_run_after_backend_failures);
+      stopped > 0) {
+    out << "; " << stopped << " of them not run because the backend had failed every case of "
+        << "their group before them";
+  }
+  out << "), " << run.total(&GroupResult::free_elements)
       << " elements left to the implementation by the spec; " << Fixed(run.seconds, 1) << " s\n";
 }
 
@@ -334,6 +339,9 @@ nlohmann::json GateRunToJson(const GateRun& run) {
     if (g.check == "bound") group["worst_error_over_bound"] = g.worst_bound_fraction;
     if (!g.skip_reason.empty()) group["skip_reason"] = g.skip_reason;
     if (g.batch_only_failures > 0) group["batch_only_failures"] = g.batch_only_failures;
+    if (g.not_run_after_backend_failures > 0) {
+      group["not_run_after_backend_failures"] = g.not_run_after_backend_failures;
+    }
     if (g.convention_elements > 0) {
       group["differs_from_convention"] = g.differs_from_convention;
       group["convention_elements"] = g.convention_elements;

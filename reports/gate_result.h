@@ -16,7 +16,8 @@ namespace hlocheck {
 // mismatches come as data ("mismatches").
 // 4: the fourth verdict, "differs_from_convention" (groups and totals, with
 // convention_elements, an example and a replay), and batch_only_failures.
-inline constexpr int kReportSchemaVersion = 4;
+// 5: not_run_after_backend_failures.
+inline constexpr int kReportSchemaVersion = 5;
 
 // Which stage of a case failed. The backend's faults are shrunk; the others
 // are hlocheck's own bugs, reported loudly but never blamed on the backend.
@@ -103,6 +104,11 @@ struct GroupResult {
   // computations is wrong). The gate confirms the first 16 wrong answers
   // of a group alone; this counts those that did not confirm.
   int64_t batch_only_failures = 0;
+  // Cases not run because the backend failed (error, crash or hang) every
+  // case of the group before them (GateOptions::stop_after_backend_failures):
+  // counted among the skipped, never among the passes; the first failure
+  // is the group's finding.
+  int64_t not_run_after_backend_failures = 0;
   // Cases whose only difference from the oracle is in elements the spec
   // leaves open but the interpreter and XLA agree on (the fourth verdict,
   // "differs from the de facto convention": not a failure, not a pass);

@@ -28,6 +28,10 @@ Flags RunFlags() {
             "candidate cases tried while shrinking a group's first failure (each one is a "
             "compile on a compiler backend)",
             "5000");
+  flags.Add("stop-after-backend-failures", "N",
+            "stop an op/type group once the backend has failed (error, crash or hang) each of "
+            "its first N cases or more, counting the rest as not run; 0: run every case",
+            std::to_string(GateOptions().stop_after_backend_failures));
   flags.Add("threads", "N", "backend threads; 0 = one per hardware thread", "0");
   AddCompilerFlags(flags);
   flags.AddSwitch("list-backends", "list the available backends and exit");
@@ -88,8 +92,10 @@ int RunCommand(const std::vector<std::string>& args) {
   auto max_elements = flags.GetInt("max-elements", 1, int64_t{1} << 30);
   auto threads = flags.GetInt("threads", 0, 1024);
   auto shrink_attempts = flags.GetInt("shrink-attempts", 0, 100000000);
-  for (const absl::Status& s : {cases.status(), seed.status(), max_elements.status(),
-                                threads.status(), shrink_attempts.status()}) {
+  auto stop_after_backend_failures = flags.GetInt("stop-after-backend-failures", 0, 100000000);
+  for (const absl::Status& s :
+       {cases.status(), seed.status(), max_elements.status(), threads.status(),
+        shrink_attempts.status(), stop_after_backend_failures.status()}) {
     if (!s.ok()) {
       std::cerr << "hlocheck run: " << s.message() << "\n";
       return kExitUsage;
@@ -99,6 +105,7 @@ int RunCommand(const std::vector<std::string>& args) {
   options.seed = *seed;
   options.max_elements = *max_elements;
   options.max_shrink_attempts = static_cast<int>(*shrink_attempts);
+  options.stop_after_backend_failures = *stop_after_backend_failures;
   options.command_line = "hlocheck run";
   for (const std::string& a : args) options.command_line += " " + a;
 

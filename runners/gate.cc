@@ -154,11 +154,33 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
   // then run together, then counted one by one in order.
   const int64_t batch = std::max(1, context_.adapter->BatchSize());
   confirmations_left_ = kConfirmationsPerGroup;
+  // Backend errors, crashes and hangs, while nothing but them and skips came.
+  int64_t backend_failures = 0;
   for (int64_t first = 0; first < options.cases; first += batch) {
+    if (options.stop_after_backend_failures > 0 &&
+        backend_failures >= options.stop_after_backend_failures) {
+      // The backend failed every case so far: the rest would each cost a
+      // compile (a case alone, once its batch failed), or a timeout, to
+      // say the same.
+      group.not_run_after_backend_failures = options.cases - first;
+      group.cases += group.not_run_after_backend_failures;
+      group.skipped += group.not_run_after_backend_failures;
+      group.skip_reason = "the backend failed each of the first " + std::to_string(first) +
+                          " cases (errors, crashes or hangs; the first one shown); the other " +
+                          std::to_string(group.not_run_after_backend_failures) + " were not run";
+      break;
+    }
     std::vector<PendingCase> chunk = GenerateAndPrepare(op, generator, options, type, first,
                                                         std::min(first + batch, options.cases));
     RunPrepared(chunk, group);
     for (PendingCase& pending : chunk) {
+      const CaseOutcome::Kind kind = pending.outcome.kind;
+      if (kind == CaseOutcome::Kind::kBackendError || kind == CaseOutcome::Kind::kBackendCrash ||
+          kind == CaseOutcome::Kind::kBackendHang) {
+        if (backend_failures >= 0) ++backend_failures;
+      } else if (kind != CaseOutcome::Kind::kSkipped) {
+        backend_failures = -1;  // something ran: the group goes on to its end
+      }
       AccountCase(op, type, options, pending, group);
     }
   }

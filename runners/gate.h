@@ -32,7 +32,11 @@ struct GateOptions {
   uint64_t seed = kDefaultSeed;
   int64_t max_elements = 4096;     // per generated tensor
   int max_shrink_attempts = 5000;  // candidate cases tried while shrinking one failure
-  std::string command_line;        // how the run was started, for reproducing commands
+  // A group whose first N cases the backend all failed (each a backend
+  // error, crash or hang: an op or type it cannot compile, say) stops
+  // there, its other cases counted as not run; 0 runs every case.
+  int64_t stop_after_backend_failures = 100;
+  std::string command_line;  // how the run was started, for reproducing commands
 };
 
 // The op/type groups a run covers, in order.

@@ -41,12 +41,31 @@ class ProgramAdapter : public Adapter {
   // The module Run hands to the backend for `c`: what a reproducer shows.
   absl::StatusOr<std::string> ModuleText(const Case& c) const;
   ProgramBackend& backend() { return *backend_; }
+  // How many batch modules failed as a whole and were narrowed down
+  // (tests, and a measure of what failures cost).
+  int batches_narrowed() const { return batches_narrowed_; }
 
  private:
   absl::StatusOr<std::vector<Tensor>> RunModule(const Case& c, const std::string& module);
   // Whether RunBatch met `module` (a case's own) among the last
   // kSeenModules; remembers it either way.
   bool SeenBefore(const std::string& module);
+  // Runs the cases `which` (indices into `cases` and `modules`) as one
+  // module and stores their answers; a module that fails is narrowed down.
+  void RunTogether(std::span<const Case* const> cases, std::span<const std::string> modules,
+                   std::span<const size_t> which,
+                   std::vector<absl::StatusOr<std::vector<Tensor>>>& answers);
+  // Runs `which` as one module; on success stores every answer, else
+  // returns the batch's error and stores nothing.
+  absl::Status TryTogether(std::span<const Case* const> cases, std::span<const size_t> which,
+                           std::vector<absl::StatusOr<std::vector<Tensor>>>& answers);
+  // Finds the answers of a batch `which` that failed with `failure`: in
+  // halves while that pays, else case by case.
+  void Narrow(std::span<const Case* const> cases, std::span<const std::string> modules,
+              std::span<const size_t> which, const absl::Status& failure,
+              std::vector<absl::StatusOr<std::vector<Tensor>>>& answers);
+  // A failed batch this small runs case by case rather than in halves.
+  static constexpr size_t kSmallestSplitBatch = 3;
   static constexpr size_t kSeenModules = 256;
 
   std::string name_;
@@ -55,6 +74,7 @@ class ProgramAdapter : public Adapter {
   bool inputs_as_constants_;
   std::function<bool(ElementType)> transferable_;
   int batch_size_;
+  int batches_narrowed_ = 0;
   std::list<std::string> seen_order_;  // most recent first
   std::unordered_map<std::string, std::list<std::string>::iterator> seen_;
 };

@@ -1,10 +1,13 @@
 // ProgramAdapter's batches, seen by a backend that records every module it
 // is handed: cases new to the adapter are compiled together, a case whose
 // own module came before runs alone (where the backend's executable cache
-// has it), and a batch that fails as a whole is redone case by case.
+// has it), and a batch that fails as a whole is narrowed down: in halves
+// where one case fails, case by case where most do.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,18 +21,23 @@ namespace {
 
 using ::hlocheck::testing::TestRegistry;
 
-// Answers zeros of the result types; refuses any module holding `refuse`.
+// Answers zeros of the result types; refuses any module holding `refuse`,
+// and any module given `poison` among its inputs.
 class RecordingBackend : public ProgramBackend {
  public:
-  explicit RecordingBackend(std::vector<std::string>* modules, std::string refuse)
-      : modules_(modules), refuse_(std::move(refuse)) {}
+  explicit RecordingBackend(std::vector<std::string>* modules, std::string refuse,
+                            std::optional<Tensor> poison = std::nullopt)
+      : modules_(modules), refuse_(std::move(refuse)), poison_(std::move(poison)) {}
   std::string Describe() const override { return "records its modules (test)"; }
   absl::StatusOr<std::vector<Tensor>> Run(std::string_view module_text,
-                                          std::span<const Tensor> /*inputs*/,
+                                          std::span<const Tensor> inputs,
                                           std::span<const TensorType> result_types) override {
     modules_->emplace_back(module_text);
     if (!refuse_.empty() && module_text.find(refuse_) != std::string_view::npos) {
       return absl::InvalidArgumentError("refused");
+    }
+    for (const Tensor& input : inputs) {
+      if (poison_ && input == *poison_) return absl::InvalidArgumentError("poisoned");
     }
     std::vector<Tensor> zeros;
     for (const TensorType& type : result_types) zeros.emplace_back(type);
@@ -39,6 +47,7 @@ class RecordingBackend : public ProgramBackend {
  private:
   std::vector<std::string>* modules_;
   std::string refuse_;
+  std::optional<Tensor> poison_;
 };
 
 std::vector<Case> AddCases(uint64_t first_seed, int count) {
@@ -89,14 +98,53 @@ TEST(ProgramAdapterTest, NewCasesAreCompiledTogetherAndSeenOnesAlone) {
   }
 }
 
-TEST(ProgramAdapterTest, ABatchThatFailsIsRedoneCaseByCase) {
+TEST(ProgramAdapterTest, ABatchWhereEveryCaseFailsIsRedoneCaseByCase) {
   std::vector<std::string> modules;
   ProgramAdapter adapter = Adapter(&modules, "@case_");  // refuses every batch
-  std::vector<Case> cases = AddCases(100, 4);
+  std::vector<Case> cases = AddCases(100, 16);
   auto answers = adapter.RunBatch(Pointers(cases));
-  ASSERT_EQ(answers.size(), 4u);
+  ASSERT_EQ(answers.size(), 16u);
   for (const auto& answer : answers) EXPECT_TRUE(answer.ok()) << answer.status();
-  EXPECT_EQ(modules.size(), 5u);  // the batch, then each case
+  std::set<std::string> distinct;
+  for (const Case& c : cases) distinct.insert(*adapter.ModuleText(c));
+  // The batch, its two halves (both refused: failures are dense), then each
+  // case alone, however many distinct modules they hold.
+  EXPECT_EQ(modules.size(), 3 + cases.size());
+  EXPECT_EQ(adapter.batches_narrowed(), 1);
+}
+
+TEST(ProgramAdapterTest, OneFailingCaseInABatchIsFoundByHalving) {
+  // 32 cases of distinct modules (a module met twice runs alone).
+  std::vector<Case> cases;
+  std::set<std::string> distinct;
+  std::vector<std::string> scratch;
+  for (Case& c : AddCases(200, 1000)) {
+    if (distinct.insert(*Adapter(&scratch).ModuleText(c)).second) cases.push_back(std::move(c));
+    if (cases.size() == 32) break;
+  }
+  ASSERT_EQ(cases.size(), 32u);
+  const size_t bad = 21;
+  std::vector<std::string> modules;
+  ProgramAdapter adapter =
+      ProgramAdapter("recording", TestRegistry(),
+                     std::make_unique<RecordingBackend>(&modules, "", cases[bad].operands[0]),
+                     /*inputs_as_constants=*/false, [](ElementType) { return true; });
+  auto answers = adapter.RunBatch(Pointers(cases));
+  ASSERT_EQ(answers.size(), 32u);
+  for (size_t k = 0; k < cases.size(); ++k) {
+    if (k == bad) {
+      ASSERT_FALSE(answers[k].ok());
+      EXPECT_EQ(answers[k].status().message(), "poisoned");
+    } else {
+      EXPECT_TRUE(answers[k].ok()) << k << ": " << answers[k].status();
+    }
+  }
+  // 32 -> 16+16 -> 8+8 -> 4+4 -> 2+2, the failing pair case by case:
+  // 1 + 2 * 4 + 2 modules, where case by case would take 33.
+  EXPECT_EQ(modules.size(), 11u);
+  EXPECT_EQ(adapter.batches_narrowed(), 5);  // 32, 16, 8, 4, 2
+  // The failing case's error comes from its own module, not a batch's.
+  EXPECT_EQ(std::count(modules.begin(), modules.end(), *adapter.ModuleText(cases[bad])), 1);
 }
 
 }  // namespace

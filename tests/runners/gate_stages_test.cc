@@ -37,6 +37,7 @@ class ProbeAdapter : public Adapter {
   absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override {
     ++run_calls;
     if (throw_if && throw_if(c)) throw std::runtime_error("probe backend threw");
+    if (reject_if && reject_if(c)) return absl::UnimplementedError("probe backend rejects it");
     return inner_->Run(c);
   }
 
@@ -55,6 +56,7 @@ class ProbeAdapter : public Adapter {
   int64_t run_calls = 0;
   int64_t batch_calls = 0;
   std::function<bool(const Case&)> throw_if;
+  std::function<bool(const Case&)> reject_if;  // a backend error, as a compile error is
   int batch_size = 1;
   bool throw_in_batch = false;
   std::function<void(std::vector<absl::StatusOr<std::vector<Tensor>>>&)> alter_batch;
@@ -184,6 +186,58 @@ TEST(GateStagesTest, ABackendExceptionIsABackendCrashAndTheRunGoesOn) {
   // The other group ran as if nothing had happened.
   EXPECT_EQ(Group(*run, ElementType::kSI32).passed, 20);
   EXPECT_TRUE(Group(*run, ElementType::kSI32).findings.empty());
+}
+
+// A group whose every case the backend rejects (an op or type it cannot
+// compile) stops once the rejections reach the limit: the rest are counted
+// as not run (skipped, never passed) and the first rejection is the finding.
+TEST(GateStagesTest, AGroupTheBackendRejectsWhollyStopsEarly) {
+  auto adapter = Cpu();
+  adapter->reject_if = [](const Case& c) {
+    return c.operands[0].element_type() == ElementType::kF32;
+  };
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
+  GateOptions options = AddOptions(300);
+  options.stop_after_backend_failures = 100;
+  options.max_shrink_attempts = 10;
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  const GroupResult& f32 = Group(*run, ElementType::kF32);
+  EXPECT_EQ(f32.cases, 300);
+  EXPECT_EQ(f32.failed, 100);
+  EXPECT_EQ(f32.passed, 0);
+  EXPECT_EQ(f32.skipped, 200);
+  EXPECT_EQ(f32.not_run_after_backend_failures, 200);
+  EXPECT_NE(f32.skip_reason.find("failed each of the first 100 cases"), std::string::npos)
+      << f32.skip_reason;
+  ASSERT_EQ(f32.findings.size(), 1u);
+  EXPECT_EQ(f32.findings[0].kind, FindingKind::kBackendError);
+  // The other group ran every case.
+  EXPECT_EQ(Group(*run, ElementType::kSI32).passed, 300);
+  EXPECT_EQ(Group(*run, ElementType::kSI32).not_run_after_backend_failures, 0);
+}
+
+// One case that runs is enough for a group to go on to its end; and 0
+// turns the early stop off.
+TEST(GateStagesTest, AGroupWithOneCaseThatRunsIsNotStopped) {
+  for (int64_t limit : {int64_t{100}, int64_t{0}}) {
+    auto adapter = Cpu();
+    int calls = 0;
+    adapter->reject_if = [&calls, limit](const Case&) { return ++calls != (limit ? 50 : -1); };
+    Oracle oracle(&TestRegistry());
+    Gate gate(&TestRegistry(), &oracle, adapter.get());
+    GateOptions options = AddOptions(300);
+    options.types = {ElementType::kSI32};
+    options.stop_after_backend_failures = limit;
+    options.max_shrink_attempts = 0;
+    auto run = gate.Run(options);
+    ASSERT_TRUE(run.ok()) << run.status();
+    const GroupResult& g = run->groups.at(0);
+    EXPECT_EQ(g.not_run_after_backend_failures, 0) << "limit " << limit;
+    EXPECT_EQ(g.passed + g.failed, 300) << "limit " << limit;
+    EXPECT_EQ(g.passed, limit ? 1 : 0) << "limit " << limit;
+  }
 }
 
 TEST(GateStagesTest, AnOracleExceptionIsAnOracleErrorAndTheRunGoesOn) {
