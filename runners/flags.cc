@@ -107,7 +107,8 @@ std::string Flags::Help() const {
   for (const std::string& name : order_) {
     const Spec& spec = specs_.at(name);
     std::string left = "  --" + name + (spec.placeholder.empty() ? "" : " " + spec.placeholder);
-    if (left.size() < 26) left.append(26 - left.size(), ' ');
+    // A name too long for the column gets its help on the next line.
+    left += left.size() < 26 ? std::string(26 - left.size(), ' ') : "\n" + std::string(26, ' ');
     text += left + spec.help;
     if (!spec.default_value.empty()) text += " (default: " + spec.default_value + ")";
     text += "\n";
