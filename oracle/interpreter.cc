@@ -476,7 +476,9 @@ struct PreparedRegion::Body {
     return true;
   }
 
-  absl::Status Run(std::span<const Tensor> arguments, std::vector<Tensor>& results);
+  // Runs the body; `open` tells whether some op in it gave an element the
+  // spec leaves to the implementation (then the results may depend on it).
+  absl::Status Run(std::span<const Tensor> arguments, std::vector<Tensor>& results, bool& open);
 
   size_t argument_count = 0;
   std::vector<Tensor> slots;  // the arguments, then every value the body defines
@@ -545,7 +547,8 @@ std::unique_ptr<PreparedRegion::Body> PreparedRegion::Body::Prepare(
 }
 
 absl::Status PreparedRegion::Body::Run(std::span<const Tensor> arguments,
-                                       std::vector<Tensor>& results) {
+                                       std::vector<Tensor>& results, bool& open) {
+  open = false;
   // Once per call rather than per op as Oracle::Compute does: nothing in
   // between changes the environment.
   if (absl::Status environment = CheckFloatingPointEnvironment(); !environment.ok()) {
@@ -571,6 +574,7 @@ absl::Status PreparedRegion::Body::Run(std::span<const Tensor> arguments,
                                  " results for " + std::to_string(step.result_slots.size()));
     }
     for (size_t j = 0; j < values->size(); ++j) {
+      if ((*values)[j].FreeCount() > 0) open = true;
       slots[step.result_slots[j]] = std::move((*values)[j].reference);
     }
   }
@@ -584,7 +588,7 @@ PreparedRegion::~PreparedRegion() = default;
 
 absl::StatusOr<std::span<const Tensor>> PreparedRegion::Call(std::span<const Tensor> arguments) {
   if (body_ != nullptr && body_->Accepts(arguments)) {
-    if (absl::Status s = body_->Run(arguments, results_); !s.ok()) return s;
+    if (absl::Status s = body_->Run(arguments, results_, open_); !s.ok()) return s;
     return std::span<const Tensor>(results_);
   }
   const DefaultOracle& d = TheOracle();
@@ -594,7 +598,13 @@ absl::StatusOr<std::span<const Tensor>> PreparedRegion::Call(std::span<const Ten
   if (absl::Status s = RunInterpreted(interpreter, region_, arguments, results_); !s.ok()) {
     return s;
   }
+  open_ = false;
   body_ = Body::Prepare(interpreter, region_, arguments);
+  // The interpreter keeps no record of free elements: the prepared body
+  // runs the first call again to say whether its results are open.
+  if (body_ != nullptr) {
+    if (absl::Status s = body_->Run(arguments, results_, open_); !s.ok()) return s;
+  }
   return std::span<const Tensor>(results_);
 }
 

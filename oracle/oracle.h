@@ -117,11 +117,18 @@ class PreparedRegion {
   // Whether the calls after the first skip the interpreter (for tests).
   bool prepared() const { return body_ != nullptr; }
 
+  // Whether the last call's results may depend on a value the spec leaves
+  // to the implementation: some op of the body gave a free element (a
+  // compare of the FNUZ NaN under TOTALORDER, say). Known only where the
+  // body is prepared (else false).
+  bool last_call_open() const { return open_; }
+
  private:
   struct Body;
   const Region& region_;
   std::unique_ptr<Body> body_;  // null until a first call succeeded on a body it covers
   std::vector<Tensor> results_;
+  bool open_ = false;
 };
 
 }  // namespace oracle

@@ -196,6 +196,39 @@ TEST(DeviationsTest, NanMinMaxExcusesTheOtherOperandOnly) {
   EXPECT_EQ(run_with("dense<[5.0, 1.0]> : tensor<2xf32>").kind, CaseOutcome::Kind::kMismatch);
 }
 
+// A case with excused elements and one that is not: what the finding shows
+// (the first mismatches, their count) is the open one alone, and the
+// message says how many others the profile excused; else a reader sees
+// only excused elements and thinks the declaration was not applied.
+TEST(DeviationsTest, AMismatchShowsItsOpenElementsNotTheExcusedOnes) {
+  Case c = testing::MakeCase(
+      "maximum",
+      {Literal("dense<[0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000, -0.0]> : tensor<5xf32>"),
+       Literal("dense<[1.0, 2.0, 3.0, 4.0, 0.0]> : tensor<5xf32>")},
+      TensorType({5}, ElementType::kF32));
+  Oracle oracle(&TestRegistry());
+  BackendProfile profile;
+  Deviation d;
+  d.id = "fast-min-max";
+  d.kind = Deviation::Kind::kNanMinMax;
+  d.ops = {"maximum"};
+  d.reason = "test";
+  d.link = "https://example.org";
+  profile.deviations.push_back(d);
+  // Four NaNs dropped (declared), and max(-0, +0) = -0 (not declared).
+  CaseOutcome outcome =
+      ExcusedOutcome(profile, oracle, c, "dense<[1.0, 2.0, 3.0, 4.0, -0.0]> : tensor<5xf32>");
+  ASSERT_EQ(outcome.kind, CaseOutcome::Kind::kMismatch);
+  EXPECT_EQ(outcome.excused["fast-min-max"], 4);
+  ASSERT_EQ(outcome.comparisons.size(), 1u);
+  EXPECT_EQ(outcome.comparisons[0].mismatches, 1);
+  ASSERT_EQ(outcome.comparisons[0].first_mismatches.size(), 1u);
+  EXPECT_EQ(outcome.comparisons[0].first_mismatches[0].index, 4);
+  EXPECT_NE(outcome.message.find("4 other element(s) differ as the backend's profile declares"),
+            std::string::npos)
+      << outcome.message;
+}
+
 TEST(DeviationsTest, FlushSubnormalsKeepsTheSign) {
   Tensor t = Literal("dense<[1e-45, -1e-45, 1.5, -0.0]> : tensor<4xf32>");
   EXPECT_TRUE(HasSubnormals(t));
