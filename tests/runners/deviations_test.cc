@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 
+#include "mlir/reader.h"
 #include "runners/backend_profile.h"
 #include "runners/deviations.h"
 #include "runners/gate.h"
@@ -227,6 +228,36 @@ TEST(DeviationsTest, AMismatchShowsItsOpenElementsNotTheExcusedOnes) {
   EXPECT_NE(outcome.message.find("4 other element(s) differ as the backend's profile declares"),
             std::string::npos)
       << outcome.message;
+}
+
+// A backend that flushes compares a sort's keys flushed (a subnormal ties
+// with zero) but moves their own bits: deviating as declared, not a
+// failure (so is one that flushes the moved values too); a sort out of
+// order still fails.
+TEST(DeviationsTest, ASortThatComparesFlushedKeysIsDeviatingAsDeclared) {
+  auto module = mlir::ReadModule(R"(
+func.func @gt(%a: tensor<f32>, %b: tensor<f32>) -> tensor<i1> {
+  %p = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  func.return %p : tensor<i1>
+}
+)",
+                                 "test", TestRegistry());
+  ASSERT_TRUE(module.ok()) << module.status();
+  Case c = testing::SortCase({Literal("dense<[0.0, 1e-45, 0.0, 2.0]> : tensor<4xf32>")}, 0,
+                             /*is_stable=*/true, module->functions.at(0).body);
+  Oracle oracle(&TestRegistry());
+  BackendProfile profile = FlushProfile({ElementType::kF32});
+  // The oracle: [2.0, 1e-45, 0.0, 0.0]; under DAZ the subnormal ties with
+  // the zeros and keeps its place among them.
+  CaseOutcome daz =
+      ExcusedOutcome(profile, oracle, c, "dense<[2.0, 0.0, 1e-45, 0.0]> : tensor<4xf32>");
+  EXPECT_EQ(daz.kind, CaseOutcome::Kind::kDeviation);
+  CaseOutcome all_flushed =
+      ExcusedOutcome(profile, oracle, c, "dense<[2.0, 0.0, 0.0, 0.0]> : tensor<4xf32>");
+  EXPECT_EQ(all_flushed.kind, CaseOutcome::Kind::kDeviation);
+  CaseOutcome wrong_order =
+      ExcusedOutcome(profile, oracle, c, "dense<[0.0, 1e-45, 0.0, 2.0]> : tensor<4xf32>");
+  EXPECT_EQ(wrong_order.kind, CaseOutcome::Kind::kMismatch);
 }
 
 TEST(DeviationsTest, FlushSubnormalsKeepsTheSign) {
