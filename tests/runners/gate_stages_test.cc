@@ -218,6 +218,26 @@ TEST(GateStagesTest, AGroupTheBackendRejectsWhollyStopsEarly) {
   EXPECT_EQ(Group(*run, ElementType::kSI32).not_run_after_backend_failures, 0);
 }
 
+// A case with no element (every tensor empty) that passes does not keep a
+// group the backend otherwise rejects running: a compiler that cannot
+// lower an op for a type still compiles it when there is nothing to do.
+TEST(GateStagesTest, EmptyCasesThatPassDoNotKeepARejectedGroupRunning) {
+  auto adapter = Cpu();
+  adapter->reject_if = [](const Case& c) { return c.operands[0].num_elements() > 0; };
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
+  GateOptions options = AddOptions(400);
+  options.types = {ElementType::kSI32};
+  options.stop_after_backend_failures = 100;
+  options.max_shrink_attempts = 0;
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  const GroupResult& g = run->groups.at(0);
+  EXPECT_GT(g.passed, 0) << "the generator draws empty tensors now and then";
+  EXPECT_GT(g.not_run_after_backend_failures, 0);
+  EXPECT_EQ(g.passed + g.failed + g.skipped, 400);
+}
+
 // One case that runs is enough for a group to go on to its end; and 0
 // turns the early stop off.
 TEST(GateStagesTest, AGroupWithOneCaseThatRunsIsNotStopped) {
