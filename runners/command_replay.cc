@@ -1,5 +1,9 @@
 // `hlocheck replay STRING`: one case, rebuilt exactly, checked again.
+#include <fstream>
 #include <iostream>
+#include <sstream>
+
+#include "mlir/reader.h"
 
 #include "core/literal.h"
 #include "mlir/writer.h"
@@ -10,6 +14,18 @@
 #include "spec/verifier.h"
 
 namespace hlocheck {
+
+namespace {
+
+// The case of a .mlir file (a reproducer as PrintCaseModule writes it),
+// checked on the gate's backend.
+absl::StatusOr<Gate::Replayed> CheckCaseFile(Gate& gate, const spec::SpecRegistry& registry,
+                                             const std::string& path);
+// Prints the case, the backend's answer and the verdict; the exit status.
+int PrintOutcome(const Session& session, const Gate::Replayed& replayed,
+                 const std::string& heading);
+
+}  // namespace
 
 int ReplayCommand(const std::vector<std::string>& args) {
   Flags flags;
@@ -22,18 +38,23 @@ int ReplayCommand(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (flags.Switch("help")) {
-    std::cout << "usage: hlocheck replay [flags] REPLAY_STRING\n\n"
+    std::cout << "usage: hlocheck replay [flags] REPLAY_STRING\n"
+                 "       hlocheck replay [flags] CASE.mlir\n\n"
                  "Rebuilds the case a run printed (generation seed, size and shrink steps) and\n"
                  "checks it against the oracle again: prints the case as StableHLO, the oracle's\n"
                  "answer and the backend's. Cases that cannot run (negative cases from\n"
                  "`generate --negative`, tokens, quantized tensors, ops the oracle lacks) are\n"
-                 "printed and verified instead.\n\nflags:\n"
+                 "printed and verified instead. A .mlir file instead holds one case as a\n"
+                 "reproducer prints it (the op in @main, its operands constants; checks and\n"
+                 "comments are ignored): a reproducer cut down by hand is checked the same way.\n"
+                 "\nflags:\n"
               << flags.Help()
               << "\nExit status: 0 the backend agrees, 1 it does not, 2 bad input.\n";
     return kExitOk;
   }
   if (flags.positional().size() != 1) {
-    std::cerr << "hlocheck replay: expected one replay string (hlocheck1:...)\n";
+    std::cerr << "hlocheck replay: expected one replay string (hlocheck1:...) or case file "
+                 "(.mlir)\n";
     return kExitUsage;
   }
   auto threads = flags.GetInt("threads", 0, 1024);
@@ -47,6 +68,15 @@ int ReplayCommand(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   Gate& gate = *(*session)->gate;
+  const std::string& what = flags.positional()[0];
+  if (what.size() > 5 && what.substr(what.size() - 5) == ".mlir") {
+    auto replayed = CheckCaseFile(gate, *(*session)->registry, what);
+    if (!replayed.ok()) {
+      std::cerr << "hlocheck replay: " << replayed.status().message() << "\n";
+      return kExitUsage;
+    }
+    return PrintOutcome(**session, *replayed, "case file " + what);
+  }
   // Cases no backend can run (negative cases, tokens, quantized tensors, ops
   // the oracle does not implement yet) are rebuilt, printed and verified.
   auto key = ParseReplay(flags.positional()[0]);
@@ -85,9 +115,31 @@ int ReplayCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck replay: " << replayed.status().message() << "\n";
     return kExitUsage;
   }
-  const CaseOutcome& outcome = replayed->outcome;
-  std::cout << mlir::PrintCaseModule(*(*session)->registry, *replayed->op, replayed->c,
-                                     ExpectedResults(outcome), {"replay " + flags.positional()[0]});
+  return PrintOutcome(**session, *replayed, "replay " + flags.positional()[0]);
+}
+
+namespace {
+
+absl::StatusOr<Gate::Replayed> CheckCaseFile(Gate& gate, const spec::SpecRegistry& registry,
+                                             const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto c = mlir::ReadCaseModule(text.str(), path, registry);
+  if (!c.ok()) return c.status();
+  const spec::OpSpec* op = registry.Find(c->op);
+  if (op == nullptr) return absl::InvalidArgumentError(path + ": unknown op '" + c->op + "'");
+  Gate::Replayed replayed{op, *std::move(c), {}};
+  replayed.outcome = gate.CheckCase(*op, replayed.c);
+  return replayed;
+}
+
+int PrintOutcome(const Session& session, const Gate::Replayed& replayed,
+                 const std::string& heading) {
+  const CaseOutcome& outcome = replayed.outcome;
+  std::cout << mlir::PrintCaseModule(*session.registry, *replayed.op, replayed.c,
+                                     ExpectedResults(outcome), {heading});
   for (size_t r = 0; r < outcome.actual.size(); ++r) {
     std::cout << "backend result: " << PrintDenseAttribute(outcome.actual[r]) << "\n";
   }
@@ -100,8 +152,7 @@ int ReplayCommand(const std::vector<std::string>& args) {
       return kExitOk;
     case CaseOutcome::Kind::kDeviation:
       // As the gate counts it: not a pass, and not a failure of the run.
-      std::cout << "deviating as the backend's profile declares (" << (*session)->profile->file
-                << "):";
+      std::cout << "deviating as the backend's profile declares (" << session.profile->file << "):";
       for (const auto& [id, elements] : outcome.excused) {
         std::cout << " " << id << " excuses " << elements << " element(s);";
       }
@@ -131,5 +182,7 @@ int ReplayCommand(const std::vector<std::string>& args) {
       return kExitFailure;
   }
 }
+
+}  // namespace
 
 }  // namespace hlocheck
