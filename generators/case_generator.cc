@@ -6,6 +6,7 @@
 #include "core/literal.h"
 #include "core/status_macros.h"
 #include "generators/choice.h"
+#include "generators/element_halving.h"
 #include "generators/region_bodies.h"
 #include "spec/attributes.h"
 #include "spec/formula/evaluator.h"
@@ -634,10 +635,14 @@ rc::Shrinkable<GeneratedCase> GenerateInstance(const spec::OpSpec& op,
 }
 
 rc::Gen<Case> CaseGenerator(const spec::OpSpec& op, const GenerationOptions& options) {
-  return rc::gen::exec([&op, options] {
+  rc::Gen<Case> cases = rc::gen::exec([&op, options] {
     GeneratedCase g = BuildGenerated(op, options);
     if (!g.runnable) throw NotRunnable(op.name + " case not runnable: " + g.not_runnable);
     return *std::move(g.runnable);
+  });
+  const bool halves_first = options.halves_first;
+  return rc::Gen<Case>([&op, cases, halves_first](const rc::Random& random, int size) {
+    return WithElementHalving(op, cases(random, size), halves_first);
   });
 }
 

@@ -34,6 +34,12 @@ struct GenerationOptions {
   // How many times a recipe's `assume` steps may reject a draw before the
   // generator gives up on the case.
   int max_attempts = 100;
+  // Where an elementwise case's halves go among its shrinks
+  // (generators/element_halving.h): first, so that the shrinker cuts a
+  // large case down before it simplifies values (replay keys of version 2),
+  // or after the generator's own shrinks (version 1, whose recorded shrink
+  // paths index those alone).
+  bool halves_first = true;
 };
 
 // One generated case. Every op has an instance; ops whose inputs and

@@ -53,7 +53,7 @@ int ReplayCommand(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (flags.positional().size() != 1) {
-    std::cerr << "hlocheck replay: expected one replay string (hlocheck1:...) or case file "
+    std::cerr << "hlocheck replay: expected one replay string (hlocheck2:...) or case file "
                  "(.mlir)\n";
     return kExitUsage;
   }

@@ -435,6 +435,7 @@ absl::StatusOr<Gate::Replayed> Gate::Replay(const std::string& replay) {
   GenerationOptions generation;
   generation.primary_type = key->type;
   generation.max_elements = key->max_elements;
+  generation.halves_first = key->version >= 2;
   try {
     auto c =
         FollowShrinkPath(GenerateCase(*op, generation, key->seed, key->size), key->shrink_path);

@@ -46,21 +46,30 @@ std::string FormatReplay(const ReplayKey& key) {
     if (id.ends_with(kPublic)) id = id.substr(0, id.size() - kPublic.size()) + "@public";
     op += "!" + id;
   }
-  return "hlocheck1:" + op + ":" + (key.type ? std::string(Name(*key.type)) : std::string("any")) +
-         ":" + seed + ":" + std::to_string(key.size) + ":" + std::to_string(key.max_elements) +
-         ":" + (path.empty() ? "-" : path);
+  return "hlocheck" + std::to_string(key.version) + ":" + op + ":" +
+         (key.type ? std::string(Name(*key.type)) : std::string("any")) + ":" + seed + ":" +
+         std::to_string(key.size) + ":" + std::to_string(key.max_elements) + ":" +
+         (path.empty() ? "-" : path);
 }
 
 absl::StatusOr<ReplayKey> ParseReplay(const std::string& text) {
   auto bad = [&](const std::string& why) {
     return absl::InvalidArgumentError(
         "bad replay string '" + text + "': " + why +
-        "; expected hlocheck1:OP:TYPE:SEED(hex):SIZE:MAX_ELEMENTS:SHRINK_PATH as printed by a run");
+        "; expected hlocheck2:OP:TYPE:SEED(hex):SIZE:MAX_ELEMENTS:SHRINK_PATH as printed by a run "
+        "(or hlocheck1:..., as earlier versions printed)");
   };
   // The type may contain ':'? No: type names never do, so split plainly.
   std::vector<std::string> parts = absl::StrSplit(text, ':');
-  if (parts.size() != 7 || parts[0] != "hlocheck1") return bad("wrong number of fields");
+  if (parts.size() != 7) return bad("wrong number of fields");
   ReplayKey key;
+  if (parts[0] == "hlocheck1") {
+    key.version = 1;
+  } else if (parts[0] == "hlocheck2") {
+    key.version = 2;
+  } else {
+    return bad("unknown prefix '" + parts[0] + "'");
+  }
   key.op = parts[1];
   if (size_t bang = key.op.find('!'); bang != std::string::npos) {
     key.violates = key.op.substr(bang + 1);

@@ -31,6 +31,11 @@ struct ReplayKey {
   // A negative case: the display id of the one constraint it violates
   // ("C3", "C18 (public)"); written OP!C3 or OP!C18@public in the string.
   std::string violates;
+  // The string's "hlocheckN" prefix: which shrink tree the path indexes.
+  // 1: the generator's shrinks, then an elementwise case's halves; 2 (what
+  // runs write): the halves first (GenerationOptions::halves_first).
+  int version = kReplayVersion;
+  static constexpr int kReplayVersion = 2;
 };
 
 std::string FormatReplay(const ReplayKey& key);

@@ -37,7 +37,7 @@ TEST(ReplayStringTest, PublicMarkIsASuffixOnly) {
   // What a run prints is unchanged.
   ReplayKey public_one{"dot_general", ElementType::kF32, 5, 50, 4096, {2, 0}, "C21 (public)"};
   EXPECT_EQ(FormatReplay(public_one),
-            "hlocheck1:dot_general!C21@public:f32:0000000000000005:50:4096:2.0");
+            "hlocheck2:dot_general!C21@public:f32:0000000000000005:50:4096:2.0");
   auto parsed = ParseReplay(FormatReplay(public_one));
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->violates, "C21 (public)");
