@@ -49,8 +49,8 @@ rc::Shrinkable<Case> WithElementHalving(const spec::OpSpec& op, rc::Shrinkable<C
             rc::seq::mapMaybe(rc::seq::range(0, 2), [spec, shrinkable, halves_first](int half) {
               std::optional<Case> cut = HalfOfElements(*spec, shrinkable.value(), half == 1);
               if (!cut) return rc::Maybe<rc::Shrinkable<Case>>();
-              return rc::Maybe<rc::Shrinkable<Case>>(WithElementHalving(
-                  *spec, rc::shrinkable::just(*std::move(cut)), halves_first));
+              return rc::Maybe<rc::Shrinkable<Case>>(
+                  WithElementHalving(*spec, rc::shrinkable::just(*std::move(cut)), halves_first));
             });
         return halves_first ? rc::seq::concat(std::move(halves), std::move(own))
                             : rc::seq::concat(std::move(own), std::move(halves));

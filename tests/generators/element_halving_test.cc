@@ -50,9 +50,9 @@ TEST(ElementHalvingTest, AFarElementShrinksToItselfAlone) {
   Case c = testing::MakeCase("add", {lhs, Tensor(Shape{6, 7, 5}, ElementType::kSI32)},
                              TensorType({6, 7, 5}, ElementType::kSI32));
   int steps = 0;
-  Case shrunk = ShrinkWhile(
-      WithElementHalving(*TestRegistry().Find("add"), rc::shrinkable::just(c), true), HoldsSeven,
-      &steps);
+  Case shrunk =
+      ShrinkWhile(WithElementHalving(*TestRegistry().Find("add"), rc::shrinkable::just(c), true),
+                  HoldsSeven, &steps);
   EXPECT_EQ(shrunk.operands[0].num_elements(), 1);
   EXPECT_EQ(shrunk.operands[0].values<ElementType::kSI32>()[0], 7);
   EXPECT_EQ(shrunk.operands[1].num_elements(), 1);
@@ -61,11 +61,11 @@ TEST(ElementHalvingTest, AFarElementShrinksToItselfAlone) {
 }
 
 TEST(ElementHalvingTest, ScalarOperandsStayAndOtherOpsGetNoHalves) {
-  Case clamp = testing::MakeCase("clamp",
-                                 {Literal("dense<1.0> : tensor<f32>"),
-                                  Literal("dense<[0.0, 2.0, 3.0, 4.0]> : tensor<4xf32>"),
-                                  Literal("dense<3.0> : tensor<f32>")},
-                                 TensorType({4}, ElementType::kF32));
+  Case clamp = testing::MakeCase(
+      "clamp",
+      {Literal("dense<1.0> : tensor<f32>"), Literal("dense<[0.0, 2.0, 3.0, 4.0]> : tensor<4xf32>"),
+       Literal("dense<3.0> : tensor<f32>")},
+      TensorType({4}, ElementType::kF32));
   auto half = HalfOfElements(*TestRegistry().Find("clamp"), clamp, /*second=*/true);
   ASSERT_TRUE(half.has_value());
   EXPECT_EQ(half->operands[0].rank(), 0);
@@ -73,8 +73,9 @@ TEST(ElementHalvingTest, ScalarOperandsStayAndOtherOpsGetNoHalves) {
   EXPECT_EQ(half->operands[2].rank(), 0);
   EXPECT_EQ(half->result_types[0].shape, Shape{2});
 
-  Case transpose = testing::MakeCase("transpose", {Literal("dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>")},
-                                     TensorType({2, 2}, ElementType::kSI32));
+  Case transpose =
+      testing::MakeCase("transpose", {Literal("dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>")},
+                        TensorType({2, 2}, ElementType::kSI32));
   EXPECT_FALSE(HalfOfElements(*TestRegistry().Find("transpose"), transpose, false).has_value());
   Case one = testing::MakeCase("abs", {Literal("dense<[-1]> : tensor<1xi32>")},
                                TensorType({1}, ElementType::kSI32));
@@ -93,12 +94,13 @@ TEST(ElementHalvingTest, TheOwnShrinksComeFirstAndTheHalvesLast) {
         TensorType({n}, ElementType::kSI32));
   };
   // A case whose own shrinks are two others (made up for the test).
-  rc::Shrinkable<Case> own = rc::shrinkable::shrinkRecur(
-      add_of("[1, 2, 3, 4]", 4), [&](const Case& c) {
+  rc::Shrinkable<Case> own =
+      rc::shrinkable::shrinkRecur(add_of("[1, 2, 3, 4]", 4), [&](const Case& c) {
         if (c.operands[0].num_elements() != 4) return rc::Seq<Case>();
         return rc::seq::just(add_of("[0, 2, 3, 4]", 4), add_of("[1, 0, 3, 4]", 4));
       });
-  auto shrinks = WithElementHalving(*TestRegistry().Find("add"), own, /*halves_first=*/false).shrinks();
+  auto shrinks =
+      WithElementHalving(*TestRegistry().Find("add"), own, /*halves_first=*/false).shrinks();
   std::vector<Case> seen;
   while (auto next = shrinks.next()) seen.push_back(next->value());
   ASSERT_EQ(seen.size(), 4u);
@@ -107,7 +109,8 @@ TEST(ElementHalvingTest, TheOwnShrinksComeFirstAndTheHalvesLast) {
   EXPECT_EQ(seen[2].operands[0], Literal("dense<[1, 2]> : tensor<2xi32>"));
   EXPECT_EQ(seen[3].operands[0], Literal("dense<[3, 4]> : tensor<2xi32>"));
   // Halves first (replay keys of version 2): the same, the halves leading.
-  auto first = WithElementHalving(*TestRegistry().Find("add"), own, /*halves_first=*/true).shrinks();
+  auto first =
+      WithElementHalving(*TestRegistry().Find("add"), own, /*halves_first=*/true).shrinks();
   std::vector<Case> ordered;
   while (auto next = first.next()) ordered.push_back(next->value());
   ASSERT_EQ(ordered.size(), 4u);
