@@ -73,7 +73,9 @@ int InterpretCommand(const std::vector<std::string>& args) {
            "counted apart from plain passes.\n\n"
            "Each function is reported as pass, pass (judged), FAIL (with the failing check's\n"
            "values), implementation-defined (checks held except on elements the spec leaves\n"
-           "open), unsupported (an op the oracle does not run yet, named), invalid (the spec\n"
+           "open; where such elements have a de facto convention, it says whether the checks\n"
+           "hold the convention's value or another, with the first that differs),\n"
+           "unsupported (an op the oracle does not run yet, named), invalid (the spec\n"
            "forbids an op; the verifier's reason), error, or skipped (takes arguments).\n\n"
            "flags:\n"
         << flags.Help()

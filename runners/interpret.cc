@@ -273,6 +273,11 @@ struct CheckState {
   int failed = 0;
   int judged = 0;
   int free_only = 0;
+  // Of the free elements, those that carry a de facto convention
+  // (kFreeWithConvention), and how many of them a check holds otherwise.
+  int64_t convention_elements = 0;
+  int64_t convention_differences = 0;
+  std::string first_convention_difference;
   std::string first_failure;
   std::string first_judged;
   std::map<std::string, std::vector<Tensor>> probes;
@@ -342,7 +347,8 @@ class Runner {
       // left open by the spec and were not compared.
       outcome.kind = Kind::kFree;
       outcome.message = std::to_string(state_.free_only) +
-                        " check(s) include elements the spec leaves to the implementation";
+                        " check(s) include elements the spec leaves to the implementation" +
+                        ConventionNote();
     }
     return outcome;
   }
@@ -421,6 +427,40 @@ class Runner {
     if (produced != produced_.end()) produced->second = {expectations, fixed_inputs};
   }
 
+  // Free elements with a de facto convention: the oracle's value there is
+  // the convention's, so a check that holds another value (a backend's
+  // answer written into a reproducer) is told apart from one that holds the
+  // convention's: both are implementation-defined by the spec.
+  void CountConvention(const Operation& op, const CheckRule& rule, const RuntimeValue& actual,
+                       const ResultComparison& comparison) {
+    // A ULP-range check compares its own way, without the convention.
+    if (rule.how == CheckRule::How::kUlpRange) return;
+    for (uint8_t marker : actual.free) {
+      if (marker == kFreeWithConvention) ++state_.convention_elements;
+    }
+    state_.convention_differences += comparison.convention_differences;
+    if (state_.first_convention_difference.empty() &&
+        !comparison.first_convention_differences.empty()) {
+      const ElementMismatch& m = comparison.first_convention_differences.front();
+      state_.first_convention_difference = rule.name + " at line " +
+                                           std::to_string(op.location.line) + ", element " +
+                                           std::to_string(m.index) + ": the check holds " +
+                                           m.expected + ", the convention " + m.actual;
+    }
+  }
+
+  std::string ConventionNote() const {
+    if (state_.convention_elements == 0) return "";
+    if (state_.convention_differences == 0) {
+      return "; on the " + std::to_string(state_.convention_elements) +
+             " of them with a de facto convention the checks hold the convention's value";
+    }
+    return "; " + std::to_string(state_.convention_differences) + " of the " +
+           std::to_string(state_.convention_elements) +
+           " with a de facto convention differ from it (first: " +
+           state_.first_convention_difference + ")";
+  }
+
   // One check: the literal verdict, and when that fails, the judge's.
   void RunCheck(const Operation& op, const std::string& name, const RuntimeValue& actual,
                 const Tensor& expected) {
@@ -429,6 +469,7 @@ class Runner {
     const CheckRule rule = RuleOf(op, name, floats);
     ResultComparison comparison = CompareLiterally(rule, actual, expected);
     if (comparison.free > 0) ++state_.free_only;
+    CountConvention(op, rule, actual, comparison);
     // Differences only where the spec leaves the value open are not failures.
     if (comparison.ok()) return;
     std::string failure = DescribeFailure(rule, op, comparison);
