@@ -122,6 +122,7 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
   auto expected = e.reference.values<T>();
   auto got = actual.values<T>();
   const bool has_free = !e.free.empty();
+  int64_t worst_index = -1;
   for (size_t i = 0; i < expected.size(); ++i) {
     if (has_free && e.free[i]) {
       ++out.free;
@@ -165,6 +166,9 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
         PartVerdict v = CheckPart(format, expected_bits[p], actual_bits[p], e.check, e.allowed_ulp,
                                   bounded ? e.center_hi[k] : 0, bounded ? e.center_lo[k] : 0,
                                   bounded ? e.bound[k] : 0);
+        const bool further = bounded ? v.bound_fraction > std::max(out.worst_bound_fraction, 0.0)
+                                     : v.ulp > std::max<int64_t>(out.worst_ulp, 0);
+        if (further) worst_index = static_cast<int64_t>(i);
         out.worst_ulp = std::max(out.worst_ulp, v.ulp);
         out.worst_bound_fraction = std::max(out.worst_bound_fraction, v.bound_fraction);
         if (!v.pass) {
@@ -198,6 +202,17 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
         out.first_mismatches.push_back(std::move(m));
       }
     }
+  }
+  if (worst_index >= 0) {
+    const size_t w = static_cast<size_t>(worst_index);
+    out.worst = {worst_index,
+                 MultiIndex(actual.shape(), worst_index),
+                 PrintElementLiteral(T, &expected[w]),
+                 PrintElementLiteral(T, &got[w]),
+                 e.check == Check::kErrorBound
+                     ? "|error| / bound = " + Number(out.worst_bound_fraction)
+                     : std::to_string(out.worst_ulp) + " ULP",
+                 out.worst_ulp};
   }
 }
 

@@ -48,6 +48,12 @@ struct ResultComparison {
   // mismatches; the first few kept, as for mismatches.
   int64_t convention_differences = 0;
   std::vector<ElementMismatch> first_convention_differences;
+  // The compared element farthest from the reference: by ULP distance, or
+  // for kErrorBound by |error| / bound; index -1 when every compared
+  // element was exact (or no distance could be measured, as for a NaN). Its
+  // `allowed` holds the distance in words. Kept for passing cases too: it
+  // is how close a backend comes to its bound, not a failure.
+  ElementMismatch worst{-1, {}, "", "", "", -1};
 
   bool ok() const { return !type_mismatch && mismatches == 0; }
 };

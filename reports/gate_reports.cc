@@ -337,6 +337,10 @@ nlohmann::json GateRunToJson(const GateRun& run) {
       group["allowed_ulp"] = g.allowed_ulp;
     }
     if (g.check == "bound") group["worst_error_over_bound"] = g.worst_bound_fraction;
+    if (!g.worst_replay.empty()) {
+      group["worst_example"] = g.worst_example;
+      group["worst_replay"] = g.worst_replay;
+    }
     if (!g.skip_reason.empty()) group["skip_reason"] = g.skip_reason;
     if (g.batch_only_failures > 0) group["batch_only_failures"] = g.batch_only_failures;
     if (g.not_run_after_backend_failures > 0) {

@@ -121,6 +121,12 @@ struct GroupResult {
   int64_t worst_ulp = -1;  // -1: no float elements compared
   int allowed_ulp = 0;
   double worst_bound_fraction = 0;  // "bound": largest |error| / allowed
+  // The case that holds the group's farthest element (worst_ulp, or
+  // worst_bound_fraction for "bound") as a replay key, and that element in
+  // words; empty while every compared element was exact. Deviating cases
+  // do not count (as for worst_ulp).
+  std::string worst_replay;
+  std::string worst_example;
   double seconds = 0;
   std::vector<Finding> findings;  // the first failure, shrunk
 };

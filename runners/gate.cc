@@ -393,6 +393,17 @@ void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptio
     // accuracy column would show the deviation, not the backend's
     // accuracy, so such cases leave it alone.
     if (outcome.kind != CaseOutcome::Kind::kDeviation) {
+      const bool bounded = outcome.expectations[r].check == Check::kErrorBound;
+      const bool further = comparison.worst.index >= 0 &&
+                           (bounded ? comparison.worst_bound_fraction > group.worst_bound_fraction
+                                    : comparison.worst_ulp > std::max<int64_t>(group.worst_ulp, 0));
+      if (further) {
+        const ElementMismatch& w = comparison.worst;
+        group.worst_replay = FormatReplay(key);
+        group.worst_example = "result[" + std::to_string(r) + "] element " +
+                              std::to_string(w.index) + ": expected " + w.expected + ", got " +
+                              w.actual + " (" + w.allowed + ")";
+      }
       group.worst_ulp = std::max(group.worst_ulp, comparison.worst_ulp);
       group.worst_bound_fraction =
           std::max(group.worst_bound_fraction, comparison.worst_bound_fraction);

@@ -48,5 +48,35 @@ TEST(AllowedUlpTest, CompareResultHoldsTheBackendToTheAttachedBound) {
                                                     std::to_string(e.allowed_ulp + 1) + ")");
 }
 
+// The farthest element is kept whether or not it passes: it is how close a
+// backend comes to its bound, and the gate reports it with its case.
+TEST(AllowedUlpTest, CompareResultKeepsTheFarthestElement) {
+  ResultExpectation e =
+      RunSame("exponential", {Vector<ElementType::kF32>({0.5f, 1.0f, 2.0f, 3.0f})});
+  ASSERT_GT(e.allowed_ulp, 0);
+  auto reference = e.reference.values<ElementType::kF32>();
+  auto step = [](float x, int ulps) {
+    for (int i = 0; i < ulps; ++i) x = std::nextafter(x, 100.0f);
+    return x;
+  };
+  Tensor exact = e.reference;
+  EXPECT_EQ(CompareResult(e, exact).worst.index, -1) << "nothing is off: no worst element";
+
+  Tensor off = Vector<ElementType::kF32>(
+      {reference[0], step(reference[1], 1), reference[2], step(reference[3], e.allowed_ulp)});
+  ResultComparison within = CompareResult(e, off);
+  EXPECT_TRUE(within.ok());
+  EXPECT_EQ(within.worst.index, 3);
+  EXPECT_EQ(within.worst.ulp, e.allowed_ulp);
+  EXPECT_EQ(within.worst.allowed, std::to_string(e.allowed_ulp) + " ULP");
+
+  Tensor beyond_first = Vector<ElementType::kF32>(
+      {step(reference[0], e.allowed_ulp + 2), reference[1], reference[2], reference[3]});
+  ResultComparison beyond = CompareResult(e, beyond_first);
+  EXPECT_FALSE(beyond.ok());
+  EXPECT_EQ(beyond.worst.index, 0);
+  EXPECT_EQ(beyond.worst.ulp, e.allowed_ulp + 2);
+}
+
 }  // namespace
 }  // namespace hlocheck::testing

@@ -94,6 +94,46 @@ TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
   EXPECT_EQ(CreateFaultyAdapter("faulty-nothing", {}), nullptr);
 }
 
+// A group names its farthest element and the case that holds it, passing or
+// not, so that an accuracy finding can be looked at where it is worst (the
+// first failure, which is what gets shrunk, is seldom that). Replaying the
+// case finds the same distance; a group where every element is exact names
+// none.
+TEST(WorstElementTest, AGroupNamesItsFarthestElementAndTheCaseThatHoldsIt) {
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  Oracle oracle(*registry);
+  std::unique_ptr<Adapter> faulty = CreateFaultyAdapter("faulty-exponential-ulp", {});
+  ASSERT_NE(faulty, nullptr);
+  Gate gate(*registry, &oracle, faulty.get());
+  GateOptions options;
+  options.ops = {"exponential"};
+  options.types = {ElementType::kF32};
+  options.cases = 100;
+  options.seed = 12345;
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  const GroupResult& group = run->groups.at(0);
+  ASSERT_GT(group.worst_ulp, 0);
+  ASSERT_FALSE(group.worst_replay.empty());
+  EXPECT_NE(group.worst_example.find("(" + std::to_string(group.worst_ulp) + " ULP)"),
+            std::string::npos)
+      << group.worst_example;
+  auto replayed = gate.Replay(group.worst_replay);
+  ASSERT_TRUE(replayed.ok()) << replayed.status();
+  int64_t worst = -1;
+  for (const ResultComparison& c : replayed->outcome.comparisons) {
+    worst = std::max(worst, c.worst.ulp);
+  }
+  EXPECT_EQ(worst, group.worst_ulp);
+
+  options.ops = {"add"};
+  options.types = {ElementType::kSI32};
+  auto exact = gate.Run(options);
+  ASSERT_TRUE(exact.ok()) << exact.status();
+  EXPECT_TRUE(exact->groups.at(0).worst_replay.empty()) << exact->groups.at(0).worst_example;
+}
+
 // Where the spec leaves a value open but the interpreter and XLA agree (a
 // shift by the bit width or more), a backend that masks the amount is
 // reported as differing from the de facto convention: never a failure of
