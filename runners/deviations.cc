@@ -297,7 +297,8 @@ void ExcuseDeclaredDeviations(const BackendProfile& profile, const Oracle& oracl
   }
   if (outcome.excused.empty()) return;
   // A mismatch some of whose elements the profile excuses: what it shows
-  // (the first few mismatches, the count) is the elements still open, or
+  // (the first few mismatches, the count, the farthest element) is the
+  // elements still open, or
   // a reader would see only the excused ones and think the deviation was
   // not applied.
   int64_t excused = 0;
@@ -314,6 +315,11 @@ void ExcuseDeclaredDeviations(const BackendProfile& profile, const Oracle& oracl
     }
     ResultComparison shown = CompareResult(unexcused, outcome.actual[r]);
     comparison.first_mismatches = std::move(shown.first_mismatches);
+    // So are its distances: an excused element's (a flushed subnormal is
+    // 2^23 ULP off or more) says nothing of the backend's accuracy.
+    comparison.worst = std::move(shown.worst);
+    comparison.worst_ulp = shown.worst_ulp;
+    comparison.worst_bound_fraction = shown.worst_bound_fraction;
     comparison.mismatches = static_cast<int64_t>(open[r].size());
     comparison.mismatch_indices.assign(open[r].begin(), open[r].end());
   }

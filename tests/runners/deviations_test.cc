@@ -230,6 +230,26 @@ TEST(DeviationsTest, AMismatchShowsItsOpenElementsNotTheExcusedOnes) {
       << outcome.message;
 }
 
+// The distances a failing case reports (its worst element, its worst ULP)
+// are those of its open elements: a flushed subnormal product is some 2^30
+// ULP off, and would otherwise stand as the backend's accuracy.
+TEST(DeviationsTest, AMismatchMeasuresItsOpenElementsNotTheExcusedOnes) {
+  Case c = testing::MakeCase("multiply",
+                             {Literal("dense<[1e-45, 3.0]> : tensor<2xf32>"),
+                              Literal("dense<[1.2676506e+30, 3.0]> : tensor<2xf32>")},
+                             TensorType({2}, ElementType::kF32));
+  Oracle oracle(&TestRegistry());
+  BackendProfile profile = FlushProfile({});
+  // The subnormal operand flushed (declared), and 9.0 one ULP off (not).
+  CaseOutcome outcome =
+      ExcusedOutcome(profile, oracle, c, "dense<[0.0, 9.000001]> : tensor<2xf32>");
+  ASSERT_EQ(outcome.kind, CaseOutcome::Kind::kMismatch);
+  ASSERT_EQ(outcome.comparisons.size(), 1u);
+  EXPECT_EQ(outcome.comparisons[0].worst_ulp, 1);
+  EXPECT_EQ(outcome.comparisons[0].worst.index, 1);
+  EXPECT_EQ(outcome.comparisons[0].worst.ulp, 1);
+}
+
 // A backend that flushes compares a sort's keys flushed (a subnormal ties
 // with zero) but moves their own bits: deviating as declared, not a
 // failure (so is one that flushes the moved values too); a sort out of
