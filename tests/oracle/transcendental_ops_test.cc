@@ -14,6 +14,7 @@
 #include "oracle/oracle.h"
 #include "oracle/precise/complex.h"
 #include "oracle/precise/elementary.h"
+#include "tests/support/case_builders.h"
 
 namespace hlocheck {
 namespace {
@@ -376,6 +377,38 @@ TEST(PowerOpTest, IntegerExponentiationBySquaring) {
   // (the spec's Errors section), so those elements are free; the reference
   // still holds the exact power wrapped around.
   EXPECT_EQ((*results)[0].free, (std::vector<uint8_t>{0, 1, 1, 1, 0, 1}));
+}
+
+// A function value the element type cannot hold (NaN in a finite-only type,
+// 0 or a negative value in f8E8M0FNU) is left open, as arithmetic leaves it:
+// the spec does not say what it becomes. Everything else stays held.
+TEST(TranscendentalOpsTest, AValueTheTypeCannotHoldIsFree) {
+  auto run = [](const char* op, std::vector<std::string> operands) {
+    Case c;
+    c.op = op;
+    for (const std::string& text : operands) c.operands.push_back(testing::Literal(text));
+    c.result_types.push_back(c.operands[0].type());
+    auto results = Oracle(*spec::DefaultRegistry()).Run(c);
+    EXPECT_TRUE(results.ok()) << results.status();
+    return results.ok() ? (*results)[0].free : std::vector<uint8_t>{};
+  };
+  const uint8_t kFree = kFreeAnyValue;
+  // log(-1) = NaN and log(0) = -inf do not exist in f4E2M1FN; log(4) does.
+  EXPECT_EQ(run("log", {"dense<[-1.0, 0.0, 4.0]> : tensor<3xf4E2M1FN>"}),
+            (std::vector<uint8_t>{kFree, kFree, 0}));
+  // log(1) = 0 and log(0.5) < 0 do not exist in f8E8M0FNU; log(16) does.
+  EXPECT_EQ(run("log", {"dense<[1.0, 0.5, 16.0]> : tensor<3xf8E8M0FNU>"}),
+            (std::vector<uint8_t>{kFree, kFree, 0}));
+  // pow(-1, 0.5) = NaN in f6E3M2FN; pow(2, 2) = 4.
+  EXPECT_EQ(run("power", {"dense<[-1.0, 2.0]> : tensor<2xf6E3M2FN>",
+                          "dense<[0.5, 2.0]> : tensor<2xf6E3M2FN>"}),
+            (std::vector<uint8_t>{kFree, 0}));
+  // atan2(1, 1) = pi/4 rounds to a power of two in f8E8M0FNU: held.
+  EXPECT_EQ(
+      run("atan2", {"dense<[1.0]> : tensor<1xf8E8M0FNU>", "dense<[1.0]> : tensor<1xf8E8M0FNU>"}),
+      (std::vector<uint8_t>{}));
+  // Types with every special value: nothing is free.
+  EXPECT_EQ(run("log", {"dense<[-1.0, 0.0, 4.0]> : tensor<3xf32>"}), (std::vector<uint8_t>{}));
 }
 
 // Every op runs on every element type its YAML allows, on an empty and on
