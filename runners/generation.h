@@ -77,7 +77,10 @@ std::optional<ElementType> CaseType(const spec::OpSpec& op, const GenerationChec
 OpGenerationCheck CheckGeneration(const spec::SpecRegistry& registry, const spec::OpSpec& op,
                                   const GenerationCheckOptions& options);
 
-// Rebuilds the generated case a replay string names (following its shrink path).
+// Rebuilds the generated case a replay string names, following its shrink
+// path down the generator's own shrink tree: the tree of negative cases and
+// of cases no backend runs. A gate's path, which may take an elementwise
+// case's halves, is followed by Gate::Replay.
 absl::StatusOr<GeneratedCase> ReplayGenerated(const spec::SpecRegistry& registry,
                                               const ReplayKey& key);
 

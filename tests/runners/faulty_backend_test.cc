@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/faulty/faulty_adapters.h"
+#include "runners/commands.h"
 #include "runners/gate.h"
 
 namespace hlocheck {
@@ -61,6 +62,15 @@ TEST_P(FaultyBackendTest, IsCaughtShrunkAndReported) {
   int64_t elements = 0;
   for (const Tensor& t : replayed->c.operands) elements += t.num_elements();
   EXPECT_EQ(elements, finding.minimal_elements);
+
+  // So does `hlocheck replay`, whatever shrinks the path took (an
+  // elementwise case's halves exist only in the gate's shrink tree).
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(ReplayCommand({"--backend", fault.backend, finding.replay}), kExitFailure);
+  std::string out = ::testing::internal::GetCapturedStdout();
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(out.find("MISMATCH"), std::string::npos) << finding.replay << "\n" << out << err;
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -5,7 +5,11 @@
 
 #include <fstream>
 
+#include "generators/case_generator.h"
 #include "runners/commands.h"
+#include "runners/generation.h"
+#include "runners/replay_key.h"
+#include "spec/registry.h"
 
 namespace hlocheck {
 namespace {
@@ -39,6 +43,41 @@ TEST(ReplayCommandTest, ACaseFileIsCheckedOnTheBackend) {
   EXPECT_EQ(ReplayCommand({"--backend", "faulty-convert-truncate", path}), kExitFailure);
   out = ::testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("MISMATCH"), std::string::npos) << out;
+}
+
+// A run's shrink path may cut an elementwise case in halves, shrinks that
+// only the gate's tree has (generators/element_halving.h): `replay` follows
+// such a path to the same one-element case the run reported.
+TEST(ReplayCommandTest, FollowsAShrinkPathThroughAnElementwiseCasesHalves) {
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  const spec::OpSpec& tan = *(*registry)->Find("tan");
+  ReplayKey key{"tan", ElementType::kF32, 0, 90, 4096, {}, {}};
+  GenerationOptions generation;
+  generation.primary_type = key.type;
+  generation.max_elements = key.max_elements;
+  // The first seed whose path of second halves down to one element is not
+  // a path of the generator's own tree.
+  for (uint64_t seed = 1; seed < 100 && key.shrink_path.empty(); ++seed) {
+    key.seed = seed;
+    int64_t n = 0;
+    for (const Tensor& operand : GenerateCase(tan, generation, seed, key.size).value().operands) {
+      n = operand.num_elements();
+    }
+    std::vector<int> halves;
+    for (; n > 1; n -= n / 2) halves.push_back(1);
+    key.shrink_path = halves;
+    if (ReplayGenerated(**registry, key).ok()) key.shrink_path.clear();
+  }
+  ASSERT_FALSE(key.shrink_path.empty()) << "no seed below 100 takes a path of halves alone";
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(ReplayCommand({FormatReplay(key)}), kExitOk);
+  std::string out = ::testing::internal::GetCapturedStdout();
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(out.find("tensor<1xf32>"), std::string::npos) << FormatReplay(key) << "\n"
+                                                          << out << err;
+  EXPECT_NE(out.find("the backend agrees with the oracle"), std::string::npos) << out << err;
 }
 
 TEST(ReplayCommandTest, AFileThatIsNotACaseIsBadInput) {
