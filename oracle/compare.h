@@ -48,6 +48,9 @@ struct ResultComparison {
   // mismatches; the first few kept, as for mismatches.
   int64_t convention_differences = 0;
   std::vector<ElementMismatch> first_convention_differences;
+  // Compared elements that missed this reading's value and met the other
+  // reading's (ResultExpectation::other_reading): never mismatches.
+  int64_t other_reading = 0;
   // The compared element farthest from the reference: by ULP distance, or
   // for kErrorBound by |error| / bound; index -1 when every compared
   // element was exact (or no distance could be measured, as for a NaN). Its

@@ -14,6 +14,13 @@
 // - any other computation is exact where every order gives the same value
 //   (all orders are tried for up to kMaxOrdersTried updates, and any number of
 //   identical updates commute), and the element is free otherwise.
+//
+// A window that sticks out of the results is read two ways: the text
+// updates its in-bounds elements ("If result_index is in bounds"), while
+// openxla/stablehlo#1931 (open) says the whole window is dropped, as XLA
+// does. Until the spec settles it, an element such a window reaches may
+// hold either reading's value (ResultExpectation::other_reading), and
+// nothing else.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -52,6 +59,9 @@ bool Contains(const std::vector<int64_t>& list, int64_t value) {
 // promises.
 struct Targets {
   std::vector<int64_t> position;
+  // For every update_index, its window: the row-major position of
+  // update_scatter_index among the scatter indices of updates[0].
+  std::vector<int64_t> window;
   bool sorted = true;
 };
 
@@ -148,8 +158,30 @@ Targets ResultPositions(const Case& c, const Shape& input_shape, const Tensor& s
       position += result_index[d] * result_strides[d];
     }
     targets.position.push_back(in_bounds ? position : -1);
+    int64_t window = 0;
+    for (size_t i = 0; i < update_scatter_dims.size(); ++i) {
+      window = window * update_shape[update_scatter_dims[i]] + update_scatter_index[i];
+    }
+    targets.window.push_back(window);
   }
   return targets;
+}
+
+// The other reading of a window that sticks out of the results
+// (openxla/stablehlo#1931, and what XLA does): no element of it is
+// updated. The spec's text updates its in-bounds elements.
+std::vector<int64_t> WholeWindowsOnly(const Targets& targets) {
+  std::vector<uint8_t> sticks_out;
+  for (size_t u = 0; u < targets.position.size(); ++u) {
+    const auto w = static_cast<size_t>(targets.window[u]);
+    if (w >= sticks_out.size()) sticks_out.resize(w + 1, 0);
+    if (targets.position[u] < 0) sticks_out[w] = 1;
+  }
+  std::vector<int64_t> position = targets.position;
+  for (size_t u = 0; u < position.size(); ++u) {
+    if (sticks_out[static_cast<size_t>(targets.window[u])]) position[u] = -1;
+  }
+  return position;
 }
 
 // How update_computation combines result i (argument i) with update i
@@ -457,9 +489,10 @@ constexpr std::string_view kAnyOrderReason =
 
 // scatter: results = exec(schedule, inputs), with updates converted to the
 // computation's element types; see the file comment for the schedule.
-Results Scatter(const Case& c) {
+// `positions`: where each update element goes (-1: nowhere), as one
+// reading of the text places them.
+Results ScatterAt(const Case& c, const std::vector<int64_t>& positions, bool sorted) {
   std::span<const Tensor> inputs = InputTensors(c, 0);
-  const Tensor& scatter_indices = InputTensors(c, 1)[0];
   std::span<const Tensor> raw_updates = InputTensors(c, 2);
   const Region& computation = c.regions[0];
   // Verified at its first call, then run without the interpreter.
@@ -482,13 +515,11 @@ Results Scatter(const Case& c) {
     updates.push_back(converted(raw_updates[i]));
   }
 
-  const Targets targets =
-      ResultPositions(c, inputs[0].shape(), scatter_indices, raw_updates[0].shape());
   // The updates that reach each result element, in row-major order.
   const int64_t count = current[0].num_elements();
   std::vector<std::vector<int64_t>> hits(static_cast<size_t>(count));
-  for (size_t u = 0; u < targets.position.size(); ++u) {
-    if (targets.position[u] >= 0) hits[targets.position[u]].push_back(static_cast<int64_t>(u));
+  for (size_t u = 0; u < positions.size(); ++u) {
+    if (positions[u] >= 0) hits[positions[u]].push_back(static_cast<int64_t>(u));
   }
   bool repeated = false;
   for (const auto& h : hits) repeated = repeated || h.size() > 1;
@@ -591,7 +622,7 @@ Results Scatter(const Case& c) {
   // Undefined behaviour: the promise of indices_are_sorted or
   // unique_indices is broken.
   std::string undefined;
-  if (FlagOrFalse(c, "indices_are_sorted") && !targets.sorted) {
+  if (FlagOrFalse(c, "indices_are_sorted") && !sorted) {
     undefined =
         "indices_are_sorted is true but the scatter indices are not sorted: the spec makes the "
         "behaviour undefined";
@@ -617,6 +648,33 @@ Results Scatter(const Case& c) {
     std::move(r.free).MoveInto(e);
   }
   return expectations;
+}
+
+Results Scatter(const Case& c) {
+  const Targets targets = ResultPositions(c, InputTensors(c, 0)[0].shape(), InputTensors(c, 1)[0],
+                                          InputTensors(c, 2)[0].shape());
+  auto text = ScatterAt(c, targets.position, targets.sorted);
+  HLOCHECK_RETURN_IF_ERROR(text.status());
+  const std::vector<int64_t> whole_windows = WholeWindowsOnly(targets);
+  if (whole_windows == targets.position) return text;
+  // Some window sticks out of the results: its in-bounds elements may be
+  // updated (the text) or not (the reading).
+  auto other = ScatterAt(c, whole_windows, targets.sorted);
+  HLOCHECK_RETURN_IF_ERROR(other.status());
+  const int64_t count = text->front().reference.num_elements();
+  std::vector<uint8_t> differs(static_cast<size_t>(count), 0);
+  for (size_t u = 0; u < whole_windows.size(); ++u) {
+    if (whole_windows[u] != targets.position[u]) differs[targets.position[u]] = 1;
+  }
+  for (size_t i = 0; i < text->size(); ++i) {
+    ResultExpectation& e = (*text)[i];
+    e.reading_differs = differs;
+    e.other_reading_reason =
+        "an update window partly out of bounds: the spec's text updates its in-bounds elements, "
+        "openxla/stablehlo#1931 (and XLA) leave the whole window out";
+    e.other_reading = std::make_shared<const ResultExpectation>(std::move((*other)[i]));
+  }
+  return text;
 }
 
 }  // namespace

@@ -71,6 +71,16 @@ struct ResultExpectation {
   // must be reordered together point to the same object.
   std::shared_ptr<const PermutableRuns> permutable;
 
+  // Where the spec's text is read two ways and a public issue says so
+  // (scatter's windows partly out of bounds: the text updates their in-bounds
+  // elements, openxla/stablehlo#1931 and XLA drop the whole window): the
+  // expectation under the other reading. An element marked in
+  // `reading_differs` passes if it meets either; the reference above stays
+  // the text's. Null, and `reading_differs` empty, elsewhere.
+  std::shared_ptr<const ResultExpectation> other_reading;
+  std::vector<uint8_t> reading_differs;
+  std::string other_reading_reason;
+
   int64_t FreeCount() const;
 };
 

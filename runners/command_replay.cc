@@ -153,6 +153,12 @@ int PrintOutcome(const Session& session, const Gate::Replayed& replayed,
   for (size_t r = 0; r < outcome.actual.size(); ++r) {
     std::cout << "backend result: " << PrintDenseAttribute(outcome.actual[r]) << "\n";
   }
+  for (size_t r = 0; r < outcome.comparisons.size() && r < outcome.expectations.size(); ++r) {
+    if (outcome.comparisons[r].other_reading == 0) continue;
+    std::cout << "result " << r << ": " << outcome.comparisons[r].other_reading
+              << " element(s) hold the other reading's value ("
+              << outcome.expectations[r].other_reading_reason << ")\n";
+  }
   switch (outcome.kind) {
     case CaseOutcome::Kind::kPass:
       std::cout << "the backend agrees with the oracle\n";

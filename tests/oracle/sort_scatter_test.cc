@@ -435,6 +435,36 @@ TEST(ScatterTest, OutOfBoundsIndicesAreSkippedElementByElement) {
   EXPECT_EQ(e[0].reference, BruteForceScatterAdd(input, indices, updates, dims));
 }
 
+TEST(ScatterTest, AWindowThatSticksOutMayAlsoBeLeftOutWhole) {
+  // openxla/stablehlo#1931 reads the text otherwise: a window partly out of
+  // bounds is dropped whole (XLA does so). The two windows that stick out
+  // reach elements 0 and 4; either reading's value passes there, and only
+  // there.
+  Tensor input = Literal("dense<[10, 20, 30, 40, 50]> : tensor<5xi64>");
+  Tensor indices = Literal("dense<[[4], [-1], [7], [1]]> : tensor<4x1xi64>");
+  Tensor updates = Literal("dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi64>");
+  ScatterDims dims{{1}, {}, {}, {}, {0}, 1};
+  auto e = RunOk(ScatterCase({input}, indices, {updates}, dims, Combine("add", "i64")));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].reference, Literal("dense<[14, 27, 38, 40, 51]> : tensor<5xi64>"));
+  ASSERT_NE(e[0].other_reading, nullptr);
+  EXPECT_EQ(e[0].other_reading->reference, Literal("dense<[10, 27, 38, 40, 50]> : tensor<5xi64>"));
+  EXPECT_NE(e[0].other_reading_reason.find("openxla/stablehlo#1931"), std::string::npos);
+  EXPECT_TRUE(CompareResult(e[0], e[0].reference).ok());
+  ResultComparison whole = CompareResult(e[0], e[0].other_reading->reference);
+  EXPECT_TRUE(whole.ok());
+  EXPECT_EQ(whole.other_reading, 2);
+  // Any other value fails, at those elements as anywhere else.
+  EXPECT_FALSE(CompareResult(e[0], Literal("dense<[15, 27, 38, 40, 51]> : tensor<5xi64>")).ok());
+  EXPECT_FALSE(CompareResult(e[0], Literal("dense<[14, 20, 38, 40, 51]> : tensor<5xi64>")).ok());
+  // A case whose windows all fit has one reading.
+  Tensor inside = Literal("dense<[[0], [3]]> : tensor<2x1xi64>");
+  Tensor two = Literal("dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>");
+  auto fits = RunOk(ScatterCase({input}, inside, {two}, dims, Combine("add", "i64")));
+  EXPECT_EQ(fits[0].other_reading, nullptr);
+  EXPECT_TRUE(fits[0].reading_differs.empty());
+}
+
 TEST(ScatterTest, RepeatedFloatAddAcceptsAnyOrderAndCatchesADroppedUpdate) {
   // Element 0 gets four tiny updates and 1.0: their sum is lost next to
   // 1.0 in one order and not in the other. Element 1 gets one update.
