@@ -105,7 +105,7 @@ int ReplayCommand(const std::vector<std::string>& args) {
     }
     return PrintOutcome(**session, *replayed, "replay " + flags.positional()[0]);
   }
-  if (generated.ok() && !key->shrink_path.empty()) {
+  if (generated.ok() && unshrunk.shrink_path != key->shrink_path) {
     generated = ReplayGenerated(*(*session)->registry, *key);
   }
   if (!generated.ok()) {

@@ -465,6 +465,24 @@ TEST(ScatterTest, AWindowThatSticksOutMayAlsoBeLeftOutWhole) {
   EXPECT_TRUE(fits[0].reading_differs.empty());
 }
 
+// The comparison itself: an element marked in reading_differs passes with
+// the other reading's value, or with any value where the other reading
+// leaves it open; elements not marked keep the one reading.
+TEST(ScatterTest, TheOtherReadingIsComparedOnlyWhereItDiffers) {
+  ResultExpectation e;
+  e.reference = Literal("dense<[1, 2, 3]> : tensor<3xi64>");
+  auto other = std::make_shared<ResultExpectation>();
+  other->reference = Literal("dense<[7, 8, 9]> : tensor<3xi64>");
+  other->free = {0, 0, kFreeAnyValue};
+  e.other_reading = other;
+  e.reading_differs = {1, 0, 1};
+  ResultComparison c = CompareResult(e, Literal("dense<[7, 2, 42]> : tensor<3xi64>"));
+  EXPECT_TRUE(c.ok());
+  EXPECT_EQ(c.other_reading, 2);
+  EXPECT_FALSE(CompareResult(e, Literal("dense<[6, 2, 3]> : tensor<3xi64>")).ok());
+  EXPECT_FALSE(CompareResult(e, Literal("dense<[1, 8, 3]> : tensor<3xi64>")).ok());
+}
+
 TEST(ScatterTest, RepeatedFloatAddAcceptsAnyOrderAndCatchesADroppedUpdate) {
   // Element 0 gets four tiny updates and 1.0: their sum is lost next to
   // 1.0 in one order and not in the other. Element 1 gets one update.
