@@ -69,9 +69,13 @@ absl::StatusOr<std::unique_ptr<Adapter>> CreateProgramAdapter(std::string_view n
                                                    options.case_timeout_s);
     HLOCHECK_RETURN_IF_ERROR(backend.status());
     std::set<ElementType> types = config->element_types;
-    return std::make_unique<ProgramAdapter>(
+    auto adapter = std::make_unique<ProgramAdapter>(
         std::string(name), *options.registry, *std::move(backend), options.inputs_as_constants,
         [types](ElementType type) { return types.empty() || types.count(type) > 0; }, batch_size);
+    if (!config->sub_byte_whole_bytes_reason.empty()) {
+      adapter->RequireWholeBytesForSubByteTensors(config->sub_byte_whole_bytes_reason);
+    }
+    return adapter;
   }
   ProgramBackendSpec spec{std::string(name), options.backend_options};
   worker::WorkerOptions worker;

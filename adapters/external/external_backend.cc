@@ -435,6 +435,14 @@ absl::StatusOr<DriverConfig> LoadDriverConfig(const std::string& file) {
         config.element_types.insert(*element);
       }
     }
+    if (const YAML::Node sub_byte = external["sub_byte_tensors"]) {
+      if (!sub_byte.IsMap() || !sub_byte["whole_bytes"] || !sub_byte["reason"] ||
+          !sub_byte["whole_bytes"].as<bool>() || sub_byte["reason"].as<std::string>().empty()) {
+        return ConfigError(file, sub_byte,
+                           "expected sub_byte_tensors: {whole_bytes: true, reason: ...}");
+      }
+      config.sub_byte_whole_bytes_reason = sub_byte["reason"].as<std::string>();
+    }
     if (const YAML::Node options = external["options"]) {
       if (!options.IsMap()) return ConfigError(file, options, "expected a map of options");
       for (const auto& entry : options) {

@@ -29,6 +29,11 @@ struct DriverConfig {
   std::vector<std::string> argv;  // {source} and {config_dir} expanded
   // The element types the driver takes; empty: every type.
   std::set<ElementType> element_types;
+  // `sub_byte_tensors: {whole_bytes: true, reason: ...}`: the compiler takes
+  // a tensor of 2- or 4-bit integers at @main's boundary only where its bits
+  // fill whole bytes; `reason` (with its public source) is what the skipped
+  // cases say. Empty: no such limit.
+  std::string sub_byte_whole_bytes_reason;
   // Options passed to the driver as request.json's "options" (defaults from
   // the file, then --backend-option KEY=VALUE).
   std::map<std::string, std::string> options;
@@ -36,7 +41,8 @@ struct DriverConfig {
 
 // The driver section of a backend file (backends/NAME.yaml), or of any
 // YAML file with one: `external: {protocol: 1, mode: worker|oneshot, argv:
-// [...], element_types: [...], options: {...}}`. Errors name the file and line.
+// [...], element_types: [...], sub_byte_tensors: {...}, options: {...}}`.
+// Errors name the file and line.
 absl::StatusOr<DriverConfig> LoadDriverConfig(const std::string& file);
 
 // hlocheck's backends/ directory (backend files and profiles), in the

@@ -26,7 +26,9 @@ std::vector<std::string> ProgramAdapter::ImplementedOps() const {
 
 AdapterSupport ProgramAdapter::Supports(const Case& c) const {
   if (registry_.Find(c.op) == nullptr) return AdapterSupport::No("no spec for " + c.op);
-  auto check = [&](const TensorType& type) -> std::string {
+  // `at_boundary`: the tensor is an argument or a result of @main (inputs
+  // folded in as constants are not).
+  auto check = [&](const TensorType& type, bool at_boundary) -> std::string {
     if (type.quantization) {
       return "quantized tensors are not passed to compilers yet (the quantization issue)";
     }
@@ -34,13 +36,22 @@ AdapterSupport ProgramAdapter::Supports(const Case& c) const {
       return absl::StrCat("the backend cannot take or return ",
                           std::string(Name(type.element_type)), " tensors");
     }
+    const int64_t bits = NumElements(type.shape) * BitWidth(type.element_type);
+    if (at_boundary && !sub_byte_whole_bytes_reason_.empty() && IsInteger(type.element_type) &&
+        BitWidth(type.element_type) < 8 && bits % 8 != 0) {
+      return absl::StrCat(NumElements(type.shape), " ", std::string(Name(type.element_type)),
+                          " elements are ", bits,
+                          " bits, not whole bytes: ", sub_byte_whole_bytes_reason_);
+    }
     return "";
   };
   for (const Tensor& operand : c.operands) {
-    if (std::string why = check(operand.type()); !why.empty()) return AdapterSupport::No(why);
+    if (std::string why = check(operand.type(), !inputs_as_constants_); !why.empty()) {
+      return AdapterSupport::No(why);
+    }
   }
   for (const TensorType& result : c.result_types) {
-    if (std::string why = check(result); !why.empty()) return AdapterSupport::No(why);
+    if (std::string why = check(result, true); !why.empty()) return AdapterSupport::No(why);
   }
   return AdapterSupport::Yes();
 }

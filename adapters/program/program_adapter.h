@@ -38,6 +38,14 @@ class ProgramAdapter : public Adapter {
   std::vector<absl::StatusOr<std::vector<Tensor>>> RunBatch(
       std::span<const Case* const> cases) override;
 
+  // Declares that the backend takes a tensor of sub-byte elements (2 or 4
+  // bits) at @main's boundary only where its bits fill whole bytes (IREE's
+  // HAL packs such tensors densely into bytes): other cases are skipped as
+  // not runnable, with `why` (the backend's public source) as their reason.
+  void RequireWholeBytesForSubByteTensors(std::string why) {
+    sub_byte_whole_bytes_reason_ = std::move(why);
+  }
+
   // The module Run hands to the backend for `c`: what a reproducer shows.
   absl::StatusOr<std::string> ModuleText(const Case& c) const;
   ProgramBackend& backend() { return *backend_; }
@@ -75,7 +83,8 @@ class ProgramAdapter : public Adapter {
   std::function<bool(ElementType)> transferable_;
   int batch_size_;
   int batches_narrowed_ = 0;
-  std::list<std::string> seen_order_;  // most recent first
+  std::string sub_byte_whole_bytes_reason_;  // empty: no such rule
+  std::list<std::string> seen_order_;        // most recent first
   std::unordered_map<std::string, std::list<std::string>::iterator> seen_;
 };
 

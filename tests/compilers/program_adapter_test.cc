@@ -147,5 +147,42 @@ TEST(ProgramAdapterTest, OneFailingCaseInABatchIsFoundByHalving) {
   EXPECT_EQ(std::count(modules.begin(), modules.end(), *adapter.ModuleText(cases[bad])), 1);
 }
 
+// A backend that takes 2- and 4-bit integer tensors at @main's boundary only
+// in whole bytes (IREE): the others are not runnable, with the reason given;
+// an input folded in as a constant is not at the boundary.
+TEST(ProgramAdapterTest, SubByteTensorsOfPartBytesAreNotRunnableWhereDeclared) {
+  auto convert = [](ElementType from, int64_t n, ElementType to) {
+    Case c;
+    c.op = "convert";
+    c.operands.push_back(Tensor({n}, from));
+    c.result_types = {TensorType{{n}, to}};
+    return c;
+  };
+  for (const bool constants : {false, true}) {
+    std::vector<std::string> modules;
+    ProgramAdapter adapter("recording", TestRegistry(),
+                           std::make_unique<RecordingBackend>(&modules, ""), constants,
+                           [](ElementType) { return true; });
+    // Without the declaration every size runs.
+    EXPECT_TRUE(adapter.Supports(convert(ElementType::kSI4, 3, ElementType::kF32)).supported);
+    adapter.RequireWholeBytesForSubByteTensors("the reason");
+    AdapterSupport odd_input = adapter.Supports(convert(ElementType::kSI4, 3, ElementType::kF32));
+    EXPECT_EQ(odd_input.supported, constants);
+    if (!constants) {
+      EXPECT_EQ(odd_input.reason, "3 si4 elements are 12 bits, not whole bytes: the reason");
+    }
+    AdapterSupport odd_result = adapter.Supports(convert(ElementType::kF32, 5, ElementType::kUI2));
+    EXPECT_FALSE(odd_result.supported);
+    EXPECT_EQ(odd_result.reason, "5 ui2 elements are 10 bits, not whole bytes: the reason");
+    for (const Case& whole : {convert(ElementType::kSI4, 4, ElementType::kUI2),
+                              convert(ElementType::kUI4, 0, ElementType::kSI2),
+                              convert(ElementType::kI1, 3, ElementType::kSI8),
+                              convert(ElementType::kF4E2M1FN, 3, ElementType::kF32)}) {
+      EXPECT_TRUE(adapter.Supports(whole).supported)
+          << Name(whole.operands[0].element_type()) << ": " << adapter.Supports(whole).reason;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hlocheck

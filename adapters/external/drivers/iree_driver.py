@@ -45,20 +45,70 @@ VIEWED = {
     "f8E8M0FNU": ml_dtypes.float8_e8m0fnu,
     "f4E2M1FN": ml_dtypes.float4_e2m1fn,
 }
-# Sub-byte integers: a value per byte in the container, converted by value.
-CONVERTED = {"si2": ml_dtypes.int2, "si4": ml_dtypes.int4, "ui2": ml_dtypes.uint2,
-             "ui4": ml_dtypes.uint4}
+# Sub-byte integers (a value per byte in the container): (bit width, signed).
+# IREE's runtime maps no NumPy dtype to them ("could not map dtype
+# dtype(int2) to element type"), but its HAL takes them packed densely, the
+# first element in the lowest bits of the first byte (iree/hal/buffer_view.h):
+# the driver packs and unpacks the bytes itself and hands IREE buffer views.
+PACKED = {"si2": (2, True), "si4": (4, True), "ui2": (2, False), "ui4": (4, False)}
+# iree_hal_element_type_t: the numerical type in the high byte, the bit count
+# in the low bits (IREE_HAL_ELEMENT_TYPE_VALUE); 0x11 is SINT, 0x12 UINT.
+HAL_NUMERICAL_TYPE = {True: 0x11, False: 0x12}
 
 # Always passed: keep f64 as f64 (IREE's default demotes it to f32).
 BASE_FLAGS = ["--iree-input-demote-f64-to-f32=false", "--iree-llvmcpu-target-cpu=host"]
 
 
-def to_runtime(array, element_type):
+def pack(array, bits):
+    """The values of `array` (any shape) as IREE's packed bytes."""
+    per_byte = 8 // bits
+    values = array.reshape(-1).astype(np.int64) & ((1 << bits) - 1)
+    values = np.concatenate([values, np.zeros(-len(values) % per_byte, np.int64)])
+    lanes = values.reshape(-1, per_byte) << (np.arange(per_byte) * bits)
+    return lanes.sum(axis=1).astype(np.uint8)
+
+
+def unpack(packed, bits, signed, count):
+    """The first `count` values held in IREE's packed bytes."""
+    per_byte = 8 // bits
+    shifts = np.arange(per_byte) * bits
+    values = ((packed.astype(np.int64)[:, None] >> shifts) & ((1 << bits) - 1)).reshape(-1)
+    values = values[:count]
+    if signed:
+        values = np.where(values >= 1 << (bits - 1), values - (1 << bits), values)
+    return values
+
+
+def to_runtime(array, element_type, device):
     if element_type in VIEWED:
         return array.view(VIEWED[element_type])
-    if element_type in CONVERTED:
-        return array.astype(CONVERTED[element_type])
+    if element_type in PACKED:
+        import iree.runtime
+        bits, signed = PACKED[element_type]
+        data = pack(array, bits)
+        if data.size == 0:  # IREE allocates no empty buffer from host memory
+            data = np.zeros(1, np.uint8)
+        buffer = device.allocator.allocate_buffer_copy(
+            memory_type=iree.runtime.MemoryType.DEVICE_LOCAL,
+            allowed_usage=iree.runtime.BufferUsage.DEFAULT, device=device, buffer=data)
+        return iree.runtime.HalBufferView(buffer, list(array.shape),
+                                          (HAL_NUMERICAL_TYPE[signed] << 24) | bits)
     return array
+
+
+def from_runtime(output, result):
+    """A result of @main as a NumPy array of the result's element type (not
+    yet in the container's dtype)."""
+    element_type = result["element_type"]
+    if element_type not in PACKED:
+        return np.asarray(output)
+    bits, signed = PACKED[element_type]
+    view = output._buffer_view  # no NumPy dtype to map to: read the bytes
+    shape = list(view.shape)
+    count = int(np.prod(shape, dtype=np.int64))
+    packed = view.map().asarray([view.byte_length], np.dtype(np.uint8)) if count else \
+        np.zeros(0, np.uint8)
+    return unpack(np.array(packed), bits, signed, count).reshape(shape)
 
 
 def to_container(array, result):
@@ -67,8 +117,6 @@ def to_container(array, result):
         # copy(order="C"), not ascontiguousarray, which makes a 0-d array 1-d.
         array = array.astype(VIEWED[element_type]).copy(order="C")
         return array.view(np.dtype(result["npy_dtype"]))
-    if element_type in CONVERTED:
-        return array.astype(np.dtype(result["npy_dtype"]))
     return array.astype(np.dtype(result["npy_dtype"])).copy(order="C")
 
 
@@ -109,7 +157,8 @@ class Driver:
         with open(request["module"]) as f:
             text = f.read()
         _, main = self.compiled(text, request.get("options", {}))
-        inputs = [to_runtime(np.load(i["file"]), i["element_type"]) for i in request["inputs"]]
+        inputs = [to_runtime(np.load(i["file"]), i["element_type"], self.config.device)
+                  for i in request["inputs"]]
         outputs = main(*inputs)
         if not isinstance(outputs, (list, tuple)):
             outputs = [outputs]
@@ -117,7 +166,8 @@ class Driver:
         if len(outputs) != len(results):
             raise ValueError(f"@main returned {len(outputs)} values, the case has {len(results)}")
         for output, result in zip(outputs, results):
-            np.save(result["file"], to_container(np.asarray(output), result), allow_pickle=False)
+            np.save(result["file"], to_container(from_runtime(output, result), result),
+                    allow_pickle=False)
 
 
 def compiler_signal(error):
