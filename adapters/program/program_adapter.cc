@@ -1,6 +1,12 @@
 #include "adapters/program/program_adapter.h"
 
+#include <charconv>
+#include <map>
+#include <optional>
+#include <regex>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/status_macros.h"
 #include "mlir/writer.h"
 
@@ -119,9 +125,10 @@ std::vector<absl::StatusOr<std::vector<Tensor>>> ProgramAdapter::RunBatch(
   return answers;
 }
 
-absl::Status ProgramAdapter::TryTogether(
-    std::span<const Case* const> cases, std::span<const size_t> which,
-    std::vector<absl::StatusOr<std::vector<Tensor>>>& answers) {
+absl::Status ProgramAdapter::TryTogether(std::span<const Case* const> cases,
+                                         std::span<const size_t> which,
+                                         std::vector<absl::StatusOr<std::vector<Tensor>>>& answers,
+                                         std::string& module) {
   std::vector<mlir::BatchedCase> program;
   std::vector<Tensor> inputs;
   std::vector<TensorType> result_types;
@@ -131,7 +138,7 @@ absl::Status ProgramAdapter::TryTogether(
     if (!inputs_as_constants_) inputs.insert(inputs.end(), c->operands.begin(), c->operands.end());
     result_types.insert(result_types.end(), c->result_types.begin(), c->result_types.end());
   }
-  const std::string module = mlir::PrintBatchProgram(
+  module = mlir::PrintBatchProgram(
       registry_, program,
       inputs_as_constants_ ? mlir::ProgramInputs::kConstants : mlir::ProgramInputs::kArguments);
   absl::StatusOr<std::vector<Tensor>> all = backend_->Run(module, inputs, result_types);
@@ -159,13 +166,14 @@ void ProgramAdapter::RunTogether(std::span<const Case* const> cases,
     for (size_t k : which) answers[k] = RunModule(*cases[k], modules[k]);
     return;
   }
-  absl::Status status = TryTogether(cases, which, answers);
-  if (!status.ok()) Narrow(cases, modules, which, status, answers);
+  std::string module;
+  absl::Status status = TryTogether(cases, which, answers, module);
+  if (!status.ok()) Narrow(cases, modules, which, status, module, answers);
 }
 
 void ProgramAdapter::Narrow(std::span<const Case* const> cases,
                             std::span<const std::string> modules, std::span<const size_t> which,
-                            const absl::Status& failure,
+                            const absl::Status& failure, const std::string& batch_module,
                             std::vector<absl::StatusOr<std::vector<Tensor>>>& answers) {
   // A batch that fails as a whole is narrowed down until each compile
   // error, crash or hang belongs to the case that causes it, and its
@@ -179,21 +187,113 @@ void ProgramAdapter::Narrow(std::span<const Case* const> cases,
   auto one_by_one = [&](std::span<const size_t> part) {
     for (size_t k : part) answers[k] = RunModule(*cases[k], modules[k]);
   };
-  if (which.size() <= kSmallestSplitBatch || IsWorkerHang(failure) ||
-      absl::IsDeadlineExceeded(failure)) {
-    return one_by_one(which);
+  if (IsWorkerHang(failure) || absl::IsDeadlineExceeded(failure)) return one_by_one(which);
+  if (!IsWorkerCrash(failure) && Attribute(cases, modules, which, failure, batch_module, answers)) {
+    return;
   }
+  if (which.size() <= kSmallestSplitBatch) return one_by_one(which);
   const std::span<const size_t> halves[2] = {which.first(which.size() / 2),
                                              which.subspan(which.size() / 2)};
-  const absl::Status first = TryTogether(cases, halves[0], answers);
-  const absl::Status second = TryTogether(cases, halves[1], answers);
+  std::string half_modules[2];
+  const absl::Status first = TryTogether(cases, halves[0], answers, half_modules[0]);
+  const absl::Status second = TryTogether(cases, halves[1], answers, half_modules[1]);
   if (!first.ok() && !second.ok()) {
     one_by_one(halves[0]);
     one_by_one(halves[1]);
     return;
   }
-  if (!first.ok()) Narrow(cases, modules, halves[0], first, answers);
-  if (!second.ok()) Narrow(cases, modules, halves[1], second, answers);
+  if (!first.ok()) Narrow(cases, modules, halves[0], first, half_modules[0], answers);
+  if (!second.ok()) Narrow(cases, modules, halves[1], second, half_modules[1], answers);
+}
+
+namespace {
+
+// The lines of `text`, without their '\n'.
+std::vector<std::string_view> Lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    lines.push_back(text.substr(0, end));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return lines;
+}
+
+// The number `digits` starts with, if it starts with one.
+std::optional<int64_t> LeadingNumber(std::string_view digits) {
+  int64_t value = 0;
+  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (error != std::errc() || end == digits.data()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::map<size_t, std::vector<std::string>> BatchErrorsByCase(std::string_view batch_module,
+                                                             std::string_view message) {
+  // Whose function each line of the module is in: @case_K's lines are case
+  // K's; the module's own lines and @main's are nobody's.
+  std::vector<int64_t> owner = {-1};  // 1-based lines: owner[0] is unused
+  int64_t current = -1;
+  for (std::string_view line : Lines(batch_module)) {
+    const size_t function = line.find("func.func ");
+    if (function != std::string_view::npos) {
+      const size_t name = line.find("@case_", function);
+      current =
+          name == std::string_view::npos ? -1 : LeadingNumber(line.substr(name + 6)).value_or(-1);
+    }
+    owner.push_back(current);
+  }
+  // MLIR's diagnostics: "FILE:LINE:COL: error: ...", one a line.
+  static const std::regex kError(R"(:(\d+):\d+: error: )");
+  std::map<size_t, std::vector<std::string>> errors;
+  for (std::string_view line : Lines(message)) {
+    std::match_results<std::string_view::const_iterator> match;
+    if (!std::regex_search(line.begin(), line.end(), match, kError)) continue;
+    const int64_t number =
+        LeadingNumber(line.substr(match.position(1), match.length(1))).value_or(0);
+    if (number < 1 || number >= static_cast<int64_t>(owner.size()) || owner[number] < 0) {
+      return {};  // an error outside every case's function: nobody's alone
+    }
+    errors[static_cast<size_t>(owner[number])].emplace_back(line);
+  }
+  return errors;
+}
+
+bool ProgramAdapter::Attribute(std::span<const Case* const> cases,
+                               std::span<const std::string> modules, std::span<const size_t> which,
+                               const absl::Status& failure, const std::string& batch_module,
+                               std::vector<absl::StatusOr<std::vector<Tensor>>>& answers) {
+  // A compiler that reports each error where it arises (MLIR's "FILE:LINE:
+  // COL: error:") says which cases failed: one compile of the batch names
+  // them all, where halving would pay about two compiles per failing case,
+  // and case by case one per case. The first case named runs alone to
+  // confirm that the errors are its own; the others take the batch's
+  // errors in their functions, and the rest are compiled together again.
+  const std::map<size_t, std::vector<std::string>> errors =
+      BatchErrorsByCase(batch_module, std::string(failure.message()));
+  if (errors.empty() || errors.rbegin()->first >= which.size()) return false;
+  const size_t confirmed = which[errors.begin()->first];
+  answers[confirmed] = RunModule(*cases[confirmed], modules[confirmed]);
+  if (answers[confirmed].ok()) return false;  // alone it compiles: the lines did not tell
+  ++batches_attributed_;
+  std::vector<size_t> rest;
+  for (size_t position = 0; position < which.size(); ++position) {
+    auto named = errors.find(position);
+    if (named == errors.end()) {
+      rest.push_back(which[position]);
+    } else if (which[position] != confirmed) {
+      answers[which[position]] = absl::Status(
+          failure.code(),
+          absl::StrCat("compiled in one module with ", which.size() - 1,
+                       " other cases, the compiler's errors in this case's function (lines of "
+                       "that module):\n",
+                       absl::StrJoin(named->second, "\n")));
+    }
+  }
+  RunTogether(cases, modules, rest, answers);
+  return true;
 }
 
 }  // namespace hlocheck

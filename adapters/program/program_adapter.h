@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <list>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -15,6 +16,14 @@
 #include "spec/registry.h"
 
 namespace hlocheck {
+
+// The errors of a compiler's message about a batch module (PrintBatchProgram)
+// by the case whose function holds them (K of @case_K), each the whole
+// diagnostic line "FILE:LINE:COL: error: ..." of MLIR. Empty when the
+// message names no such line, or an error lies outside every case's
+// function (in @main, say: a type at the module's boundary).
+std::map<size_t, std::vector<std::string>> BatchErrorsByCase(std::string_view batch_module,
+                                                             std::string_view message);
 
 class ProgramAdapter : public Adapter {
  public:
@@ -52,6 +61,8 @@ class ProgramAdapter : public Adapter {
   // How many batch modules failed as a whole and were narrowed down
   // (tests, and a measure of what failures cost).
   int batches_narrowed() const { return batches_narrowed_; }
+  // How many of those the compiler's error lines narrowed down (Attribute).
+  int batches_attributed() const { return batches_attributed_; }
 
  private:
   absl::StatusOr<std::vector<Tensor>> RunModule(const Case& c, const std::string& module);
@@ -63,15 +74,25 @@ class ProgramAdapter : public Adapter {
   void RunTogether(std::span<const Case* const> cases, std::span<const std::string> modules,
                    std::span<const size_t> which,
                    std::vector<absl::StatusOr<std::vector<Tensor>>>& answers);
-  // Runs `which` as one module; on success stores every answer, else
-  // returns the batch's error and stores nothing.
+  // Runs `which` as one module (`module`, its text); on success stores
+  // every answer, else returns the batch's error and stores nothing.
   absl::Status TryTogether(std::span<const Case* const> cases, std::span<const size_t> which,
-                           std::vector<absl::StatusOr<std::vector<Tensor>>>& answers);
-  // Finds the answers of a batch `which` that failed with `failure`: in
-  // halves while that pays, else case by case.
+                           std::vector<absl::StatusOr<std::vector<Tensor>>>& answers,
+                           std::string& module);
+  // Finds the answers of a batch `which` that failed with `failure`: by the
+  // errors' lines where the compiler names them, else in halves while that
+  // pays, else case by case.
   void Narrow(std::span<const Case* const> cases, std::span<const std::string> modules,
               std::span<const size_t> which, const absl::Status& failure,
+              const std::string& batch_module,
               std::vector<absl::StatusOr<std::vector<Tensor>>>& answers);
+  // Where every error of `failure` lies in a case's function of
+  // `batch_module`, and the first such case fails alone too: those cases
+  // fail, the others run together again, and it returns true.
+  bool Attribute(std::span<const Case* const> cases, std::span<const std::string> modules,
+                 std::span<const size_t> which, const absl::Status& failure,
+                 const std::string& batch_module,
+                 std::vector<absl::StatusOr<std::vector<Tensor>>>& answers);
   // A failed batch this small runs case by case rather than in halves.
   static constexpr size_t kSmallestSplitBatch = 3;
   static constexpr size_t kSeenModules = 256;
@@ -83,6 +104,7 @@ class ProgramAdapter : public Adapter {
   std::function<bool(ElementType)> transferable_;
   int batch_size_;
   int batches_narrowed_ = 0;
+  int batches_attributed_ = 0;
   std::string sub_byte_whole_bytes_reason_;  // empty: no such rule
   std::list<std::string> seen_order_;        // most recent first
   std::unordered_map<std::string, std::list<std::string>::iterator> seen_;

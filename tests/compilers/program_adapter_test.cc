@@ -147,6 +147,148 @@ TEST(ProgramAdapterTest, OneFailingCaseInABatchIsFoundByHalving) {
   EXPECT_EQ(std::count(modules.begin(), modules.end(), *adapter.ModuleText(cases[bad])), 1);
 }
 
+// Refuses a module with MLIR-style diagnostics ("<stdin>:LINE:COL: error:")
+// at the lines that hold `marker`: the first such line only (where a case's
+// function comes first), or the last (in @main), and where `batches_only`
+// a module of one case is never refused.
+class LocatingBackend : public ProgramBackend {
+ public:
+  enum class Where { kFirst, kLast };
+  LocatingBackend(std::vector<std::string>* modules, std::vector<std::string> markers, Where where,
+                  bool batches_only)
+      : modules_(modules),
+        markers_(std::move(markers)),
+        where_(where),
+        batches_only_(batches_only) {}
+  std::string Describe() const override { return "locates its errors (test)"; }
+  absl::StatusOr<std::vector<Tensor>> Run(std::string_view module_text, std::span<const Tensor>,
+                                          std::span<const TensorType> result_types) override {
+    modules_->emplace_back(module_text);
+    const bool batch = module_text.find("@case_") != std::string_view::npos;
+    std::string errors;
+    if (batch || !batches_only_) {
+      for (const std::string& marker : markers_) {
+        int line = 0, found = 0;
+        size_t start = 0;
+        while (start <= module_text.size()) {
+          size_t end = module_text.find('\n', start);
+          if (end == std::string_view::npos) end = module_text.size();
+          ++line;
+          if (module_text.substr(start, end - start).find(marker) != std::string_view::npos) {
+            found = line;
+            if (where_ == Where::kFirst) break;
+          }
+          start = end + 1;
+        }
+        if (found > 0) {
+          errors += "<stdin>:" + std::to_string(found) + ":15: error: refused " + marker + "\n";
+          errors += "<stdin>:2:3: note: called from\n";
+        }
+      }
+    }
+    if (!errors.empty()) return absl::InvalidArgumentError("Diagnostics:\n" + errors);
+    std::vector<Tensor> zeros;
+    for (const TensorType& type : result_types) zeros.emplace_back(type);
+    return zeros;
+  }
+
+ private:
+  std::vector<std::string>* modules_;
+  std::vector<std::string> markers_;
+  Where where_;
+  bool batches_only_;
+};
+
+// Sixteen add cases of shapes [1] ... [16], one module each.
+std::vector<Case> SizedAddCases() {
+  std::vector<Case> cases;
+  for (int64_t n = 1; n <= 16; ++n) {
+    Case c;
+    c.op = "add";
+    c.operands = {Tensor({n}, ElementType::kSI32), Tensor({n}, ElementType::kSI32)};
+    c.result_types = {TensorType{{n}, ElementType::kSI32}};
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+TEST(ProgramAdapterTest, ABatchsErrorLinesNameItsFailingCases) {
+  std::vector<std::string> modules;
+  ProgramAdapter adapter("locating", TestRegistry(),
+                         std::make_unique<LocatingBackend>(
+                             &modules, std::vector<std::string>{"tensor<5xi32>", "tensor<11xi32>"},
+                             LocatingBackend::Where::kFirst, /*batches_only=*/false),
+                         /*inputs_as_constants=*/false, [](ElementType) { return true; });
+  std::vector<Case> cases = SizedAddCases();
+  auto answers = adapter.RunBatch(Pointers(cases));
+  ASSERT_EQ(answers.size(), 16u);
+  for (size_t k = 0; k < cases.size(); ++k) {
+    EXPECT_EQ(answers[k].ok(), k != 4 && k != 10) << k;
+  }
+  // Case [5] failed alone: its own module's error.
+  EXPECT_EQ(std::string(answers[4].status().message()),
+            "Diagnostics:\n<stdin>:2:15: error: refused tensor<5xi32>\n"
+            "<stdin>:2:3: note: called from\n");
+  // Case [11] takes the batch's error in its function, and says so.
+  EXPECT_NE(answers[10].status().message().find(
+                "compiled in one module with 15 other cases, the compiler's errors in this case's "
+                "function"),
+            std::string::npos)
+      << answers[10].status();
+  EXPECT_NE(answers[10].status().message().find("error: refused tensor<11xi32>"),
+            std::string::npos);
+  // The batch, case [5] alone, the fourteen others together: three modules,
+  // where halving would have needed eleven.
+  EXPECT_EQ(modules.size(), 3u);
+  EXPECT_EQ(adapter.batches_attributed(), 1);
+}
+
+TEST(ProgramAdapterTest, ErrorLinesOutsideTheCasesOrNotConfirmedAloneAreHalved) {
+  for (const bool outside : {true, false}) {
+    std::vector<std::string> modules;
+    ProgramAdapter adapter(
+        "locating", TestRegistry(),
+        std::make_unique<LocatingBackend>(
+            &modules, std::vector<std::string>{"tensor<5xi32>"},
+            outside ? LocatingBackend::Where::kLast : LocatingBackend::Where::kFirst,
+            /*batches_only=*/!outside),
+        /*inputs_as_constants=*/false, [](ElementType) { return true; });
+    std::vector<Case> cases = SizedAddCases();
+    auto answers = adapter.RunBatch(Pointers(cases));
+    ASSERT_EQ(answers.size(), 16u);
+    for (size_t k = 0; k < cases.size(); ++k) {
+      // In @main (outside): case [5] fails alone too. Batches only: it passes alone.
+      EXPECT_EQ(answers[k].ok(), k != 4 || !outside) << k << " outside " << outside;
+    }
+    EXPECT_EQ(adapter.batches_attributed(), 0) << outside;
+    EXPECT_GT(adapter.batches_narrowed(), 1) << outside;  // halved
+  }
+}
+
+TEST(ProgramAdapterTest, BatchErrorsByCaseReadsMlirDiagnostics) {
+  const std::string module =
+      "module @hlocheck_batch {\n"                                       // 1
+      "  func.func private @case_0(%x: tensor<i32>) -> tensor<i32> {\n"  // 2
+      "    func.return %x : tensor<i32>\n"                               // 3
+      "  }\n"                                                            // 4
+      "  func.func private @case_1(%x: tensor<i32>) -> tensor<i32> {\n"  // 5
+      "    func.return %x : tensor<i32>\n"                               // 6
+      "  }\n"                                                            // 7
+      "  func.func public @main(%a: tensor<i32>) -> tensor<i32> {\n"     // 8
+      "  }\n"                                                            // 9
+      "}\n";
+  auto errors = BatchErrorsByCase(module,
+                                  "x.mlir:6:5: error: first\nx.mlir:6:5: note: see\n"
+                                  "loc(\"<stdin>\":3:1)\nx.mlir:3:1: error: second\n");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors.at(1), std::vector<std::string>{"x.mlir:6:5: error: first"});
+  EXPECT_EQ(errors.at(0), std::vector<std::string>{"x.mlir:3:1: error: second"});
+  EXPECT_TRUE(BatchErrorsByCase(module, "x.mlir:8:3: error: in main\n").empty());
+  EXPECT_TRUE(BatchErrorsByCase(module, "x.mlir:6:5: error: a\nx.mlir:1:1: error: b\n").empty());
+  EXPECT_TRUE(BatchErrorsByCase(module, "x.mlir:60:5: error: past the end\n").empty());
+  EXPECT_TRUE(BatchErrorsByCase(module, "Segmentation fault\n").empty());
+}
+
 // A backend that takes 2- and 4-bit integer tensors at @main's boundary only
 // in whole bytes (IREE): the others are not runnable, with the reason given;
 // an input folded in as a constant is not at the boundary.
