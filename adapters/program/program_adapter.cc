@@ -188,7 +188,8 @@ void ProgramAdapter::Narrow(std::span<const Case* const> cases,
     for (size_t k : part) answers[k] = RunModule(*cases[k], modules[k]);
   };
   if (IsWorkerHang(failure) || absl::IsDeadlineExceeded(failure)) return one_by_one(which);
-  if (!IsWorkerCrash(failure) && Attribute(cases, modules, which, failure, batch_module, answers)) {
+  if (attribute_errors_ && !IsWorkerCrash(failure) &&
+      Attribute(cases, modules, which, failure, batch_module, answers)) {
     return;
   }
   if (which.size() <= kSmallestSplitBatch) return one_by_one(which);

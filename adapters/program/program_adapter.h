@@ -55,6 +55,11 @@ class ProgramAdapter : public Adapter {
     sub_byte_whole_bytes_reason_ = std::move(why);
   }
 
+  // Whether a failed batch is narrowed by its MLIR diagnostics' lines
+  // (Attribute) before halving; on by default (off: benchmarks measure what
+  // it saves, and a compiler whose locations cannot be trusted).
+  void AttributeErrorsByLine(bool on) { attribute_errors_ = on; }
+
   // The module Run hands to the backend for `c`: what a reproducer shows.
   absl::StatusOr<std::string> ModuleText(const Case& c) const;
   ProgramBackend& backend() { return *backend_; }
@@ -105,6 +110,7 @@ class ProgramAdapter : public Adapter {
   int batch_size_;
   int batches_narrowed_ = 0;
   int batches_attributed_ = 0;
+  bool attribute_errors_ = true;
   std::string sub_byte_whole_bytes_reason_;  // empty: no such rule
   std::list<std::string> seen_order_;        // most recent first
   std::unordered_map<std::string, std::list<std::string>::iterator> seen_;
