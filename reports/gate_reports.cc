@@ -343,6 +343,10 @@ nlohmann::json GateRunToJson(const GateRun& run) {
     }
     if (!g.skip_reason.empty()) group["skip_reason"] = g.skip_reason;
     if (g.batch_only_failures > 0) group["batch_only_failures"] = g.batch_only_failures;
+    if (!g.batch_only_replay.empty()) {
+      group["batch_only_replay"] = g.batch_only_replay;
+      group["batch_only_batch"] = g.batch_only_batch;
+    }
     if (g.not_run_after_backend_failures > 0) {
       group["not_run_after_backend_failures"] = g.not_run_after_backend_failures;
     }

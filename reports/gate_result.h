@@ -104,6 +104,11 @@ struct GroupResult {
   // computations is wrong). The gate confirms the first 16 wrong answers
   // of a group alone; this counts those that did not confirm.
   int64_t batch_only_failures = 0;
+  // The first such case's replay key, and the keys of every case handed to
+  // the backend with it, in order (itself among them): `hlocheck replay
+  // KEY --batch-with KEYS` runs it in that company again.
+  std::string batch_only_replay;
+  std::vector<std::string> batch_only_batch;
   // Cases not run because the backend failed (error, crash or hang) every
   // case of the group before them (GateOptions::stop_after_backend_failures):
   // counted among the skipped, never among the passes; the first failure

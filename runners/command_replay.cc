@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "absl/strings/str_split.h"
 #include "mlir/reader.h"
 
 #include "core/literal.h"
@@ -31,6 +32,14 @@ int ReplayCommand(const std::vector<std::string>& args) {
   Flags flags;
   flags.Add("backend", "NAME", "the backend to run the case on", "cpu");
   flags.Add("threads", "N", "backend threads; 0 = one per hardware thread", "0");
+  flags.Add("batch-with", "KEYS",
+            "comma-separated replay strings of the cases the backend got together with this one, "
+            "in order, this one among them (a report's batch_only_batch): runs them together "
+            "again, checks this one, and prints the batch as one module");
+  flags.Add("repeat", "N",
+            "with --batch-with: run the batch N times in this process and say how often the case "
+            "came out wrong (a race shows only now and then)",
+            "1");
   AddCompilerFlags(flags);
   flags.AddSwitch("help", "show this help");
   if (auto status = flags.Parse(args); !status.ok()) {
@@ -76,6 +85,43 @@ int ReplayCommand(const std::vector<std::string>& args) {
       return kExitUsage;
     }
     return PrintOutcome(**session, *replayed, "case file " + what);
+  }
+  if (!flags.Get("batch-with").empty()) {
+    std::vector<std::string> batch =
+        absl::StrSplit(flags.Get("batch-with"), ',', absl::SkipEmpty());
+    auto repeat = flags.GetInt("repeat", 1, 1000000);
+    if (!repeat.ok()) {
+      std::cerr << "hlocheck replay: " << repeat.status().message() << "\n";
+      return kExitUsage;
+    }
+    // The last wrong run is the one shown, else the last run.
+    absl::StatusOr<Gate::ReplayedBatch> replayed;
+    int64_t wrong = 0;
+    for (int64_t run = 0; run < *repeat; ++run) {
+      auto this_run = gate.ReplayInBatch(what, batch);
+      if (!this_run.ok()) {
+        std::cerr << "hlocheck replay: " << this_run.status().message() << "\n";
+        return kExitUsage;
+      }
+      const CaseOutcome::Kind kind = this_run->cases[this_run->target].outcome.kind;
+      const bool is_wrong =
+          kind == CaseOutcome::Kind::kMismatch || kind == CaseOutcome::Kind::kWrongType;
+      wrong += is_wrong;
+      if (is_wrong || wrong == 0) replayed = *std::move(this_run);
+    }
+    if (*repeat > 1) {
+      std::cout << "// wrong in " << wrong << " of " << *repeat << " runs of the batch\n";
+    }
+    std::vector<mlir::BatchedCase> program;
+    for (const Gate::Replayed& c : replayed->cases) program.push_back({c.op, &c.c});
+    std::cout << "// the batch as one module, inputs as constants; @case_" << replayed->target
+              << " is the case checked below\n"
+              << mlir::PrintBatchProgram(*(*session)->registry, program,
+                                         mlir::ProgramInputs::kConstants)
+              << "\n";
+    return PrintOutcome(**session, replayed->cases[replayed->target],
+                        "replay " + what + ", run with " + std::to_string(batch.size() - 1) +
+                            " other cases in one module");
   }
   // Cases no backend can run (negative cases, tokens, quantized tensors, ops
   // the oracle does not implement yet) are rebuilt, printed and verified.

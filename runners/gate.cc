@@ -279,6 +279,15 @@ void Gate::RunPrepared(std::vector<PendingCase>& chunk, GroupResult& group) {
       if (alone.kind != CaseOutcome::Kind::kMismatch &&
           alone.kind != CaseOutcome::Kind::kWrongType) {
         ++group.batch_only_failures;
+        if (group.batch_only_replay.empty()) {
+          // Its company, to run it in again: wrong only beside others is a
+          // compiler mixing up independent computations, and the batch is
+          // the reproducer.
+          group.batch_only_replay = FormatReplay(pending.key);
+          for (const PendingCase* other : runs) {
+            group.batch_only_batch.push_back(FormatReplay(other->key));
+          }
+        }
         pending.outcome.message =
             "wrong only when compiled with " + std::to_string(cases.size() - 1) +
             " other cases in one module; alone: " +
@@ -438,7 +447,7 @@ absl::StatusOr<GateRun> Gate::Run(const GateOptions& options,
   return Run(options, *plan, on_group);
 }
 
-absl::StatusOr<Gate::Replayed> Gate::Replay(const std::string& replay) {
+absl::StatusOr<Gate::Replayed> Gate::Rebuild(const std::string& replay) {
   auto key = ParseReplay(replay);
   HLOCHECK_RETURN_IF_ERROR(key.status());
   const spec::OpSpec* op = context_.registry->Find(key->op);
@@ -451,12 +460,52 @@ absl::StatusOr<Gate::Replayed> Gate::Replay(const std::string& replay) {
     auto c =
         FollowShrinkPath(GenerateCase(*op, generation, key->seed, key->size), key->shrink_path);
     HLOCHECK_RETURN_IF_ERROR(c.status());
-    Replayed replayed{op, *std::move(c), {}};
-    replayed.outcome = CheckCase(*op, replayed.c);
-    return replayed;
+    return Replayed{op, *std::move(c), {}};
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(std::string("cannot rebuild the case: ") + e.what());
   }
+}
+
+absl::StatusOr<Gate::Replayed> Gate::Replay(const std::string& replay) {
+  auto replayed = Rebuild(replay);
+  HLOCHECK_RETURN_IF_ERROR(replayed.status());
+  replayed->outcome = CheckCase(*replayed->op, replayed->c);
+  return replayed;
+}
+
+absl::StatusOr<Gate::ReplayedBatch> Gate::ReplayInBatch(const std::string& replay,
+                                                        const std::vector<std::string>& batch) {
+  ReplayedBatch replayed;
+  std::optional<size_t> target;
+  for (const std::string& key : batch) {
+    auto c = Rebuild(key);
+    HLOCHECK_RETURN_IF_ERROR(c.status());
+    if (key == replay && !target) target = replayed.cases.size();
+    replayed.cases.push_back(*std::move(c));
+  }
+  if (!target) {
+    return absl::InvalidArgumentError("the batch does not hold the case " + replay);
+  }
+  std::vector<const Case*> cases;
+  for (Replayed& c : replayed.cases) {
+    // Each case as the gate had it before the backend ran: checked, its
+    // expectations computed; a case the backend cannot run stays out.
+    if (PrepareCase(context_, *c.op, c.c, c.outcome)) cases.push_back(&c.c);
+  }
+  Replayed& mine = replayed.cases[*target];
+  if (std::find(cases.begin(), cases.end(), &mine.c) == cases.end()) {
+    return absl::FailedPreconditionError("the case does not run on this backend: " +
+                                         mine.outcome.message);
+  }
+  std::vector<absl::StatusOr<std::vector<Tensor>>> answers = context_.adapter->RunBatch(cases);
+  if (answers.size() != cases.size()) {
+    return absl::InternalError("the backend lost answers of the batch");
+  }
+  for (size_t k = 0; k < cases.size(); ++k) {
+    if (cases[k] == &mine.c) FinishCase(context_, mine.c, std::move(answers[k]), mine.outcome);
+  }
+  replayed.target = *target;
+  return replayed;
 }
 
 }  // namespace hlocheck

@@ -78,12 +78,25 @@ class Gate {
     CaseOutcome outcome;
   };
   absl::StatusOr<Replayed> Replay(const std::string& replay);
+  // Rebuilds the cases `batch` names (replay keys, in order) and hands them
+  // to the backend together, as the gate did (a compiler compiles them as
+  // one module); checks the one `replay` names (a batch-only failure's
+  // batch_only_replay and batch_only_batch).
+  struct ReplayedBatch {
+    std::vector<Replayed> cases;
+    size_t target = 0;  // the checked one
+  };
+  absl::StatusOr<ReplayedBatch> ReplayInBatch(const std::string& replay,
+                                              const std::vector<std::string>& batch);
 
   void SetCaseGenerator(CaseGeneratorFactory factory) { generator_ = std::move(factory); }
   // The backend's declared deviations and unsupported ops and types (not owned).
   void SetProfile(const BackendProfile* profile) { context_.profile = profile; }
 
  private:
+  // The case of a replay string, rebuilt, not yet checked.
+  absl::StatusOr<Replayed> Rebuild(const std::string& replay);
+
   // A generated case between its generation and its counting.
   struct PendingCase {
     int64_t index = 0;

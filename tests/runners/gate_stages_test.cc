@@ -152,6 +152,24 @@ TEST(GateStagesTest, AWrongAnswerOnlyInABatchIsAFailure) {
   EXPECT_NE(g.findings[0].message.find("wrong only when compiled with 7 other cases"),
             std::string::npos)
       << g.findings[0].message;
+  // The first such case and its batch, to run them together again: the
+  // third of eight, in order.
+  ASSERT_EQ(g.batch_only_batch.size(), 8u);
+  EXPECT_EQ(g.batch_only_batch[2], g.batch_only_replay);
+
+  // Together again the third case is wrong again; alone it is right; a
+  // batch that does not hold it is refused.
+  Oracle oracle(&TestRegistry());
+  Gate gate(&TestRegistry(), &oracle, adapter.get());
+  auto together = gate.ReplayInBatch(g.batch_only_replay, g.batch_only_batch);
+  ASSERT_TRUE(together.ok()) << together.status();
+  EXPECT_EQ(together->target, 2u);
+  EXPECT_EQ(together->cases[2].outcome.kind, CaseOutcome::Kind::kMismatch);
+  auto alone = gate.Replay(g.batch_only_replay);
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  EXPECT_EQ(alone->outcome.kind, CaseOutcome::Kind::kPass);
+  std::vector<std::string> without(g.batch_only_batch.begin(), g.batch_only_batch.begin() + 2);
+  EXPECT_FALSE(gate.ReplayInBatch(g.batch_only_replay, without).ok());
 }
 
 // A batch that throws is redone case by case: every case still counts.
