@@ -88,5 +88,30 @@ TEST(ReplayCommandTest, AFileThatIsNotACaseIsBadInput) {
   EXPECT_NE(err.find("cannot read /nonexistent/case.mlir"), std::string::npos) << err;
 }
 
+// --batch-with runs the case with the others again (on the CPU backend each
+// alone, which only RunBatch sees), checks it, prints the batch as one
+// module and, with --repeat, how often it came out wrong; a batch that does
+// not hold the case is bad input.
+TEST(ReplayCommandTest, ACaseRunsWithItsBatchAgain) {
+  const std::string first =
+      FormatReplay(ReplayKey{"add", ElementType::kSI32, 11, 20, 4096, {}, {}});
+  const std::string second =
+      FormatReplay(ReplayKey{"add", ElementType::kSI32, 12, 20, 4096, {}, {}});
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(ReplayCommand({"--batch-with", first + "," + second, "--repeat", "3", second}),
+            kExitOk);
+  std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("// wrong in 0 of 3 runs of the batch"), std::string::npos) << out;
+  EXPECT_NE(out.find("@case_1 is the case checked below"), std::string::npos) << out;
+  EXPECT_NE(out.find("func.func private @case_0"), std::string::npos) << out;
+  EXPECT_NE(out.find("run with 1 other cases in one module"), std::string::npos) << out;
+  EXPECT_NE(out.find("the backend agrees with the oracle"), std::string::npos) << out;
+
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(ReplayCommand({"--batch-with", first, second}), kExitUsage);
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("the batch does not hold the case"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace hlocheck
