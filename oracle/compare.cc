@@ -228,6 +228,14 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
           if (IsComplex(T)) m.allowed = (p == 0 ? "real part " : "imaginary part ") + m.allowed;
           m.ulp = verdict.part[p].ulp;
         }
+        if constexpr (IsBool(T)) {
+          // A boolean byte other than 0 or 1 prints as true like 1 does:
+          // say what the backend stored (a sum left unnormalised, say).
+          if (got[i] != 0 && got[i] != 1) {
+            m.actual += " (stored as the byte " + std::to_string(static_cast<int>(got[i])) +
+                        ", not 0 or 1)";
+          }
+        }
         out.first_mismatches.push_back(std::move(m));
       }
     }

@@ -79,4 +79,20 @@ TEST(AllowedUlpTest, CompareResultKeepsTheFarthestElement) {
 }
 
 }  // namespace
+// A boolean byte other than 0 or 1 prints as "true" like 1 does: the
+// mismatch says what the backend stored, so "expected true, got true" never
+// stands alone.
+TEST(AllowedUlpTest, ABooleanStoredAsAnotherByteSaysSo) {
+  ResultExpectation e;
+  e.reference = Tensor({2}, ElementType::kI1);
+  e.reference.values<ElementType::kI1>()[0] = 1;
+  Tensor actual({2}, ElementType::kI1);
+  actual.values<ElementType::kI1>()[0] = 2;
+  ResultComparison c = CompareResult(e, actual);
+  ASSERT_EQ(c.mismatches, 1);
+  ASSERT_EQ(c.first_mismatches.size(), 1u);
+  EXPECT_EQ(c.first_mismatches[0].expected, "true");
+  EXPECT_EQ(c.first_mismatches[0].actual, "true (stored as the byte 2, not 0 or 1)");
+}
+
 }  // namespace hlocheck::testing
