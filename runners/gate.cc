@@ -497,7 +497,12 @@ absl::StatusOr<Gate::ReplayedBatch> Gate::ReplayInBatch(const std::string& repla
     return absl::FailedPreconditionError("the case does not run on this backend: " +
                                          mine.outcome.message);
   }
-  std::vector<absl::StatusOr<std::vector<Tensor>>> answers = context_.adapter->RunBatch(cases);
+  std::vector<absl::StatusOr<std::vector<Tensor>>> answers;
+  try {
+    answers = context_.adapter->RunBatch(cases);
+  } catch (const std::exception& e) {
+    return absl::InternalError(std::string("the backend threw running the batch: ") + e.what());
+  }
   if (answers.size() != cases.size()) {
     return absl::InternalError("the backend lost answers of the batch");
   }
