@@ -66,6 +66,8 @@ HLOCHECK_CASE_BENCHMARKS(dot_general_si32, "dot_general", ElementType::kSI32)
 HLOCHECK_CASE_BENCHMARKS(sort_f32, "sort", ElementType::kF32)
 HLOCHECK_CASE_BENCHMARKS(sort_si32, "sort", ElementType::kSI32)
 HLOCHECK_CASE_BENCHMARKS(scatter_f32, "scatter", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(reduce_f32, "reduce", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(reduce_si32, "reduce", ElementType::kSI32)
 
 }  // namespace
 }  // namespace hlocheck

@@ -89,6 +89,22 @@ absl::StatusOr<std::vector<int64_t>> IntListAttribute(const Case& c, std::string
   return **value;
 }
 
+absl::StatusOr<std::vector<int64_t>> IntMatrixAttribute(const Case& c, std::string_view name,
+                                                        int64_t rows, int64_t columns) {
+  constexpr std::string_view kMatrix = "a 2-dimensional si64 tensor";
+  absl::StatusOr<const Tensor*> value = Find<Tensor>(c, name, kMatrix);
+  HLOCHECK_RETURN_IF_ERROR(value.status());
+  if (*value == nullptr) return std::vector<int64_t>(static_cast<size_t>(rows * columns), 0);
+  const Tensor& t = **value;
+  if (t.element_type() != ElementType::kSI64 || t.shape() != Shape{rows, columns}) {
+    return absl::InvalidArgumentError(c.op + ": attribute " + std::string(name) + " is " +
+                                      t.type().ToString() + ", not tensor<" + std::to_string(rows) +
+                                      "x" + std::to_string(columns) + "xi64>");
+  }
+  auto values = t.values<ElementType::kSI64>();
+  return std::vector<int64_t>(values.begin(), values.end());
+}
+
 absl::StatusOr<bool> BoolAttribute(const Case& c, std::string_view name, bool missing) {
   absl::StatusOr<const bool*> value = Find<bool>(c, name, kBoolean);
   HLOCHECK_RETURN_IF_ERROR(value.status());

@@ -23,6 +23,11 @@ absl::StatusOr<std::vector<int64_t>> IntListAttribute(const Case& c, std::string
 // `missing` where the case does not have the attribute.
 absl::StatusOr<std::vector<int64_t>> IntListAttribute(const Case& c, std::string_view name,
                                                       std::vector<int64_t> missing);
+// A 2-dimensional si64 tensor constant of `rows` x `columns` (padding:
+// low and high per dimension), its values row-major; zeros where the case
+// does not have it; InvalidArgument for another type or shape.
+absl::StatusOr<std::vector<int64_t>> IntMatrixAttribute(const Case& c, std::string_view name,
+                                                        int64_t rows, int64_t columns);
 absl::StatusOr<bool> BoolAttribute(const Case& c, std::string_view name, bool missing);
 // An enumerator (comparison_direction, compare_type, precision, ...) by its
 // name, as an EnumValue or a string.

@@ -18,6 +18,20 @@ std::vector<int64_t> RowMajorStrides(const Shape& shape) {
   return strides;
 }
 
+std::vector<int64_t> SubspaceOffsets(const Shape& shape, const std::vector<int64_t>& dimensions) {
+  const std::vector<int64_t> strides = RowMajorStrides(shape);
+  Shape sub_shape;
+  for (int64_t d : dimensions) sub_shape.push_back(shape[d]);
+  std::vector<int64_t> offsets;
+  offsets.reserve(NumElements(sub_shape));
+  for (IndexIterator it(sub_shape); !it.done(); it.Next()) {
+    int64_t offset = 0;
+    for (size_t j = 0; j < dimensions.size(); ++j) offset += it.index()[j] * strides[dimensions[j]];
+    offsets.push_back(offset);
+  }
+  return offsets;
+}
+
 std::string ShapeToString(const Shape& shape, std::string_view separator) {
   std::string text;
   for (size_t i = 0; i < shape.size(); ++i) {

@@ -19,6 +19,11 @@ using Shape = std::vector<int64_t>;
 int64_t NumElements(const Shape& shape);
 // Element strides of a row-major layout.
 std::vector<int64_t> RowMajorStrides(const Shape& shape);
+// The row-major element offsets of every index of the sub-space of `shape`
+// spanned by `dimensions` (the other coordinates 0), in row-major order of
+// those dimensions as listed: where the terms of a contraction or the slice
+// of a reduction lie, relative to one base element.
+std::vector<int64_t> SubspaceOffsets(const Shape& shape, const std::vector<int64_t>& dimensions);
 std::string ShapeToString(const Shape& shape, std::string_view separator = "x");
 
 struct TensorType {

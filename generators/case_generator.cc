@@ -475,6 +475,7 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
       auto body = BuildRegionBody(kind, signature);
       if (!body.ok()) Fail(op, region.name + ": " + std::string(body.status().message()));
       g.regions.push_back(*std::move(body));
+      g.region_kinds.push_back(kind);
       types.push_back(signature);
     }
     g.region_segments.push_back(static_cast<int64_t>(types.size()));
@@ -559,9 +560,19 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
   for (size_t i = 0; i < op.operands.size(); ++i) {
     variadic = variadic || op.operands[i].variadic;
     bool indices = op.operands[i].data == "indices" && Choose(rc::gen::inRange(0, 4)) != 0;
+    // Init values are the body's identity three times in four; otherwise
+    // data like any other, which the spec makes implementation-defined.
+    bool identity = op.operands[i].data == "identity" && !g.region_kinds.empty() &&
+                    Choose(rc::gen::inRange(0, 4)) != 0;
     for (const ValueType& t : g.instance.operands[i]) {
       if (structured) c.operand_structure.push_back(t);
-      if (indices && IsPlainTensor(t)) {
+      std::optional<Tensor> identity_value;
+      if (identity && IsPlainTensor(t)) {
+        identity_value = IdentityOfBody(g.region_kinds.front(), t.tensor());
+      }
+      if (identity_value) {
+        c.operands.push_back(*std::move(identity_value));
+      } else if (indices && IsPlainTensor(t)) {
         c.operands.push_back(*IndexData(t.tensor(), bound));
       } else {
         AppendLeafData(t, policy, &c.operands);

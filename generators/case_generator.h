@@ -50,6 +50,7 @@ struct GeneratedCase {
   spec::OpInstance instance;
   std::vector<Region> regions;  // bodies, in spec order (variadic ones flattened)
   std::vector<int64_t> region_segments;
+  std::vector<std::string> region_kinds;  // the body kind of each region (BuildRegionBody)
   std::optional<Case> runnable;
   bool plain_tensors = false;  // runnable given data (see above)
   std::string not_runnable;    // why `runnable` is empty

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/element_value.h"
 #include "core/literal.h"
 #include "core/tensor.h"
 
@@ -141,6 +142,60 @@ std::vector<std::string> BodyKindsFor(const FunctionType& s) {
     kinds.push_back("constant");
   }
   return kinds;
+}
+
+namespace {
+
+// The identity of `kind` as one element of T, or nothing.
+template <ElementType T>
+std::optional<ContainerT<T>> IdentityElement(std::string_view kind) {
+  using C = ContainerT<T>;
+  const bool zero = kind == "add" || kind == "or" || kind == "xor";
+  const bool one = kind == "multiply";
+  const bool lowest = kind == "maximum";
+  const bool highest = kind == "minimum";
+  if constexpr (IsBool(T)) {
+    // i1: add is or, multiply is and; false < true.
+    if (zero || lowest) return C{0};
+    if (one || highest || kind == "and") return C{1};
+  } else if constexpr (IsInteger(T)) {
+    constexpr int kBits = BitWidth(T);
+    constexpr uint64_t kSign = uint64_t{1} << (kBits - 1);
+    constexpr uint64_t kOnes = kBits == 64 ? ~uint64_t{0} : (uint64_t{1} << kBits) - 1;
+    if (zero) return WrapInteger<T>(0);
+    if (one) return WrapInteger<T>(1);
+    if (kind == "and") return WrapInteger<T>(kOnes);
+    if (lowest) return WrapInteger<T>(IsSignedInt(T) ? kSign : 0);
+    if (highest) return WrapInteger<T>(IsSignedInt(T) ? kSign - 1 : kOnes);
+  } else if constexpr (IsComplex(T)) {
+    if (zero && kind == "add") return C{0, 0};
+    if (one) return C{1, 0};
+  } else {
+    const FloatFormat& format = Format(T);
+    const uint64_t largest =
+        format.has_infinity ? format.infinity_bits() : format.max_finite_bits();
+    if (kind == "add" && format.has_zero_and_subnormals) return FloatFromBits<T>(0);
+    if (one) {
+      C value;
+      (void)ParseElementLiteral("1.0", T, &value);
+      return value;
+    }
+    if (lowest) return FloatFromBits<T>(format.has_sign ? format.sign_mask() | largest : 0);
+    if (highest) return FloatFromBits<T>(largest);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Tensor> IdentityOfBody(std::string_view kind, const TensorType& type) {
+  return DispatchElementType(type.element_type, [&]<ElementType T>() -> std::optional<Tensor> {
+    const std::optional<ContainerT<T>> element = IdentityElement<T>(kind);
+    if (!element) return std::nullopt;
+    Tensor tensor(type);
+    for (auto& value : tensor.values<T>()) value = *element;
+    return tensor;
+  });
 }
 
 absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType& s) {

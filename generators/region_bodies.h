@@ -6,12 +6,14 @@
 #ifndef HLOCHECK_GENERATORS_REGION_BODIES_H_
 #define HLOCHECK_GENERATORS_REGION_BODIES_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/program.h"
+#include "core/tensor.h"
 #include "core/types.h"
 
 namespace hlocheck {
@@ -28,6 +30,13 @@ namespace hlocheck {
 // counter_lt_K: one i1 output, true while arg 0 (an integer scalar) < K.
 // increment: outputs = inputs, except arg 0 (an integer scalar) plus 1.
 absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType& signature);
+
+// A tensor of `type` filled with the identity of the combiner `kind` (add,
+// or, xor: 0; multiply: 1; and: all ones; maximum: -Inf, or the lowest
+// value of a type without infinities; minimum: +Inf or the highest), or
+// nothing when the kind has none for the type (replace, first, f8E8M0FNU's
+// add, which has no zero).
+std::optional<Tensor> IdentityOfBody(std::string_view kind, const TensorType& type);
 
 // The kinds that accept `signature`, most common first (a recipe that names
 // no kind gets the first).

@@ -165,6 +165,22 @@ ElementVerdict CheckElement(const ResultExpectation& e, size_t i, const Containe
   return verdict;
 }
 
+// The same value: the same bits, or (each part of) both NaN, whatever
+// their payloads, as in the exact check.
+template <ElementType T>
+bool SameValue(const ContainerT<T>& a, const ContainerT<T>& b) {
+  if (std::memcmp(&a, &b, sizeof(a)) == 0) return true;
+  if constexpr (IsComplex(T)) {
+    constexpr ElementType kPart = ComponentType(T);
+    return SameValue<kPart>(a.real(), b.real()) && SameValue<kPart>(a.imag(), b.imag());
+  } else if constexpr (IsFloat(T)) {
+    const FloatFormat& format = Format(T);
+    return IsNaNBits(format, FloatBits<T>(a)) && IsNaNBits(format, FloatBits<T>(b));
+  } else {
+    return false;
+  }
+}
+
 template <ElementType T>
 void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultComparison& out) {
   auto expected = e.reference.values<T>();
@@ -175,8 +191,7 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
   for (size_t i = 0; i < expected.size(); ++i) {
     if (has_free && e.free[i]) {
       ++out.free;
-      if (e.free[i] == kFreeWithConvention &&
-          std::memcmp(&expected[i], &got[i], sizeof(expected[i])) != 0) {
+      if (e.free[i] == kFreeWithConvention && !SameValue<T>(expected[i], got[i])) {
         ++out.convention_differences;
         if (out.first_convention_differences.size() < kMaxReportedMismatches) {
           out.first_convention_differences.push_back(

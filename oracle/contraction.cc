@@ -17,22 +17,6 @@ namespace {
 
 using Results = absl::StatusOr<std::vector<ResultExpectation>>;
 
-// Linear offsets of every index of the sub-space spanned by `dims` of a
-// tensor, in row-major order of those dims as listed.
-std::vector<int64_t> SubspaceOffsets(const Shape& shape, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> strides = RowMajorStrides(shape);
-  Shape sub_shape;
-  for (int64_t d : dims) sub_shape.push_back(shape[d]);
-  std::vector<int64_t> offsets;
-  offsets.reserve(NumElements(sub_shape));
-  for (IndexIterator it(sub_shape); !it.done(); it.Next()) {
-    int64_t offset = 0;
-    for (size_t j = 0; j < dims.size(); ++j) offset += it.index()[j] * strides[dims[j]];
-    offsets.push_back(offset);
-  }
-  return offsets;
-}
-
 std::vector<int64_t> FreeDimensions(int64_t rank, const std::vector<int64_t>& batching,
                                     const std::vector<int64_t>& contracting) {
   std::vector<int64_t> free;

@@ -29,6 +29,7 @@
 #include "absl/status/status.h"
 #include "core/element_value.h"
 #include "core/status_macros.h"
+#include "oracle/accumulation.h"
 #include "oracle/data_movement_helpers.h"
 #include "oracle/element_results.h"
 #include "oracle/precise/double_double.h"
@@ -184,43 +185,6 @@ std::vector<int64_t> WholeWindowsOnly(const Targets& targets) {
   return position;
 }
 
-// How update_computation combines result i (argument i) with update i
-// (argument N + i), when it is recognizably one stablehlo op of the two.
-enum class Combiner { kOther, kKeep, kReplace, kAdd, kMultiply, kMaximum, kMinimum };
-
-std::vector<Combiner> Classify(const Region& region, size_t n) {
-  std::vector<Combiner> kinds(n, Combiner::kOther);
-  if (region.blocks.size() != 1) return kinds;
-  const Block& block = region.blocks[0];
-  if (block.arguments.size() != 2 * n || block.operations.empty()) return kinds;
-  const Operation& terminator = block.operations.back();
-  if (terminator.operands.size() != n) return kinds;
-  for (size_t i = 0; i < n; ++i) {
-    const ValueId current = block.arguments[i];
-    const ValueId update = block.arguments[n + i];
-    const ValueId returned = terminator.operands[i];
-    if (returned == current) {
-      kinds[i] = Combiner::kKeep;
-      continue;
-    }
-    if (returned == update) {
-      kinds[i] = Combiner::kReplace;
-      continue;
-    }
-    for (const Operation& op : block.operations) {
-      if (op.results.size() != 1 || op.results[0] != returned || op.operands.size() != 2) continue;
-      const bool of_both = (op.operands[0] == current && op.operands[1] == update) ||
-                           (op.operands[0] == update && op.operands[1] == current);
-      if (!of_both) break;
-      if (op.name == "stablehlo.add") kinds[i] = Combiner::kAdd;
-      if (op.name == "stablehlo.multiply") kinds[i] = Combiner::kMultiply;
-      if (op.name == "stablehlo.maximum") kinds[i] = Combiner::kMaximum;
-      if (op.name == "stablehlo.minimum") kinds[i] = Combiner::kMinimum;
-    }
-  }
-  return kinds;
-}
-
 // 0-dimensional tensors holding one element each.
 Tensor Scalar(const Tensor& from, int64_t position) {
   Tensor scalar(Shape{}, from.element_type());
@@ -258,118 +222,6 @@ absl::StatusOr<std::vector<Tensor>> ApplyInOrder(PreparedRegion& computation,
     current.assign(values->begin(), values->end());
   }
   return current;
-}
-
-// Float add and multiply of one result element in every order: the exact
-// value of x0 + u1 + ... + uk (or x0 * u1 * ... * uk) as hi + lo and the
-// largest distance of any order's result from it, each of the k steps rounded
-// to the element type (unit roundoff u): |error| <= gamma_k * sum |terms|
-// (Higham) for sums, |error| <= gamma_k * |product| for products while every
-// partial product stays in the normal range. `free` where some order may
-// overflow (or underflow a product), so that the orders disagree beyond any
-// bound.
-struct OrderFreeValue {
-  double hi = 0, lo = 0, bound = 0;
-  bool free = false;
-};
-
-double Gamma(int64_t k, double unit_roundoff) {
-  const double nu = static_cast<double>(k) * unit_roundoff;
-  return nu < 1 ? nu / (1 - nu) : HUGE_VAL;
-}
-
-double MaxFinite(const FloatFormat& format) {
-  return DecodeFloat(format, format.max_finite_bits()).ToDouble();
-}
-
-OrderFreeValue OrderFreeSum(const std::vector<double>& terms, const FloatFormat& format) {
-  OrderFreeValue v;
-  precise::DoubleDouble sum;
-  double magnitude = 0;
-  bool nan = false, positive_infinity = false, negative_infinity = false;
-  for (double x : terms) {
-    if (std::isnan(x)) nan = true;
-    if (std::isinf(x)) (x > 0 ? positive_infinity : negative_infinity) = true;
-    if (!std::isfinite(x)) continue;
-    sum.Add(x);
-    magnitude += std::fabs(x);
-  }
-  if (nan || (positive_infinity && negative_infinity)) {
-    v.hi = std::nan("");
-    return v;
-  }
-  if (positive_infinity || negative_infinity) {
-    v.hi = positive_infinity ? HUGE_VAL : -HUGE_VAL;
-    // Some order of the finite terms may overflow to the other infinity,
-    // and Inf - Inf is NaN.
-    v.free = !(magnitude <= MaxFinite(format));
-    return v;
-  }
-  v.hi = sum.hi();
-  v.lo = sum.lo();
-  const int64_t k = static_cast<int64_t>(terms.size()) - 1;
-  const double unit_roundoff = std::ldexp(1.0, -(format.mantissa_bits + 1));
-  const double smallest = std::ldexp(1.0, format.min_normal_exponent() - format.mantissa_bits);
-  const double bound = Gamma(k, unit_roundoff) * magnitude * (1 + std::ldexp(1.0, -20)) +
-                       static_cast<double>(k) * (smallest + std::ldexp(magnitude, -100));
-  // Some order may overflow where another does not.
-  v.free = !(magnitude + bound <= MaxFinite(format));
-  v.bound = bound;
-  return v;
-}
-
-OrderFreeValue OrderFreeProduct(const std::vector<double>& factors, const FloatFormat& format) {
-  OrderFreeValue v;
-  bool nan = false, zero = false, infinity = false, negative = false;
-  // log2 of the largest and the smallest magnitude a partial product (x0
-  // times some of the updates) can have, from the finite nonzero factors.
-  double largest = 0, smallest = 0;
-  for (size_t i = 0; i < factors.size(); ++i) {
-    const double x = factors[i];
-    if (std::isnan(x)) nan = true;
-    if (std::signbit(x)) negative = !negative;
-    if (x == 0) zero = true;
-    if (std::isinf(x)) infinity = true;
-    if (x == 0 || !std::isfinite(x)) continue;
-    const double e = std::log2(std::fabs(x));
-    largest += i == 0 ? e : std::max(e, 0.0);
-    smallest += i == 0 ? e : std::min(e, 0.0);
-  }
-  const int64_t k = static_cast<int64_t>(factors.size()) - 1;
-  const double unit_roundoff = std::ldexp(1.0, -(format.mantissa_bits + 1));
-  // One binade of margin for the roundings and the logarithms' error.
-  const bool no_overflow = largest + 1 < std::log2(MaxFinite(format));
-  const bool no_underflow = smallest - 1 > format.min_normal_exponent();
-  if (nan || (zero && infinity)) {
-    v.hi = std::nan("");
-    return v;
-  }
-  if (zero || infinity) {
-    // Zero: an earlier overflow would give Inf * 0. Infinity: an earlier
-    // underflow would give 0 * Inf.
-    v.free = zero ? !no_overflow : !no_underflow;
-    v.hi = zero ? (negative ? -0.0 : 0.0) : (negative ? -HUGE_VAL : HUGE_VAL);
-    return v;
-  }
-  if (!no_overflow || !no_underflow) {
-    v.free = true;
-    v.bound = HUGE_VAL;
-    return v;
-  }
-  // The product in double-double: (hi + lo) * x, renormalised.
-  double hi = factors[0], lo = 0;
-  for (size_t i = 1; i < factors.size(); ++i) {
-    precise::TwoTerms p = precise::TwoProduct(hi, factors[i]);
-    precise::TwoTerms s = precise::TwoSum(p.hi, p.lo + lo * factors[i]);
-    hi = s.hi;
-    lo = s.lo;
-  }
-  v.hi = hi;
-  v.lo = lo;
-  v.bound = (Gamma(k, unit_roundoff) * (1 + std::ldexp(1.0, -20)) +
-             static_cast<double>(k) * std::ldexp(1.0, -100)) *
-            std::fabs(hi);
-  return v;
 }
 
 // The parts (1 for real, 2 for complex) of element `position` as doubles.
@@ -454,29 +306,6 @@ void BoundElement(ResultBuilder& r, const Tensor& input, const Tensor& updates, 
   }
 }
 
-// Whether the combiner gives the same value in every order for type T.
-template <ElementType T>
-bool OrderIndependent(Combiner kind) {
-  switch (kind) {
-    case Combiner::kKeep:
-      return true;
-    case Combiner::kAdd:
-    case Combiner::kMultiply:
-      return !IsFloat(T) && !IsComplex(T);
-    case Combiner::kMaximum:
-    case Combiner::kMinimum:
-      return !IsComplex(T);
-    default:
-      return false;
-  }
-}
-
-template <ElementType T>
-bool Bounded(Combiner kind) {
-  if (kind == Combiner::kAdd) return IsFloat(T) || IsComplex(T);
-  return kind == Combiner::kMultiply && IsFloat(T);
-}
-
 // What repeated updates of one result element allow: the same value in
 // any order, a bound for any order, or trying the orders.
 enum class Policy { kAnyOrder, kBound, kTryOrders };
@@ -525,7 +354,7 @@ Results ScatterAt(const Case& c, const std::vector<int64_t>& positions, bool sor
   for (const auto& h : hits) repeated = repeated || h.size() > 1;
 
   std::vector<ResultBuilder> results;
-  const std::vector<Combiner> kinds = Classify(computation, n);
+  const std::vector<Combiner> kinds = ClassifyCombiners(computation, n);
   for (size_t i = 0; i < n; ++i) {
     results.push_back({current[i], kinds[i], false, {}, {}, {}, {}, FreeElements(count)});
   }
@@ -537,10 +366,10 @@ Results ScatterAt(const Case& c, const std::vector<int64_t>& positions, bool sor
   std::vector<BoundFunction> bound_element(n, nullptr);
   for (size_t i = 0; i < n && recognised; ++i) {
     DispatchElementType(c.result_types[i].element_type, [&]<ElementType T>() {
-      if (OrderIndependent<T>(kinds[i])) {
+      if (OrderIndependent(kinds[i], T)) {
         policy[i] = Policy::kAnyOrder;
       } else if constexpr (IsFloat(T) || IsComplex(T)) {
-        if (Bounded<T>(kinds[i])) {
+        if (Bounded(kinds[i], T)) {
           policy[i] = Policy::kBound;
           bound_element[i] = &BoundElement<T>;
         }

@@ -233,7 +233,9 @@ class Loader : public YamlReader {
       if (entry["data"]) {
         auto data = Scalar(entry["data"], "data");
         HLOCHECK_RETURN_IF_ERROR(data.status());
-        if (*data != "indices") return Error(entry["data"], "expected data: indices");
+        if (*data != "indices" && *data != "identity") {
+          return Error(entry["data"], "expected data: indices or data: identity");
+        }
         value.data = *data;
       }
       if (value.kind == ValueKind::kTensor || value.kind == ValueKind::kAny) {

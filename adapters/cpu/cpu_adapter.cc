@@ -54,13 +54,14 @@ using cpu::OpEntry;
 const std::vector<OpEntry>& OpTable() {
   static const std::vector<OpEntry> table = [] {
     std::vector<OpEntry> ops;
-    for (const auto& family : {cpu::ElementwiseArithmeticOps(), cpu::ElementwiseBitwiseOps(),
-                               cpu::ElementwiseCompareSelectOps(), cpu::ElementwiseComplexOps(),
-                               cpu::ElementwiseConversionOps(), cpu::ElementwiseRoundingOps(),
-                               cpu::ElementwiseTranscendentalOps(), cpu::ContractionOps(),
-                               cpu::DataMovementIndexingOps(), cpu::DataMovementScatterOps(),
-                               cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(),
-                               cpu::DataMovementTuplesOps(), cpu::DataMovementValuesOps()}) {
+    for (const auto& family :
+         {cpu::ElementwiseArithmeticOps(), cpu::ElementwiseBitwiseOps(),
+          cpu::ElementwiseCompareSelectOps(), cpu::ElementwiseComplexOps(),
+          cpu::ElementwiseConversionOps(), cpu::ElementwiseRoundingOps(),
+          cpu::ElementwiseTranscendentalOps(), cpu::ContractionOps(), cpu::ReductionOps(),
+          cpu::DataMovementIndexingOps(), cpu::DataMovementScatterOps(),
+          cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(), cpu::DataMovementTuplesOps(),
+          cpu::DataMovementValuesOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "adapters/cpu/combiner_kernels.h"
 #include "adapters/cpu/elementwise_internal.h"
 #include "adapters/cpu/region.h"
 #include "core/status_macros.h"
@@ -297,33 +298,6 @@ absl::Status ForResultRanges(const Device& device, int64_t result_count, int64_t
   return absl::OkStatus();
 }
 
-// The combiner's scalar function of T's containers, in T's own arithmetic:
-// the same functions as the adapter's add, multiply, maximum and minimum.
-template <Combiner K, ElementType T>
-auto CombineFunction() {
-  using C = ContainerT<T>;
-  if constexpr (K == Combiner::kReplace) {
-    return [](C, C update) { return update; };
-  } else if constexpr (K == Combiner::kMaximum || K == Combiner::kMinimum) {
-    return Extremum<K == Combiner::kMaximum, T>();
-  } else if constexpr (IsBool(T)) {
-    // i1 addition is logical or, multiplication logical and.
-    return [](C a, C b) -> C {
-      return (K == Combiner::kAdd ? (a != 0 || b != 0) : (a != 0 && b != 0)) ? 1 : 0;
-    };
-  } else if constexpr (IsInteger(T)) {
-    return LiftInt2<T>([](uint64_t a, uint64_t b) { return K == Combiner::kAdd ? a + b : a * b; });
-  } else if constexpr (IsComplex(T) && K == Combiner::kAdd) {
-    return [](C a, C b) { return a + b; };
-  } else if constexpr (IsComplex(T)) {
-    return [](C a, C b) { return Widened2(a, b, [](auto p, auto q) { return p * q; }); };
-  } else {
-    // Narrow floats: one operation in float, rounded once (cpu_internal.h).
-    return LiftFloat2<T>(
-        [](ComputeT<T> a, ComputeT<T> b) { return K == Combiner::kAdd ? a + b : a * b; });
-  }
-}
-
 template <ElementType T, Combiner K>
 void ApplyCombiner(Tensor& result, const Tensor& updates, const std::vector<int64_t>& positions,
                    const Device& device) {
@@ -355,6 +329,19 @@ void ApplyCombiner(Combiner kind, Tensor& result, const Tensor& updates,
       return ApplyCombiner<T, Combiner::kMaximum>(result, updates, positions, device);
     case Combiner::kMinimum:
       return ApplyCombiner<T, Combiner::kMinimum>(result, updates, positions, device);
+    case Combiner::kAnd:
+    case Combiner::kOr:
+    case Combiner::kXor:
+      if constexpr (IsInteger(T) || IsBool(T)) {
+        if (kind == Combiner::kAnd) {
+          return ApplyCombiner<T, Combiner::kAnd>(result, updates, positions, device);
+        }
+        if (kind == Combiner::kOr) {
+          return ApplyCombiner<T, Combiner::kOr>(result, updates, positions, device);
+        }
+        return ApplyCombiner<T, Combiner::kXor>(result, updates, positions, device);
+      }
+      return;
     case Combiner::kKeep:
     case Combiner::kGeneral:
       return;

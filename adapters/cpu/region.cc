@@ -27,6 +27,9 @@ Combiner CombinerOf(const std::string& name) {
   if (name == "stablehlo.multiply") return Combiner::kMultiply;
   if (name == "stablehlo.maximum") return Combiner::kMaximum;
   if (name == "stablehlo.minimum") return Combiner::kMinimum;
+  if (name == "stablehlo.and") return Combiner::kAnd;
+  if (name == "stablehlo.or") return Combiner::kOr;
+  if (name == "stablehlo.xor") return Combiner::kXor;
   return Combiner::kGeneral;
 }
 
@@ -74,7 +77,7 @@ std::vector<Combiner> ClassifyCombiners(const Region& region, size_t n) {
     } else if (const Operation* op = DefiningOp(block, returned);
                op != nullptr && op->results.size() == 1 && op->operands.size() == 2 &&
                op->regions.empty()) {
-      // All four are commutative, so the operands may come in either order.
+      // All of them are commutative, so the operands may come in either order.
       const bool of_pair = (op->operands[0] == current && op->operands[1] == update) ||
                            (op->operands[0] == update && op->operands[1] == current);
       if (of_pair) kinds[i] = CombinerOf(op->name);

@@ -27,6 +27,9 @@ enum class Combiner {
   kMultiply,  // stablehlo.multiply of the two
   kMaximum,   // stablehlo.maximum of the two
   kMinimum,   // stablehlo.minimum of the two
+  kAnd,       // stablehlo.and of the two (integers and booleans)
+  kOr,        // stablehlo.or of the two
+  kXor,       // stablehlo.xor of the two
 };
 
 // One kind per output; a body that is not one block of n outputs gives

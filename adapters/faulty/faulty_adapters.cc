@@ -1,8 +1,10 @@
 #include "adapters/faulty/faulty_adapters.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "adapters/cpu/cpu_adapter.h"
+#include "core/case_attributes.h"
 #include "core/element_value.h"
 
 namespace hlocheck {
@@ -139,6 +141,75 @@ class DotGeneralDropTermFault : public FaultyAdapter {
   }
 };
 
+// Loses the last element of every slice along the first reduced dimension,
+// like a reduction loop that stops one short.
+class ReduceDropTermFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    const auto& dimensions = c.attribute<std::vector<int64_t>>("dimensions");
+    if (dimensions.empty() || c.operands[0].shape()[dimensions[0]] < 2) return cpu().Run(c);
+    Case shorter = c;
+    const size_t inputs = c.operand_segments.empty() ? 1 : c.operand_segments[0];
+    for (size_t i = 0; i < inputs; ++i) {
+      shorter.operands[i] = DropLastIndex(c.operands[i], dimensions[0]);
+    }
+    return cpu().Run(shorter);
+  }
+};
+
+// Pads with zeros instead of the init values (a max pool whose padding
+// wins over negative inputs): the padding, interior padding of base
+// dilation included, is applied to the inputs explicitly, then the windows
+// run unpadded.
+class ReduceWindowZeroPaddingFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    const Shape& shape = c.operands[0].shape();
+    const auto rank = static_cast<int64_t>(shape.size());
+    const std::vector<int64_t> ones(static_cast<size_t>(rank), 1);
+    auto dilations = IntListAttribute(c, "base_dilations", ones);
+    auto padding = IntMatrixAttribute(c, "padding", rank, 2);
+    if (!dilations.ok() || !padding.ok()) return cpu().Run(c);
+    Shape padded_shape;
+    for (int64_t d = 0; d < rank; ++d) {
+      const int64_t dilated = shape[d] == 0 ? 0 : (shape[d] - 1) * (*dilations)[d] + 1;
+      padded_shape.push_back(
+          std::max<int64_t>(0, (*padding)[2 * d] + dilated + (*padding)[2 * d + 1]));
+    }
+    Case zero_padded = c;
+    zero_padded.attributes["padding"] = Tensor(Shape{rank, 2}, ElementType::kSI64);  // zeros
+    zero_padded.attributes["base_dilations"] = ones;
+    const size_t inputs = c.operand_segments.empty() ? 1 : c.operand_segments[0];
+    const std::vector<int64_t> strides = RowMajorStrides(shape);
+    for (size_t i = 0; i < inputs; ++i) {
+      const Tensor& input = c.operands[i];
+      const size_t bytes = ContainerBytes(input.element_type());
+      Tensor padded(padded_shape, input.element_type());  // zeros
+      for (IndexIterator it(padded_shape); !it.done(); it.Next()) {
+        int64_t offset = 0;
+        bool inside = true;
+        for (int64_t d = 0; d < rank && inside; ++d) {
+          const int64_t q = it.index()[d] - (*padding)[2 * d];
+          inside = q >= 0 && q % (*dilations)[d] == 0 && q / (*dilations)[d] < shape[d];
+          offset += inside ? q / (*dilations)[d] * strides[d] : 0;
+        }
+        if (inside) {
+          std::memcpy(padded.bytes().data() + it.linear() * bytes,
+                      input.bytes().data() + offset * bytes, bytes);
+        }
+      }
+      zero_padded.operands[i] = std::move(padded);
+    }
+    return cpu().Run(zero_padded);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -214,6 +285,12 @@ const std::vector<FaultEntry>& FaultTable() {
       {{"faulty-dot-general-drop", "dot_general",
         "dot_general dropping the last term of its first contracting dimension"},
        Make<DotGeneralDropTermFault>},
+      {{"faulty-reduce-drop", "reduce",
+        "reduce dropping the last element of each slice along its first reduced dimension"},
+       Make<ReduceDropTermFault>},
+      {{"faulty-reduce-window-zero-padding", "reduce_window",
+        "reduce_window padding with zeros instead of the init values"},
+       Make<ReduceWindowZeroPaddingFault>},
       {{"faulty-convert-truncate", "convert",
         "float-to-float convert rounding towards zero instead of to nearest even"},
        Make<ConvertTruncateFault>},

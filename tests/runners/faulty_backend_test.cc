@@ -84,6 +84,12 @@ INSTANTIATE_TEST_SUITE_P(
         // data (the exec-based generator redraws values for a new shape), so
         // the shrinker may stop at batch 2 with one non-zero product left.
         FaultCase{"faulty-dot-general-drop", "dot_general", ElementType::kF32, 8},
+        // The bound of a float sum catches one lost term; the case shrinks
+        // to a few elements (an init value, the slice of two, more inputs).
+        FaultCase{"faulty-reduce-drop", "reduce", ElementType::kF32, 8},
+        // Zeros instead of -Inf (or another init value) where a window
+        // covers padding: seen by maximum, minimum and multiply bodies.
+        FaultCase{"faulty-reduce-window-zero-padding", "reduce_window", ElementType::kF32, 8},
         FaultCase{"faulty-convert-truncate", "convert", ElementType::kF32, 1}),
     [](const ::testing::TestParamInfo<FaultCase>& info) {
       std::string name = info.param.backend;
@@ -97,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 6u);
+  EXPECT_EQ(Faults().size(), 8u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }

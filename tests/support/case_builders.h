@@ -35,6 +35,28 @@ Case MakeCase(std::string op, std::vector<Tensor> operands, TensorType result,
 // i's type.
 Case SortCase(std::vector<Tensor> inputs, int64_t dimension, bool is_stable, Region comparator);
 
+// ------------------------------------------------------------------ reduce
+
+// reduce of `inputs` with one init value each over `dimensions`; the
+// results take the inputs' element types, or `result_types` (a promoted body).
+Case ReduceCase(std::vector<Tensor> inputs, std::vector<Tensor> init_values,
+                std::vector<int64_t> dimensions, Region body,
+                std::vector<ElementType> result_types = {});
+
+// reduce_window of `inputs` with one init value each; the attributes a
+// window leaves out are ones and no padding. The result
+// shape is `result_shape` (the test states what the windows give).
+struct WindowAttributes {
+  std::vector<int64_t> window_dimensions = {};
+  std::vector<int64_t> window_strides = {};
+  std::vector<int64_t> base_dilations = {};
+  std::vector<int64_t> window_dilations = {};
+  std::vector<std::pair<int64_t, int64_t>> padding = {};  // low, high per dimension
+};
+Case ReduceWindowCase(std::vector<Tensor> inputs, std::vector<Tensor> init_values,
+                      const WindowAttributes& window, Shape result_shape, Region body,
+                      std::vector<ElementType> result_types = {});
+
 // ------------------------------------------------------------------ gather
 
 struct GatherDims {

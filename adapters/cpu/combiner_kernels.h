@@ -1,0 +1,47 @@
+// The scalar functions of the combiners that region.h recognises, in each
+// element type's own arithmetic: the kernels of scatter and reduce run them
+// instead of evaluating the body element by element.
+#ifndef HLOCHECK_ADAPTERS_CPU_COMBINER_KERNELS_H_
+#define HLOCHECK_ADAPTERS_CPU_COMBINER_KERNELS_H_
+
+#include "adapters/cpu/elementwise_internal.h"
+#include "adapters/cpu/region.h"
+
+namespace hlocheck::cpu {
+
+// The combiner's scalar function of T's containers, in T's own arithmetic:
+// the same functions as the adapter's add, multiply, maximum and minimum.
+template <Combiner K, ElementType T>
+auto CombineFunction() {
+  using C = ContainerT<T>;
+  if constexpr (K == Combiner::kReplace) {
+    return [](C, C update) { return update; };
+  } else if constexpr (K == Combiner::kMaximum || K == Combiner::kMinimum) {
+    return Extremum<K == Combiner::kMaximum, T>();
+  } else if constexpr (K == Combiner::kAnd) {
+    return [](C a, C b) -> C { return static_cast<C>(a & b); };
+  } else if constexpr (K == Combiner::kOr) {
+    return [](C a, C b) -> C { return static_cast<C>(a | b); };
+  } else if constexpr (K == Combiner::kXor) {
+    return [](C a, C b) -> C { return static_cast<C>(a ^ b); };
+  } else if constexpr (IsBool(T)) {
+    // i1 addition is logical or, multiplication logical and.
+    return [](C a, C b) -> C {
+      return (K == Combiner::kAdd ? (a != 0 || b != 0) : (a != 0 && b != 0)) ? 1 : 0;
+    };
+  } else if constexpr (IsInteger(T)) {
+    return LiftInt2<T>([](uint64_t a, uint64_t b) { return K == Combiner::kAdd ? a + b : a * b; });
+  } else if constexpr (IsComplex(T) && K == Combiner::kAdd) {
+    return [](C a, C b) { return a + b; };
+  } else if constexpr (IsComplex(T)) {
+    return [](C a, C b) { return Widened2(a, b, [](auto p, auto q) { return p * q; }); };
+  } else {
+    // Narrow floats: one operation in float, rounded once (cpu_internal.h).
+    return LiftFloat2<T>(
+        [](ComputeT<T> a, ComputeT<T> b) { return K == Combiner::kAdd ? a + b : a * b; });
+  }
+}
+
+}  // namespace hlocheck::cpu
+
+#endif  // HLOCHECK_ADAPTERS_CPU_COMBINER_KERNELS_H_

@@ -1,0 +1,521 @@
+// Reductions (seed 002: reduce, reduce_window). A body whose every output is one
+// recognised combiner of its pair of arguments (add, multiply, maximum,
+// minimum, and, or, xor: region.h) runs a typed kernel per result, in one of
+// three layouts; any other body is evaluated element by element. Every
+// schedule here uses each init value once, then the slice: the public
+// interpreter's tree where the order matters to the result type, a tree of
+// eight interleaved partial results (so that the loop vectorises) for rows
+// of a recognised combiner.
+#include <algorithm>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "adapters/cpu/combiner_kernels.h"
+#include "adapters/cpu/region.h"
+
+namespace hlocheck::cpu {
+namespace {
+
+template <typename... Parts>
+absl::Status Invalid(const Parts&... parts) {
+  return absl::InvalidArgumentError(absl::StrCat("reduce: ", parts...));
+}
+
+// Where each result element's slice lies in the inputs: its base offset
+// (the kept dimensions) plus the offsets of the reduced dimensions in
+// ascending index order.
+struct SliceLayout {
+  std::vector<int64_t> bases;
+  std::vector<int64_t> slice;
+  // slice[r] == r: the reduced dimensions are the innermost ones, so each
+  // slice is a contiguous row.
+  bool rows = false;
+  // bases[o] == o: the kept dimensions are the innermost ones, so the
+  // results advance together through contiguous blocks of the inputs.
+  bool columns = false;
+};
+
+SliceLayout LayoutOf(const Shape& shape, std::vector<int64_t> dimensions) {
+  std::sort(dimensions.begin(), dimensions.end());
+  std::vector<int64_t> kept;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+    if (!std::binary_search(dimensions.begin(), dimensions.end(), d)) kept.push_back(d);
+  }
+  SliceLayout layout;
+  layout.bases = SubspaceOffsets(shape, kept);
+  layout.slice = SubspaceOffsets(shape, dimensions);
+  layout.rows = true;
+  for (size_t r = 0; r < layout.slice.size() && layout.rows; ++r) {
+    layout.rows = layout.slice[r] == static_cast<int64_t>(r);
+  }
+  layout.columns = true;
+  for (size_t o = 0; o < layout.bases.size() && layout.columns; ++o) {
+    layout.columns = layout.bases[o] == static_cast<int64_t>(o);
+  }
+  return layout;
+}
+
+// One result of a recognised combiner K on type T.
+template <ElementType T, Combiner K>
+void ReduceWithCombiner(const Tensor& input, const Tensor& init, const SliceLayout& layout,
+                        Tensor& result, const Device& device) {
+  using C = ContainerT<T>;
+  const auto combine = CombineFunction<K, T>();
+  const C* in = input.values<T>().data();
+  C* out = result.values<T>().data();
+  const C init_value = init.values<T>()[0];
+  const auto outputs = static_cast<int64_t>(layout.bases.size());
+  const auto length = static_cast<int64_t>(layout.slice.size());
+  const double cost = static_cast<double>(std::max<int64_t>(length, 1));
+  if (layout.rows && length >= 16) {
+    // Eight partial results over interleaved elements, combined pairwise,
+    // then with the init value: one tree among those the spec allows.
+    constexpr int kLanes = 8;
+    ParallelFor(device, outputs, sizeof(C) * cost, cost, [&](int64_t first, int64_t last) {
+      for (int64_t o = first; o < last; ++o) {
+        const C* row = in + layout.bases[o];
+        C lanes[kLanes];
+        std::copy(row, row + kLanes, lanes);
+        int64_t r = kLanes;
+        for (; r + kLanes <= length; r += kLanes) {
+          for (int j = 0; j < kLanes; ++j) lanes[j] = combine(lanes[j], row[r + j]);
+        }
+        for (int j = 0; r < length; ++r, ++j) lanes[j] = combine(lanes[j], row[r]);
+        for (int width = kLanes / 2; width > 0; width /= 2) {
+          for (int j = 0; j < width; ++j) lanes[j] = combine(lanes[j], lanes[j + width]);
+        }
+        out[o] = combine(init_value, lanes[0]);
+      }
+    });
+    return;
+  }
+  if (layout.columns && length > 0) {
+    // results[o] = init, then each slice element in turn: every step reads
+    // a contiguous block of the inputs.
+    ParallelFor(device, outputs, sizeof(C) * cost, cost, [&](int64_t first, int64_t last) {
+      std::fill(out + first, out + last, init_value);
+      for (int64_t offset : layout.slice) {
+        const C* block = in + offset;
+        for (int64_t o = first; o < last; ++o) out[o] = combine(out[o], block[o]);
+      }
+    });
+    return;
+  }
+  ParallelFor(device, outputs, sizeof(C) * cost, cost, [&](int64_t first, int64_t last) {
+    for (int64_t o = first; o < last; ++o) {
+      C value = init_value;
+      const C* base = in + layout.bases[o];
+      for (int64_t offset : layout.slice) value = combine(value, base[offset]);
+      out[o] = value;
+    }
+  });
+}
+
+template <ElementType T>
+void ReduceWithCombiner(Combiner kind, const Tensor& input, const Tensor& init,
+                        const SliceLayout& layout, Tensor& result, const Device& device) {
+  switch (kind) {
+    case Combiner::kAdd:
+      return ReduceWithCombiner<T, Combiner::kAdd>(input, init, layout, result, device);
+    case Combiner::kMultiply:
+      return ReduceWithCombiner<T, Combiner::kMultiply>(input, init, layout, result, device);
+    case Combiner::kMaximum:
+      return ReduceWithCombiner<T, Combiner::kMaximum>(input, init, layout, result, device);
+    case Combiner::kMinimum:
+      return ReduceWithCombiner<T, Combiner::kMinimum>(input, init, layout, result, device);
+    case Combiner::kAnd:
+    case Combiner::kOr:
+    case Combiner::kXor:
+      if constexpr (IsInteger(T) || IsBool(T)) {
+        if (kind == Combiner::kAnd) {
+          return ReduceWithCombiner<T, Combiner::kAnd>(input, init, layout, result, device);
+        }
+        if (kind == Combiner::kOr) {
+          return ReduceWithCombiner<T, Combiner::kOr>(input, init, layout, result, device);
+        }
+        return ReduceWithCombiner<T, Combiner::kXor>(input, init, layout, result, device);
+      }
+      return;
+    case Combiner::kKeep:
+    case Combiner::kReplace:
+    case Combiner::kGeneral:
+      return;
+  }
+}
+
+// The kernels cover combiners of the pair (argument i, argument N + i)
+// only; and, or and xor on integers and booleans alone.
+bool KernelCovers(Combiner kind, ElementType type) {
+  switch (kind) {
+    case Combiner::kAdd:
+    case Combiner::kMultiply:
+      return true;
+    case Combiner::kMaximum:
+    case Combiner::kMinimum:
+      return !IsComplex(type);
+    case Combiner::kAnd:
+    case Combiner::kOr:
+    case Combiner::kXor:
+      return IsInteger(type) || IsBool(type);
+    default:
+      return false;
+  }
+}
+
+bool AllCovered(const std::vector<Combiner>& kinds, const Case& c) {
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    if (!KernelCovers(kinds[i], c.result_types[i].element_type)) return false;
+  }
+  return true;
+}
+
+// Where one result element's values lie in the inputs, or kInitValue for
+// an element of padding (reduce_window pads with the init values).
+constexpr int64_t kInitValue = -1;
+
+// Any body: per result element, the init values, then the values at
+// positions(o, at), in order.
+template <typename Positions>
+absl::Status ReduceWithBody(const RegionEvaluator& evaluator, const std::vector<Tensor>& inputs,
+                            std::span<const Tensor> init_values, int64_t outputs,
+                            double values_per_output, Positions&& positions, Results& results,
+                            const Device& device) {
+  const size_t n = inputs.size();
+  std::vector<int64_t> bytes;
+  for (const Tensor& result : results) bytes.push_back(ContainerBytes(result.element_type()));
+  const double cost = 64.0 * std::max(values_per_output, 1.0);
+  std::vector<absl::Status> statuses(static_cast<size_t>(std::max<int64_t>(outputs, 1)));
+  ParallelFor(device, outputs, cost, cost, [&](int64_t first, int64_t last) {
+    RegionEvaluator local = evaluator;
+    const Eigen::ThreadPoolDevice inline_device = InlineDevice(device);
+    std::vector<const void*> arguments(2 * n);
+    std::vector<void*> values(n);
+    std::vector<int64_t> at;
+    for (int64_t o = first; o < last; ++o) {
+      for (size_t i = 0; i < n; ++i) {
+        values[i] = results[i].bytes().data() + o * bytes[i];
+        std::memcpy(values[i], init_values[i].bytes().data(), bytes[i]);
+        arguments[i] = values[i];
+      }
+      at.clear();
+      positions(o, at);
+      for (int64_t a : at) {
+        for (size_t i = 0; i < n; ++i) {
+          arguments[n + i] = a == kInitValue ? init_values[i].bytes().data()
+                                             : inputs[i].bytes().data() + a * bytes[i];
+        }
+        if (absl::Status status = local.Evaluate(arguments, values, inline_device); !status.ok()) {
+          statuses[o] = status;
+          return;
+        }
+      }
+    }
+  });
+  for (absl::Status& status : statuses) HLOCHECK_RETURN_IF_ERROR(status);
+  return absl::OkStatus();
+}
+
+// The body's argument types: the element types E of the results, twice.
+std::vector<ElementType> BodyArguments(const Case& c) {
+  std::vector<ElementType> types;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const TensorType& t : c.result_types) types.push_back(t.element_type);
+  }
+  return types;
+}
+
+std::vector<ElementType> BodyResults(const Case& c) {
+  std::vector<ElementType> types;
+  for (const TensorType& t : c.result_types) types.push_back(t.element_type);
+  return types;
+}
+
+Tensor ConvertedTo(const Tensor& t, ElementType type, const Device& device) {
+  if (t.element_type() == type) return t;
+  Tensor out(TensorType{t.shape(), type});
+  ConvertBuffer(t.element_type(), t.raw(), type, out.raw(), t.num_elements(), device);
+  return out;
+}
+
+AdapterSupport SupportsReduce(const Case& c) {
+  if (AdapterSupport support = SupportsUnquantized(c); !support.supported) return support;
+  const size_t n = c.result_types.size();
+  if (c.regions.size() != 1 || AllCovered(ClassifyCombiners(c.regions[0], n), c)) {
+    return AdapterSupport::Yes();
+  }
+  absl::StatusOr<RegionEvaluator> evaluator =
+      RegionEvaluator::Create(c.regions[0], BodyArguments(c), BodyResults(c), "reduce: body");
+  // A malformed body is Run's to report.
+  return evaluator.ok() ? evaluator->support() : AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunReduce(const Case& c, const Device& device) {
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<std::span<const Tensor>> groups, OperandGroups(c, 2));
+  const std::span<const Tensor> inputs = groups[0];
+  const std::span<const Tensor> init_values = groups[1];
+  const size_t n = inputs.size();
+  if (n == 0 || init_values.size() != n || c.result_types.size() != n) {
+    return Invalid("needs N > 0 inputs, N init values and N results, not ", n, ", ",
+                   init_values.size(), " and ", c.result_types.size());
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> dimensions, IntListAttribute(c, "dimensions"));
+  const Shape& shape = inputs[0].shape();
+  std::vector<bool> reduced(shape.size(), false);
+  for (int64_t d : dimensions) {
+    if (d < 0 || d >= static_cast<int64_t>(shape.size()) || reduced[d]) {
+      return Invalid("dimensions [", absl::StrJoin(dimensions, ", "),
+                     "] are not unique dimensions of ", inputs[0].type().ToString());
+    }
+    reduced[d] = true;
+  }
+  Shape result_shape;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!reduced[d]) result_shape.push_back(shape[d]);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const TensorType& result = c.result_types[i];
+    if (inputs[i].shape() != shape || !init_values[i].shape().empty() ||
+        init_values[i].element_type() != inputs[i].element_type() || result.shape != result_shape ||
+        Kind(result.element_type) != Kind(inputs[i].element_type())) {
+      return Invalid("input ", i, " ", inputs[i].type().ToString(), ", init value ",
+                     init_values[i].type().ToString(), " and result ", result.ToString(),
+                     " do not fit together");
+    }
+  }
+  if (c.regions.size() != 1) return Invalid("needs one body");
+  HLOCHECK_ASSIGN_OR_RETURN(
+      RegionEvaluator evaluator,
+      RegionEvaluator::Create(c.regions[0], BodyArguments(c), BodyResults(c), "reduce: body"));
+  const std::vector<Combiner> kinds = ClassifyCombiners(c.regions[0], n);
+  const bool kernels = AllCovered(kinds, c);
+  if (!kernels && !evaluator.support().supported) {
+    return absl::UnimplementedError(evaluator.support().reason);
+  }
+
+  // The inputs and init values in the body's element types (is_promotable
+  // lets them be wider).
+  std::vector<Tensor> body_inputs, body_init_values;
+  for (size_t i = 0; i < n; ++i) {
+    const ElementType type = c.result_types[i].element_type;
+    body_inputs.push_back(ConvertedTo(inputs[i], type, device));
+    body_init_values.push_back(ConvertedTo(init_values[i], type, device));
+  }
+  const SliceLayout layout = LayoutOf(shape, dimensions);
+  Results results;
+  for (const TensorType& type : c.result_types) results.push_back(NewResult(type));
+  if (!kernels) {
+    HLOCHECK_RETURN_IF_ERROR(ReduceWithBody(
+        evaluator, body_inputs, body_init_values, static_cast<int64_t>(layout.bases.size()),
+        static_cast<double>(layout.slice.size()),
+        [&](int64_t o, std::vector<int64_t>& at) {
+          for (int64_t offset : layout.slice) at.push_back(layout.bases[o] + offset);
+        },
+        results, device));
+    return results;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    DispatchElementType(results[i].element_type(), [&]<ElementType T>() {
+      ReduceWithCombiner<T>(kinds[i], body_inputs[i], body_init_values[i], layout, results[i],
+                            device);
+    });
+  }
+  return results;
+}
+
+// ------------------------------------------------------------ reduce_window
+
+// The windows of reduce_window: the inputs padded with the init values
+// (low, high and interior base_dilations - 1), and for each result index the
+// elements result_index * window_strides + window_index * window_dilations.
+struct Windows {
+  Shape input_shape;
+  std::vector<int64_t> input_strides;
+  Shape result_shape;
+  Shape window;
+  std::vector<int64_t> strides, base_dilations, window_dilations, padding;
+
+  // Appends the input positions of result element `o`'s window, kInitValue
+  // for padding, in the window's row-major order.
+  void Positions(int64_t o, std::vector<int64_t>& at) const {
+    const auto rank = static_cast<int64_t>(input_shape.size());
+    int64_t result_index[kMaxRank];
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      result_index[d] = o % result_shape[d];
+      o /= result_shape[d];
+    }
+    for (IndexIterator it(window); !it.done(); it.Next()) {
+      int64_t offset = 0;
+      for (int64_t d = 0; d < rank; ++d) {
+        const int64_t dilated =
+            result_index[d] * strides[d] + it.index()[d] * window_dilations[d] - padding[2 * d];
+        if (dilated < 0 || dilated % base_dilations[d] != 0 ||
+            dilated / base_dilations[d] >= input_shape[d]) {
+          offset = kInitValue;
+          break;
+        }
+        offset += dilated / base_dilations[d] * input_strides[d];
+      }
+      at.push_back(offset);
+    }
+  }
+};
+
+absl::StatusOr<Windows> ReadWindows(const Case& c, const Shape& input_shape) {
+  const auto rank = static_cast<int64_t>(input_shape.size());
+  Windows w;
+  w.input_shape = input_shape;
+  w.input_strides = RowMajorStrides(input_shape);
+  const std::vector<int64_t> ones(static_cast<size_t>(rank), 1);
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> window, IntListAttribute(c, "window_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(w.strides, IntListAttribute(c, "window_strides", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(w.base_dilations, IntListAttribute(c, "base_dilations", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(w.window_dilations, IntListAttribute(c, "window_dilations", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(w.padding, IntMatrixAttribute(c, "padding", rank, 2));
+  w.window.assign(window.begin(), window.end());
+  if (rank > kMaxRank) return Invalid("rank ", rank, " is above ", kMaxRank);
+  for (const std::vector<int64_t>* list :
+       {&window, &w.strides, &w.base_dilations, &w.window_dilations}) {
+    if (static_cast<int64_t>(list->size()) != rank ||
+        std::any_of(list->begin(), list->end(), [](int64_t x) { return x < 1; })) {
+      return Invalid("window_dimensions, window_strides and the dilations need ", rank,
+                     " positive values each");
+    }
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t dilated =
+        input_shape[d] == 0 ? 0 : (input_shape[d] - 1) * w.base_dilations[d] + 1;
+    const int64_t padded = w.padding[2 * d] + dilated + w.padding[2 * d + 1];
+    const int64_t dilated_window = (window[d] - 1) * w.window_dilations[d] + 1;
+    if (padded < 0) return Invalid("padding makes dimension ", d, " negative");
+    w.result_shape.push_back(
+        padded == 0 || dilated_window > padded ? 0 : (padded - dilated_window) / w.strides[d] + 1);
+  }
+  return w;
+}
+
+// One result of a recognised combiner K on type T: the init value, then the
+// window in row-major order (padding elements are the init value).
+template <ElementType T, Combiner K>
+void ReduceWindowsWithCombiner(const Tensor& input, const Tensor& init, const Windows& windows,
+                               Tensor& result, const Device& device) {
+  using C = ContainerT<T>;
+  const auto combine = CombineFunction<K, T>();
+  const C* in = input.values<T>().data();
+  C* out = result.values<T>().data();
+  const C init_value = init.values<T>()[0];
+  const double cost = static_cast<double>(std::max<int64_t>(NumElements(windows.window), 1));
+  ParallelFor(device, result.num_elements(), sizeof(C) * cost, 4 * cost,
+              [&](int64_t first, int64_t last) {
+                std::vector<int64_t> at;
+                for (int64_t o = first; o < last; ++o) {
+                  at.clear();
+                  windows.Positions(o, at);
+                  C value = init_value;
+                  for (int64_t a : at) value = combine(value, a == kInitValue ? init_value : in[a]);
+                  out[o] = value;
+                }
+              });
+}
+
+template <ElementType T>
+void ReduceWindowsWithCombiner(Combiner kind, const Tensor& input, const Tensor& init,
+                               const Windows& windows, Tensor& result, const Device& device) {
+  switch (kind) {
+    case Combiner::kAdd:
+      return ReduceWindowsWithCombiner<T, Combiner::kAdd>(input, init, windows, result, device);
+    case Combiner::kMultiply:
+      return ReduceWindowsWithCombiner<T, Combiner::kMultiply>(input, init, windows, result,
+                                                               device);
+    case Combiner::kMaximum:
+      return ReduceWindowsWithCombiner<T, Combiner::kMaximum>(input, init, windows, result, device);
+    case Combiner::kMinimum:
+      return ReduceWindowsWithCombiner<T, Combiner::kMinimum>(input, init, windows, result, device);
+    case Combiner::kAnd:
+    case Combiner::kOr:
+    case Combiner::kXor:
+      if constexpr (IsInteger(T) || IsBool(T)) {
+        if (kind == Combiner::kAnd) {
+          return ReduceWindowsWithCombiner<T, Combiner::kAnd>(input, init, windows, result, device);
+        }
+        if (kind == Combiner::kOr) {
+          return ReduceWindowsWithCombiner<T, Combiner::kOr>(input, init, windows, result, device);
+        }
+        return ReduceWindowsWithCombiner<T, Combiner::kXor>(input, init, windows, result, device);
+      }
+      return;
+    case Combiner::kKeep:
+    case Combiner::kReplace:
+    case Combiner::kGeneral:
+      return;
+  }
+}
+
+AdapterSupport SupportsReduceWindow(const Case& c) { return SupportsReduce(c); }
+
+absl::StatusOr<Results> RunReduceWindow(const Case& c, const Device& device) {
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<std::span<const Tensor>> groups, OperandGroups(c, 2));
+  const std::span<const Tensor> inputs = groups[0];
+  const std::span<const Tensor> init_values = groups[1];
+  const size_t n = inputs.size();
+  if (n == 0 || init_values.size() != n || c.result_types.size() != n) {
+    return Invalid("needs N > 0 inputs, N init values and N results, not ", n, ", ",
+                   init_values.size(), " and ", c.result_types.size());
+  }
+  const Shape& shape = inputs[0].shape();
+  HLOCHECK_ASSIGN_OR_RETURN(Windows windows, ReadWindows(c, shape));
+  for (size_t i = 0; i < n; ++i) {
+    const TensorType& result = c.result_types[i];
+    if (inputs[i].shape() != shape || !init_values[i].shape().empty() ||
+        init_values[i].element_type() != inputs[i].element_type() ||
+        result.shape != windows.result_shape ||
+        Kind(result.element_type) != Kind(inputs[i].element_type())) {
+      return Invalid("input ", i, " ", inputs[i].type().ToString(), ", init value ",
+                     init_values[i].type().ToString(), " and result ", result.ToString(),
+                     " do not fit together (the windows give ", ShapeToString(windows.result_shape),
+                     ")");
+    }
+  }
+  if (c.regions.size() != 1) return Invalid("needs one body");
+  HLOCHECK_ASSIGN_OR_RETURN(RegionEvaluator evaluator,
+                            RegionEvaluator::Create(c.regions[0], BodyArguments(c), BodyResults(c),
+                                                    "reduce_window: body"));
+  const std::vector<Combiner> kinds = ClassifyCombiners(c.regions[0], n);
+  const bool kernels = AllCovered(kinds, c);
+  if (!kernels && !evaluator.support().supported) {
+    return absl::UnimplementedError(evaluator.support().reason);
+  }
+  std::vector<Tensor> body_inputs, body_init_values;
+  for (size_t i = 0; i < n; ++i) {
+    const ElementType type = c.result_types[i].element_type;
+    body_inputs.push_back(ConvertedTo(inputs[i], type, device));
+    body_init_values.push_back(ConvertedTo(init_values[i], type, device));
+  }
+  Results results;
+  for (const TensorType& type : c.result_types) results.push_back(NewResult(type));
+  if (!kernels) {
+    HLOCHECK_RETURN_IF_ERROR(ReduceWithBody(
+        evaluator, body_inputs, body_init_values, results[0].num_elements(),
+        static_cast<double>(NumElements(windows.window)),
+        [&](int64_t o, std::vector<int64_t>& at) { windows.Positions(o, at); }, results, device));
+    return results;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    DispatchElementType(results[i].element_type(), [&]<ElementType T>() {
+      ReduceWindowsWithCombiner<T>(kinds[i], body_inputs[i], body_init_values[i], windows,
+                                   results[i], device);
+    });
+  }
+  return results;
+}
+
+}  // namespace
+
+std::vector<OpEntry> ReductionOps() {
+  return {
+      {"reduce", kVariadic, &SupportsReduce, &RunReduce},
+      {"reduce_window", kVariadic, &SupportsReduceWindow, &RunReduceWindow},
+  };
+}
+
+}  // namespace hlocheck::cpu

@@ -1,0 +1,324 @@
+// Reductions (seed 002: reduce, reduce_window). reduce_window pads its
+// inputs with the init values and reduces each window as reduce does. The
+// spec applies the body over an
+// implementation-defined full binary tree whose in-order traversal is the
+// slice of the inputs in ascending index order, interspersed with an
+// implementation-defined number of init values at implementation-defined
+// positions. The reference is the public interpreter's schedule (the init
+// value once, then the slice from left to right); what every other tree
+// allows, element by element and result by result:
+// - a body output recognised as one order-independent op of its two
+//   arguments (integer and boolean add and multiply, maximum and minimum of
+//   reals, and, or, xor), with an init value that is that op's identity: the
+//   same value in every tree, compared exactly;
+// - float add and multiply (complex add part by part) with an identity init
+//   value: the exact value and Higham's bound for any tree (accumulation.h),
+//   free where some tree may overflow;
+// - anything else (another body, or an init value that is not the
+//   identity, so that the number of init values in the tree shows): free,
+//   with the interpreter's schedule as the de facto convention, since XLA
+//   too uses each init value once. docs/numerics.md says the same.
+#include <algorithm>
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "core/case_attributes.h"
+#include "core/element_value.h"
+#include "core/status_macros.h"
+#include "oracle/accumulation.h"
+#include "oracle/data_movement_helpers.h"
+#include "oracle/element_encoding.h"
+#include "oracle/element_results.h"
+
+namespace hlocheck::oracle {
+namespace {
+
+constexpr std::string_view kOtherTreeReason =
+    "the body or its init value is not a recognised monoid (an order-independent op with its "
+    "identity): the spec leaves the reduction tree and the number of init values to the "
+    "implementation; the reference is the public interpreter's (the init value once, then the "
+    "slice "
+    "left to right)";
+constexpr std::string_view kOverflowReason =
+    "some reduction order of the float values overflows (or underflows a product) and another "
+    "does not";
+
+Tensor ConvertedTo(const Tensor& t, ElementType type) {
+  if (t.element_type() == type) return t;
+  Tensor out(TensorType{t.shape(), type});
+  ConvertElements(t.element_type(), t.bytes().data(), type, out.bytes().data(), t.num_elements());
+  return out;
+}
+
+Tensor ScalarAt(const Tensor& from, int64_t position) {
+  Tensor scalar(Shape{}, from.element_type());
+  const size_t bytes = ContainerBytes(from.element_type());
+  std::memcpy(scalar.bytes().data(), from.bytes().data() + position * bytes, bytes);
+  return scalar;
+}
+
+// One result of a reduction and what an implementation may return instead:
+// exact elements, and (once one needs it) an error bound per element.
+class ReductionResult {
+ public:
+  ReductionResult(const TensorType& type)
+      : reference_(type), free_(static_cast<size_t>(type.num_elements())) {}
+
+  Tensor& reference() { return reference_; }
+  FreeElements& free() { return free_; }
+
+  // Element `position`'s parts (one for real, two for complex types) have
+  // the given centers and bounds; its reference becomes the center rounded.
+  template <ElementType T>
+  void Bound(int64_t position, const OrderFreeValue* parts) {
+    constexpr int kParts = IsComplex(T) ? 2 : 1;
+    if (bound_.empty()) {
+      const size_t count = static_cast<size_t>(reference_.num_elements()) * kParts;
+      center_hi_.assign(count, 0.0);
+      center_lo_.assign(count, 0.0);
+      bound_.assign(count, 0.0);
+      has_bound_.assign(static_cast<size_t>(reference_.num_elements()), 0);
+    }
+    has_bound_[position] = 1;
+    double rounded[kParts];
+    for (int p = 0; p < kParts; ++p) {
+      center_hi_[position * kParts + p] = parts[p].hi;
+      center_lo_[position * kParts + p] = parts[p].lo;
+      bound_[position * kParts + p] = parts[p].bound;
+      rounded[p] = parts[p].hi + parts[p].lo;
+    }
+    constexpr ElementType kPart = ComponentType(T);
+    if constexpr (IsComplex(T)) {
+      reference_.values<T>()[position] = {RoundDouble<kPart>(rounded[0]),
+                                          RoundDouble<kPart>(rounded[1])};
+    } else {
+      reference_.values<T>()[position] = RoundDouble<T>(rounded[0]);
+    }
+  }
+
+  ResultExpectation Finish() && {
+    ResultExpectation e;
+    e.check = Check::kExact;
+    if (!bound_.empty()) {
+      e.check = Check::kErrorBound;
+      // The exact elements: center = their value, bound 0.
+      DispatchElementType(reference_.element_type(), [&]<ElementType T>() {
+        if constexpr (IsFloat(T) || IsComplex(T)) {
+          constexpr int kParts = IsComplex(T) ? 2 : 1;
+          auto values = reference_.values<T>();
+          for (size_t p = 0; p < has_bound_.size(); ++p) {
+            if (has_bound_[p]) continue;
+            if constexpr (IsComplex(T)) {
+              center_hi_[p * kParts] = values[p].real();
+              center_hi_[p * kParts + 1] = values[p].imag();
+            } else {
+              center_hi_[p] = ToDouble<T>(values[p]);
+            }
+          }
+        }
+      });
+      e.center_hi = std::move(center_hi_);
+      e.center_lo = std::move(center_lo_);
+      e.bound = std::move(bound_);
+    }
+    e.reference = std::move(reference_);
+    std::move(free_).MoveInto(e);
+    return e;
+  }
+
+ private:
+  Tensor reference_;
+  FreeElements free_;
+  std::vector<double> center_hi_, center_lo_, bound_;
+  std::vector<uint8_t> has_bound_;
+};
+
+// Where one result element's values come from: positions in the inputs,
+// or kInitValue for an element of padding (reduce_window pads with the init
+// values).
+constexpr int64_t kInitValue = -1;
+
+// Float add or multiply of one result element in every tree: per part, the
+// values it reduces (an identity init value changes nothing, however often
+// the tree holds it).
+template <ElementType T>
+void BoundElement(ReductionResult& result, Combiner kind, const Tensor& input,
+                  const Tensor& init_value, const std::vector<int64_t>& positions,
+                  int64_t position) {
+  constexpr int kParts = IsComplex(T) ? 2 : 1;
+  auto values = input.values<T>();
+  std::vector<double> terms[kParts];
+  // OrderFreeProduct counts its first factor in every partial product: the
+  // identity, so that any sub-product of the values is covered.
+  if (kind == Combiner::kMultiply) {
+    for (int p = 0; p < kParts; ++p) terms[p].push_back(1.0);
+  }
+  for (int64_t at : positions) {
+    const auto x = at == kInitValue ? init_value.values<T>()[0] : values[at];
+    if constexpr (IsComplex(T)) {
+      terms[0].push_back(x.real());
+      terms[1].push_back(x.imag());
+    } else {
+      terms[0].push_back(ToDouble<T>(x));
+    }
+  }
+  const FloatFormat& format = Format(ComponentType(T));
+  OrderFreeValue parts[kParts];
+  for (int p = 0; p < kParts; ++p) {
+    parts[p] = kind == Combiner::kAdd ? OrderFreeSum(terms[p], format)
+                                      : OrderFreeProduct(terms[p], format);
+    if (parts[p].free) result.free().Mark(static_cast<size_t>(position), kOverflowReason);
+  }
+  result.Bound<T>(position, parts);
+}
+
+// What one result's elements are checked by.
+enum class Policy { kExact, kBound, kConvention };
+
+// reduce and reduce_window alike: result element p of every result is the
+// body applied over a tree of the values at `positions(p, out)` of the
+// inputs (converted to the body's types E) and of init values; see the file
+// comment for the tree. `what` names the op in errors.
+template <typename Positions>
+Results ReduceEach(const Case& c, std::string_view what, Positions&& positions) {
+  std::span<const Tensor> raw_inputs = InputTensors(c, 0);
+  std::span<const Tensor> raw_init_values = InputTensors(c, 1);
+  const Region& body = c.regions[0];
+  const size_t n = raw_inputs.size();
+  std::vector<Tensor> inputs, init_values;
+  std::vector<ReductionResult> results;
+  for (size_t i = 0; i < n; ++i) {
+    const ElementType e = c.result_types[i].element_type;
+    inputs.push_back(ConvertedTo(raw_inputs[i], e));
+    init_values.push_back(ConvertedTo(raw_init_values[i], e));
+    results.emplace_back(c.result_types[i]);
+  }
+
+  const std::vector<Combiner> kinds = ClassifyCombiners(body, n);
+  std::vector<Policy> policies(n, Policy::kConvention);
+  for (size_t i = 0; i < n; ++i) {
+    const ElementType e = c.result_types[i].element_type;
+    if (!IsIdentity(kinds[i], e, init_values[i].bytes().data())) continue;
+    if (OrderIndependent(kinds[i], e)) policies[i] = Policy::kExact;
+    if (Bounded(kinds[i], e)) policies[i] = Policy::kBound;
+  }
+
+  PreparedRegion prepared(body);
+  std::vector<Tensor> arguments(2 * n);
+  std::vector<int64_t> at;
+  const int64_t count = c.result_types[0].num_elements();
+  for (int64_t position = 0; position < count; ++position) {
+    at.clear();
+    positions(position, at);
+    for (size_t i = 0; i < n; ++i) arguments[i] = init_values[i];
+    for (int64_t a : at) {
+      for (size_t i = 0; i < n; ++i) {
+        arguments[n + i] = a == kInitValue ? init_values[i] : ScalarAt(inputs[i], a);
+      }
+      HLOCHECK_ASSIGN_OR_RETURN(std::span<const Tensor> values, prepared.Call(arguments));
+      if (values.size() != n) {
+        return absl::InvalidArgumentError(std::string(what) + ": body returned " +
+                                          std::to_string(values.size()) + " values, not " +
+                                          std::to_string(n));
+      }
+      for (size_t i = 0; i < n; ++i) arguments[i] = values[i];
+    }
+    for (size_t i = 0; i < n; ++i) {
+      Tensor& reference = results[i].reference();
+      const size_t bytes = ContainerBytes(reference.element_type());
+      std::memcpy(reference.bytes().data() + position * bytes, arguments[i].bytes().data(), bytes);
+      // Nothing to reduce leaves only init values: with an identity, any
+      // number of them is the identity.
+      if (policies[i] == Policy::kExact || (at.empty() && policies[i] != Policy::kConvention)) {
+        continue;
+      }
+      if (policies[i] == Policy::kConvention) {
+        results[i].free().MarkConventional(position, kOtherTreeReason);
+        continue;
+      }
+      DispatchElementType(reference.element_type(), [&]<ElementType T>() {
+        if constexpr (IsFloat(T) || IsComplex(T)) {
+          BoundElement<T>(results[i], kinds[i], inputs[i], init_values[i], at, position);
+        }
+      });
+    }
+  }
+  std::vector<ResultExpectation> expectations;
+  for (ReductionResult& result : results) expectations.push_back(std::move(result).Finish());
+  return expectations;
+}
+
+// reduce: results...[j] = body applied over a tree of the slice
+// inputs...[j0, ..., :, ..., jR-1] and init values.
+Results Reduce(const Case& c) {
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> dimensions, IntListAttribute(c, "dimensions"));
+  // Each result element's slice: its base offset in the inputs (the kept
+  // dimensions) plus the offsets of the reduced dimensions, ascending.
+  const Shape& shape = InputTensors(c, 0)[0].shape();
+  std::sort(dimensions.begin(), dimensions.end());
+  std::vector<int64_t> kept;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+    if (!std::binary_search(dimensions.begin(), dimensions.end(), d)) kept.push_back(d);
+  }
+  const std::vector<int64_t> bases = SubspaceOffsets(shape, kept);
+  const std::vector<int64_t> slice = SubspaceOffsets(shape, dimensions);
+  return ReduceEach(c, "reduce", [&](int64_t position, std::vector<int64_t>& at) {
+    for (int64_t offset : slice) at.push_back(bases[position] + offset);
+  });
+}
+
+// reduce_window: padded_inputs = pad(inputs, init_values, padding low and
+// high, interior base_dilations - 1); each result element reduces the window
+// slice(padded_inputs, result_index * window_strides, window_end,
+// window_dilations), window_end = window_start + (window_dimensions - 1) *
+// window_dilations + 1, with the init values.
+Results ReduceWindow(const Case& c) {
+  const Shape& shape = InputTensors(c, 0)[0].shape();
+  const auto rank = static_cast<int64_t>(shape.size());
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> window_dimensions,
+                            IntListAttribute(c, "window_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> window_strides,
+                            IntListAttribute(c, "window_strides", std::vector<int64_t>(rank, 1)));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> base_dilations,
+                            IntListAttribute(c, "base_dilations", std::vector<int64_t>(rank, 1)));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> window_dilations,
+                            IntListAttribute(c, "window_dilations", std::vector<int64_t>(rank, 1)));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> padding,
+                            IntMatrixAttribute(c, "padding", rank, 2));
+  const std::vector<int64_t> strides = RowMajorStrides(shape);
+  const Shape& result_shape = c.result_types[0].shape;
+  Shape window_shape(window_dimensions.begin(), window_dimensions.end());
+  return ReduceEach(c, "reduce_window", [&](int64_t position, std::vector<int64_t>& at) {
+    std::vector<int64_t> result_index(rank);
+    for (int64_t d = rank - 1, rest = position; d >= 0; --d) {
+      result_index[d] = result_shape[d] == 0 ? 0 : rest % result_shape[d];
+      rest = result_shape[d] == 0 ? 0 : rest / result_shape[d];
+    }
+    for (IndexIterator it(window_shape); !it.done(); it.Next()) {
+      // The padded index, then where it lies in the input: before or after
+      // it (low and high padding), between two elements (interior padding),
+      // or on one.
+      int64_t offset = 0;
+      for (int64_t d = 0; d < rank && offset != kInitValue; ++d) {
+        const int64_t padded =
+            result_index[d] * window_strides[d] + it.index()[d] * window_dilations[d];
+        const int64_t dilated = padded - padding[2 * d];
+        if (dilated < 0 || dilated % base_dilations[d] != 0 ||
+            dilated / base_dilations[d] >= shape[d]) {
+          offset = kInitValue;
+        } else {
+          offset += dilated / base_dilations[d] * strides[d];
+        }
+      }
+      at.push_back(offset);
+    }
+  });
+}
+
+}  // namespace
+
+std::vector<OpEntry> ReductionOps() {
+  return {{"reduce", Reduce}, {"reduce_window", ReduceWindow}};
+}
+
+}  // namespace hlocheck::oracle

@@ -1,0 +1,458 @@
+// reduce on the oracle: the spec's example, and what every reduction tree
+// allows. Integer and boolean monoids are exact; float sums and products
+// are bounded so that every order passes (sequential either way, pairwise,
+// eight interleaved lanes) and a wrong answer fails (one term lost, the sum
+// accumulated in bf16 instead of f32); an init value that is not the body's
+// identity, or a body the oracle does not recognise, leaves the element to
+// the implementation with the interpreter's schedule as the convention.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include "oracle/compare.h"
+#include "tests/oracle/data_movement_test_util.h"
+#include "tests/support/case_builders.h"
+
+namespace hlocheck {
+namespace {
+
+using testing::Literal;
+using testing::ReduceCase;
+using testing::ReduceWindowCase;
+using testing::TheOracle;
+using ET = ElementType;
+
+// A body of `kind` (a binary stablehlo op) over (arg i, arg N + i) for each
+// of `types`; `hidden` wraps each output in select(true, r, r), which the
+// oracle does not recognise.
+Region Body(const std::string& kind, const std::vector<ElementType>& types, bool hidden = false) {
+  Region region;
+  Block block;
+  const auto n = static_cast<ValueId>(types.size());
+  ValueId next = 0;
+  auto scalar = [](ElementType t) { return ValueType::Of(TensorType{{}, t}); };
+  for (int pass = 0; pass < 2; ++pass) {
+    for (ElementType t : types) {
+      block.arguments.push_back(next++);
+      block.argument_types.push_back(scalar(t));
+    }
+  }
+  auto emit = [&](std::string name, std::vector<ValueId> operands, ElementType result,
+                  std::map<std::string, Attribute> attributes = {}) {
+    Operation op;
+    op.name = "stablehlo." + std::move(name);
+    for (ValueId v : operands) {
+      op.operand_types.push_back(scalar(v < 2 * n ? types[v % n] : result));
+    }
+    op.operands = std::move(operands);
+    op.results = {next++};
+    op.result_types = {scalar(result)};
+    op.attributes = std::move(attributes);
+    block.operations.push_back(std::move(op));
+    return next - 1;
+  };
+  Operation ret;
+  ret.name = "stablehlo.return";
+  for (ValueId i = 0; i < n; ++i) {
+    ValueId r = emit(kind, {i, n + i}, types[i]);
+    if (hidden) {
+      Tensor yes(Shape{}, ET::kI1);
+      yes.values<ET::kI1>()[0] = 1;
+      const ValueId condition = emit("constant", {}, ET::kI1, {{"value", yes}});
+      Operation select;
+      select.name = "stablehlo.select";
+      select.operands = {condition, r, r};
+      select.operand_types = {scalar(ET::kI1), scalar(types[i]), scalar(types[i])};
+      select.results = {next++};
+      select.result_types = {scalar(types[i])};
+      block.operations.push_back(std::move(select));
+      r = next - 1;
+    }
+    ret.operands.push_back(r);
+    ret.operand_types.push_back(scalar(types[i]));
+  }
+  block.operations.push_back(std::move(ret));
+  region.blocks.push_back(std::move(block));
+  return region;
+}
+
+std::vector<ResultExpectation> RunOk(const Case& c) {
+  auto results = TheOracle().Run(c);
+  EXPECT_TRUE(results.ok()) << results.status();
+  return results.ok() ? *results : std::vector<ResultExpectation>{};
+}
+
+bool Passes(const std::vector<ResultExpectation>& e, const std::vector<Tensor>& actual) {
+  std::vector<ResultComparison> comparisons = CompareResults(e, actual);
+  if (comparisons.size() != e.size()) return false;
+  for (const ResultComparison& c : comparisons) {
+    if (!c.ok()) return false;
+  }
+  return true;
+}
+
+template <ElementType T>
+Tensor Make(Shape shape, std::vector<ContainerT<T>> values) {
+  Tensor t(std::move(shape), T);
+  std::copy(values.begin(), values.end(), t.values<T>().begin());
+  return t;
+}
+
+Tensor F32(Shape shape, const std::vector<float>& values) {
+  return Make<ET::kF32>(std::move(shape), values);
+}
+
+// ------------------------------------------------------------- the spec
+
+TEST(ReduceOracleTest, SpecExample) {
+  Case c = ReduceCase({Literal("dense<[[0, 1, 2, 3, 4, 5]]> : tensor<1x6xi64>")},
+                      {Literal("dense<0> : tensor<i64>")}, {1}, Body("add", {ET::kSI64}));
+  std::vector<ResultExpectation> e = RunOk(c);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].check, Check::kExact);
+  EXPECT_TRUE(e[0].free.empty());
+  EXPECT_EQ(e[0].reference.values<ET::kSI64>()[0], 15);
+}
+
+// Every subset of the dimensions, listed in any order: the slice is taken
+// in ascending index order, the result keeps the other dimensions in order.
+TEST(ReduceOracleTest, DimensionsInAnyOrderReduceTheSameSlices) {
+  std::vector<int32_t> values(24);
+  std::iota(values.begin(), values.end(), 0);
+  const Tensor input = Make<ET::kSI32>({2, 3, 4}, values);
+  auto sum = [&](std::vector<int64_t> dims) {
+    std::vector<ResultExpectation> e = RunOk(
+        ReduceCase({input}, {Make<ET::kSI32>({}, {0})}, std::move(dims), Body("add", {ET::kSI32})));
+    auto v = e.at(0).reference.values<ET::kSI32>();
+    return std::vector<int32_t>(v.begin(), v.end());
+  };
+  EXPECT_EQ(sum({2, 0}), sum({0, 2}));
+  // Over dimensions 0 and 2: for j, sum over i, k of 12 i + 4 j + k.
+  EXPECT_EQ(sum({0, 2}), (std::vector<int32_t>{60, 92, 124}));
+  EXPECT_EQ(sum({0, 1, 2}), (std::vector<int32_t>{276}));
+  EXPECT_EQ(sum({}), values);
+}
+
+// ----------------------------------------------------- exact monoids
+
+TEST(ReduceOracleTest, IntegerMonoidsWithTheirIdentityAreExact) {
+  const Tensor input = Make<ET::kSI8>({2, 3}, {100, 100, 100, -1, 7, 3});
+  struct Kind {
+    std::string body;
+    int8_t identity;
+    std::vector<int8_t> want;
+  };
+  // Add wraps modulo 2^8: 300 is 44.
+  for (const Kind& k :
+       {Kind{"add", 0, {44, 9}}, Kind{"multiply", 1, {64, -21}}, Kind{"maximum", -128, {100, 7}},
+        Kind{"minimum", 127, {100, -1}}, Kind{"and", -1, {100, 3}}, Kind{"or", 0, {100, -1}},
+        Kind{"xor", 0, {100, -5}}}) {
+    std::vector<ResultExpectation> e = RunOk(
+        ReduceCase({input}, {Make<ET::kSI8>({}, {k.identity})}, {1}, Body(k.body, {ET::kSI8})));
+    ASSERT_EQ(e.size(), 1u) << k.body;
+    EXPECT_EQ(e[0].check, Check::kExact) << k.body;
+    EXPECT_TRUE(e[0].free.empty()) << k.body;
+    auto v = e[0].reference.values<ET::kSI8>();
+    EXPECT_EQ(std::vector<int8_t>(v.begin(), v.end()), k.want) << k.body;
+  }
+}
+
+// The number of init values in the tree is the implementation's: an init
+// value that is not the identity leaves the element open, with the
+// interpreter's answer (the init value once) as the convention.
+TEST(ReduceOracleTest, AnInitValueOtherThanTheIdentityIsLeftToTheImplementation) {
+  const Tensor input = Make<ET::kSI32>({2, 2}, {1, 2, 3, 4});
+  std::vector<ResultExpectation> e =
+      RunOk(ReduceCase({input}, {Make<ET::kSI32>({}, {10})}, {1}, Body("add", {ET::kSI32})));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].free, (std::vector<uint8_t>{kFreeWithConvention, kFreeWithConvention}));
+  auto v = e[0].reference.values<ET::kSI32>();
+  EXPECT_EQ(std::vector<int32_t>(v.begin(), v.end()), (std::vector<int32_t>{13, 17}));
+  // Two init values (XLA's vectorised reductions start each lane with one):
+  // allowed.
+  EXPECT_TRUE(Passes(e, {Make<ET::kSI32>({2}, {23, 27})}));
+}
+
+TEST(ReduceOracleTest, AnEmptySliceIsTheInitValue) {
+  const Tensor input(Shape{3, 0}, ET::kF32);
+  std::vector<ResultExpectation> e =
+      RunOk(ReduceCase({input}, {F32({}, {-INFINITY})}, {1}, Body("maximum", {ET::kF32})));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_TRUE(e[0].free.empty());
+  EXPECT_TRUE(Passes(e, {F32({3}, {-INFINITY, -INFINITY, -INFINITY})}));
+  EXPECT_FALSE(Passes(e, {F32({3}, {-INFINITY, 0.0f, -INFINITY})}));
+}
+
+TEST(ReduceOracleTest, FloatMaximumPropagatesNaNAndOrdersSignedZeros) {
+  const Tensor input = F32({2, 3}, {-0.0f, 0.0f, -0.0f, 1.0f, NAN, 2.0f});
+  std::vector<ResultExpectation> e =
+      RunOk(ReduceCase({input}, {F32({}, {-INFINITY})}, {1}, Body("maximum", {ET::kF32})));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].check, Check::kExact);
+  EXPECT_TRUE(Passes(e, {F32({2}, {0.0f, NAN})}));
+  EXPECT_FALSE(Passes(e, {F32({2}, {-0.0f, NAN})}));
+  EXPECT_FALSE(Passes(e, {F32({2}, {0.0f, 2.0f})}));
+}
+
+// The body computes in its own, wider type: si8 values summed in si32 do
+// not wrap at 8 bits.
+TEST(ReduceOracleTest, APromotedBodyComputesInItsType) {
+  const Tensor input = Make<ET::kSI8>({3}, {100, 100, 100});
+  std::vector<ResultExpectation> e = RunOk(
+      ReduceCase({input}, {Make<ET::kSI8>({}, {0})}, {0}, Body("add", {ET::kSI32}), {ET::kSI32}));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].reference.element_type(), ET::kSI32);
+  EXPECT_EQ(e[0].reference.values<ET::kSI32>()[0], 300);
+}
+
+// A body the oracle cannot prove order-independent (here an add hidden
+// behind a select) is free, its convention the interpreter's schedule.
+TEST(ReduceOracleTest, AnUnrecognisedBodyIsLeftToTheImplementation) {
+  const Tensor input = Make<ET::kSI32>({4}, {1, 2, 3, 4});
+  std::vector<ResultExpectation> e =
+      RunOk(ReduceCase({input}, {Make<ET::kSI32>({}, {0})}, {0}, Body("add", {ET::kSI32}, true)));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].free, (std::vector<uint8_t>{kFreeWithConvention}));
+  EXPECT_EQ(e[0].reference.values<ET::kSI32>()[0], 10);
+}
+
+// Several inputs reduce side by side, each with its own combiner's rules.
+TEST(ReduceOracleTest, VariadicInputsReduceSideBySide) {
+  const Tensor values = F32({2, 2}, {1.5f, -2.0f, 4.0f, 8.0f});
+  const Tensor counts = Make<ET::kSI32>({2, 2}, {1, 1, 1, 1});
+  std::vector<ResultExpectation> e =
+      RunOk(ReduceCase({values, counts}, {F32({}, {0.0f}), Make<ET::kSI32>({}, {0})}, {1},
+                       Body("add", {ET::kF32, ET::kSI32})));
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].check, Check::kErrorBound);
+  EXPECT_EQ(e[1].check, Check::kExact);
+  EXPECT_TRUE(Passes(e, {F32({2}, {-0.5f, 12.0f}), Make<ET::kSI32>({2}, {2, 2})}));
+  EXPECT_FALSE(Passes(e, {F32({2}, {-0.5f, 12.0f}), Make<ET::kSI32>({2}, {2, 3})}));
+}
+
+// ------------------------------------------------------ float bounds
+
+// Sums of `values` in several orders, each step rounded to f32 (or, for the
+// faulty one, to bf16).
+float Sequential(const std::vector<float>& v, bool reverse) {
+  float sum = 0;
+  for (size_t i = 0; i < v.size(); ++i) sum += v[reverse ? v.size() - 1 - i : i];
+  return sum;
+}
+
+float Pairwise(const float* v, size_t n) {
+  if (n == 1) return v[0];
+  return Pairwise(v, n / 2) + Pairwise(v + n / 2, n - n / 2);
+}
+
+float Lanes(const std::vector<float>& v) {
+  float lanes[8] = {};
+  for (size_t i = 0; i < v.size(); ++i) lanes[i % 8] += v[i];
+  for (int width = 4; width > 0; width /= 2) {
+    for (int j = 0; j < width; ++j) lanes[j] += lanes[j + width];
+  }
+  return lanes[0];
+}
+
+float RoundToBf16(float x) {
+  uint32_t bits = std::bit_cast<uint32_t>(x);
+  bits += 0x7FFF + ((bits >> 16) & 1);
+  return std::bit_cast<float>(bits & 0xFFFF0000u);
+}
+
+float InBf16(const std::vector<float>& v) {
+  float sum = 0;
+  for (float x : v) sum = RoundToBf16(sum + x);
+  return sum;
+}
+
+std::vector<ResultExpectation> SumOf(const std::vector<float>& values) {
+  const auto n = static_cast<int64_t>(values.size());
+  return RunOk(ReduceCase({F32({1, n}, values)}, {F32({}, {0.0f})}, {1}, Body("add", {ET::kF32})));
+}
+
+// Uniform values, and cancellation-heavy ones (large terms of both signs
+// that nearly cancel, leaving a small sum).
+std::vector<float> Data(std::mt19937& rng, size_t n, bool cancelling) {
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    v[i] = unit(rng);
+    if (cancelling) v[i] = (i % 2 ? -1.0f : 1.0f) * std::ldexp(1.0f + v[i], 20) + v[i];
+  }
+  return v;
+}
+
+TEST(ReduceOracleTest, EveryOrderOfAFloatSumPasses) {
+  std::mt19937 rng(7);
+  for (size_t n : {2u, 3u, 17u, 100u, 1000u, 4096u}) {
+    for (bool cancelling : {false, true}) {
+      const std::vector<float> v = Data(rng, n, cancelling);
+      std::vector<ResultExpectation> e = SumOf(v);
+      ASSERT_EQ(e.size(), 1u);
+      ASSERT_EQ(e[0].check, Check::kErrorBound);
+      for (float sum :
+           {Sequential(v, false), Sequential(v, true), Pairwise(v.data(), n), Lanes(v)}) {
+        EXPECT_TRUE(Passes(e, {F32({1}, {sum})})) << n << " terms: " << sum;
+      }
+    }
+  }
+}
+
+// The bound is tight enough to see one lost term and an accumulator of the
+// wrong precision.
+TEST(ReduceOracleTest, TheBoundCatchesALostTermAndABf16Accumulator) {
+  std::mt19937 rng(11);
+  for (size_t n : {16u, 100u, 1000u}) {
+    const std::vector<float> v = Data(rng, n, false);
+    std::vector<ResultExpectation> e = SumOf(v);
+    const std::vector<float> shorter(v.begin(), v.end() - 1);
+    EXPECT_FALSE(Passes(e, {F32({1}, {Sequential(shorter, false)})})) << n;
+    EXPECT_FALSE(Passes(e, {F32({1}, {InBf16(v)})})) << n;
+  }
+}
+
+// A float product in any order: within Higham's bound for the k roundings.
+TEST(ReduceOracleTest, EveryOrderOfAFloatProductPasses) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> near_one(0.5f, 2.0f);
+  std::vector<float> v(64);
+  for (float& x : v) x = near_one(rng);
+  std::vector<ResultExpectation> e =
+      RunOk(ReduceCase({F32({64}, v)}, {F32({}, {1.0f})}, {0}, Body("multiply", {ET::kF32})));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].check, Check::kErrorBound);
+  float forward = 1, backward = 1;
+  for (size_t i = 0; i < v.size(); ++i) {
+    forward *= v[i];
+    backward *= v[v.size() - 1 - i];
+  }
+  EXPECT_TRUE(Passes(e, {F32({}, {forward})}));
+  EXPECT_TRUE(Passes(e, {F32({}, {backward})}));
+  EXPECT_FALSE(Passes(e, {F32({}, {forward / v.back()})}));
+}
+
+// Some order of huge terms overflows and another does not: free.
+TEST(ReduceOracleTest, ASumThatSomeOrderOverflowsIsFree) {
+  const float big = std::numeric_limits<float>::max();
+  std::vector<ResultExpectation> e = SumOf({big, big, -big});
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].free, (std::vector<uint8_t>{kFreeAnyValue}));
+}
+
+// Property: any permutation of the slice, summed sequentially in f32, passes.
+RC_GTEST_PROP(ReduceOracleProperty, AnyPermutationOfAFloatSumPasses, ()) {
+  const auto n = *rc::gen::inRange<size_t>(1, 200);
+  const auto seed = *rc::gen::arbitrary<uint32_t>();
+  std::mt19937 rng(seed);
+  std::vector<float> v = Data(rng, n, seed % 2 == 0);
+  std::vector<ResultExpectation> e = SumOf(v);
+  std::shuffle(v.begin(), v.end(), rng);
+  RC_ASSERT(Passes(e, {F32({1}, {Sequential(v, false)})}));
+}
+
+// ------------------------------------------------------- reduce_window
+
+TEST(ReduceWindowOracleTest, SpecExample) {
+  Case c = ReduceWindowCase({Literal("dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi64>")},
+                            {Literal("dense<0> : tensor<i64>")},
+                            {.window_dimensions = {2, 1},
+                             .window_strides = {4, 1},
+                             .base_dilations = {2, 1},
+                             .window_dilations = {3, 1},
+                             .padding = {{2, 1}, {0, 0}}},
+                            {2, 2}, Body("add", {ET::kSI64}));
+  std::vector<ResultExpectation> e = RunOk(c);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].check, Check::kExact);
+  auto v = e[0].reference.values<ET::kSI64>();
+  EXPECT_EQ(std::vector<int64_t>(v.begin(), v.end()), (std::vector<int64_t>{0, 0, 3, 4}));
+}
+
+// A max pool: -Inf padding, a NaN inside one window (it wins there only),
+// stride larger than the window (elements no window reaches).
+TEST(ReduceWindowOracleTest, MaxPoolWithPaddingNaNAndGaps) {
+  const Tensor input = F32({7}, {1, 5, NAN, 2, 8, 3, 4});
+  Case c = ReduceWindowCase({input}, {F32({}, {-INFINITY})},
+                            {.window_dimensions = {2}, .window_strides = {3}, .padding = {{1, 0}}},
+                            {3}, Body("maximum", {ET::kF32}));
+  // Padded: [-Inf, 1, 5, NaN, 2, 8, 3, 4]; windows at 0, 3, 6.
+  std::vector<ResultExpectation> e = RunOk(c);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_TRUE(Passes(e, {F32({3}, {1, NAN, 4})}));
+  EXPECT_FALSE(Passes(e, {F32({3}, {1, 2, 4})}));
+}
+
+// Negative padding crops; a window larger than the padded input gives an
+// empty result.
+TEST(ReduceWindowOracleTest, NegativePaddingAndWindowsLargerThanTheInput) {
+  const Tensor input = Make<ET::kSI32>({5}, {1, 2, 3, 4, 5});
+  std::vector<ResultExpectation> cropped = RunOk(ReduceWindowCase(
+      {input}, {Make<ET::kSI32>({}, {0})}, {.window_dimensions = {2}, .padding = {{-1, -2}}}, {1},
+      Body("add", {ET::kSI32})));
+  ASSERT_EQ(cropped.size(), 1u);
+  EXPECT_EQ(cropped[0].reference.values<ET::kSI32>()[0], 5);  // 2 + 3
+  std::vector<ResultExpectation> empty =
+      RunOk(ReduceWindowCase({input}, {Make<ET::kSI32>({}, {0})}, {.window_dimensions = {6}}, {0},
+                             Body("add", {ET::kSI32})));
+  ASSERT_EQ(empty.size(), 1u);
+  EXPECT_EQ(empty[0].reference.num_elements(), 0);
+}
+
+// Base dilation puts init values between the elements; window dilation
+// skips elements inside a window.
+TEST(ReduceWindowOracleTest, DilationsOfBaseAndWindow) {
+  const Tensor input = Make<ET::kSI32>({2, 3}, {1, 2, 3, 4, 5, 6});
+  // Base-dilated by 2 along dimension 1: [1 _ 2 _ 3]; windows of 3 with
+  // dilation 2 cover positions 0, 2, 4: 1 + 2 + 3 and 4 + 5 + 6.
+  std::vector<ResultExpectation> e = RunOk(ReduceWindowCase(
+      {input}, {Make<ET::kSI32>({}, {0})},
+      {.window_dimensions = {1, 3}, .base_dilations = {1, 2}, .window_dilations = {1, 2}}, {2, 1},
+      Body("add", {ET::kSI32})));
+  ASSERT_EQ(e.size(), 1u);
+  auto v = e[0].reference.values<ET::kSI32>();
+  EXPECT_EQ(std::vector<int32_t>(v.begin(), v.end()), (std::vector<int32_t>{6, 15}));
+}
+
+// A float sum over windows that overlap the padding: bounded, every order
+// passes, a lost term does not.
+TEST(ReduceWindowOracleTest, FloatWindowSumsAreBounded) {
+  std::mt19937 rng(5);
+  const std::vector<float> v = Data(rng, 40, true);
+  std::vector<ResultExpectation> e = RunOk(
+      ReduceWindowCase({F32({40}, v)}, {F32({}, {0.0f})},
+                       {.window_dimensions = {20}, .window_strides = {10}, .padding = {{5, 5}}},
+                       {4}, Body("add", {ET::kF32})));
+  ASSERT_EQ(e.size(), 1u);
+  ASSERT_EQ(e[0].check, Check::kErrorBound);
+  std::vector<float> forward(4), backward(4), lost(4);
+  for (int w = 0; w < 4; ++w) {
+    std::vector<float> window;
+    for (int k = 0; k < 20; ++k) {
+      const int i = w * 10 + k - 5;
+      window.push_back(i < 0 || i >= 40 ? 0.0f : v[i]);
+    }
+    forward[w] = Sequential(window, false);
+    backward[w] = Sequential(window, true);
+    // The last term of the window that is not padding.
+    std::vector<float> shorter = window;
+    for (int k = 19; k >= 0; --k) {
+      if (w * 10 + k - 5 < 40) {
+        shorter.erase(shorter.begin() + k);
+        break;
+      }
+    }
+    lost[w] = Sequential(shorter, false);
+  }
+  EXPECT_TRUE(Passes(e, {F32({4}, forward)}));
+  EXPECT_TRUE(Passes(e, {F32({4}, backward)}));
+  EXPECT_FALSE(Passes(e, {F32({4}, lost)}));
+}
+
+}  // namespace
+}  // namespace hlocheck
