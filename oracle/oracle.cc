@@ -16,11 +16,11 @@ const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
     for (auto chapter :
          {oracle::ElementwiseArithmeticOps, oracle::ElementwiseBitwiseOps,
           oracle::ElementwiseCompareSelectOps, oracle::ElementwiseComplexOps,
-          oracle::ElementwiseConversionOps, oracle::ElementwiseRoundingOps,
-          oracle::ElementwiseTranscendentalOps, oracle::ContractionOps, oracle::ReductionOps,
-          oracle::DataMovementIndexingOps, oracle::DataMovementScatterOps,
-          oracle::DataMovementShapeOps, oracle::DataMovementSortOps, oracle::DataMovementTuplesOps,
-          oracle::DataMovementValuesOps}) {
+          oracle::ElementwiseMapOps, oracle::ElementwiseConversionOps,
+          oracle::ElementwiseRoundingOps, oracle::ElementwiseTranscendentalOps,
+          oracle::ContractionOps, oracle::ReductionOps, oracle::DataMovementIndexingOps,
+          oracle::DataMovementScatterOps, oracle::DataMovementShapeOps, oracle::DataMovementSortOps,
+          oracle::DataMovementTuplesOps, oracle::DataMovementValuesOps}) {
       for (const oracle::OpEntry& entry : chapter()) (*map)[entry.name] = entry.function;
     }
     return map;

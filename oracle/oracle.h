@@ -59,6 +59,7 @@ std::vector<OpEntry> ElementwiseArithmeticOps();
 std::vector<OpEntry> ElementwiseBitwiseOps();
 std::vector<OpEntry> ElementwiseCompareSelectOps();
 std::vector<OpEntry> ElementwiseComplexOps();
+std::vector<OpEntry> ElementwiseMapOps();
 std::vector<OpEntry> ElementwiseConversionOps();
 std::vector<OpEntry> ElementwiseRoundingOps();
 std::vector<OpEntry> ElementwiseTranscendentalOps();

@@ -57,7 +57,7 @@ const std::vector<OpEntry>& OpTable() {
     for (const auto& family :
          {cpu::ElementwiseArithmeticOps(), cpu::ElementwiseBitwiseOps(),
           cpu::ElementwiseCompareSelectOps(), cpu::ElementwiseComplexOps(),
-          cpu::ElementwiseConversionOps(), cpu::ElementwiseRoundingOps(),
+          cpu::ElementwiseMapOps(), cpu::ElementwiseConversionOps(), cpu::ElementwiseRoundingOps(),
           cpu::ElementwiseTranscendentalOps(), cpu::ContractionOps(), cpu::ReductionOps(),
           cpu::DataMovementIndexingOps(), cpu::DataMovementScatterOps(),
           cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(), cpu::DataMovementTuplesOps(),

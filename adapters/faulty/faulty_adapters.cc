@@ -210,6 +210,24 @@ class ReduceWindowZeroPaddingFault : public FaultyAdapter {
   }
 };
 
+// Hands the computation its arguments in reverse order, as a lowering that
+// mixes up operand order would: invisible for a commutative body, caught
+// by a comparison.
+class MapSwappedArgumentsFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    for (const Tensor& t : c.operands) {
+      if (t.element_type() != c.operands[0].element_type()) return cpu().Run(c);
+    }
+    Case swapped = c;
+    std::reverse(swapped.operands.begin(), swapped.operands.end());
+    return cpu().Run(swapped);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -291,6 +309,9 @@ const std::vector<FaultEntry>& FaultTable() {
       {{"faulty-reduce-window-zero-padding", "reduce_window",
         "reduce_window padding with zeros instead of the init values"},
        Make<ReduceWindowZeroPaddingFault>},
+      {{"faulty-map-swapped-arguments", "map",
+        "map handing the computation its arguments in reverse order"},
+       Make<MapSwappedArgumentsFault>},
       {{"faulty-convert-truncate", "convert",
         "float-to-float convert rounding towards zero instead of to nearest even"},
        Make<ConvertTruncateFault>},

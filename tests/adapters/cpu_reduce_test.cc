@@ -217,10 +217,10 @@ std::vector<int32_t> ReferenceWindowSum(const Tensor& input, int32_t init,
         padded_shape[d] < window ? 0 : (padded_shape[d] - window) / w.window_strides[d] + 1);
   }
   std::vector<int32_t> out;
+  const Shape window_shape(w.window_dimensions.begin(), w.window_dimensions.end());
   for (IndexIterator r(*result_shape); !r.done(); r.Next()) {
     int32_t sum = init;
-    for (IndexIterator k(Shape(w.window_dimensions.begin(), w.window_dimensions.end())); !k.done();
-         k.Next()) {
+    for (IndexIterator k(window_shape); !k.done(); k.Next()) {
       int64_t position = 0;
       for (size_t d = 0; d < rank; ++d) {
         position += (r.index()[d] * w.window_strides[d] + k.index()[d] * w.window_dilations[d]) *
