@@ -170,6 +170,33 @@ bool AllCovered(const std::vector<Combiner>& kinds, const Case& c) {
   return true;
 }
 
+// The inputs or the init values in the body's element types E
+// (is_promotable lets them be wider): converted copies only where the types
+// differ, the operands themselves elsewhere.
+class BodyValues {
+ public:
+  BodyValues(std::span<const Tensor> values, const Case& c, const Device& device) {
+    converted_.reserve(values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      const ElementType type = c.result_types[i].element_type;
+      if (values[i].element_type() == type) {
+        tensors_.push_back(&values[i]);
+        continue;
+      }
+      converted_.emplace_back(TensorType{values[i].shape(), type});
+      ConvertBuffer(values[i].element_type(), values[i].raw(), type, converted_.back().raw(),
+                    values[i].num_elements(), device);
+      tensors_.push_back(&converted_.back());
+    }
+  }
+  const Tensor& operator[](size_t i) const { return *tensors_[i]; }
+  size_t size() const { return tensors_.size(); }
+
+ private:
+  std::vector<Tensor> converted_;  // reserved up front: tensors_ points into it
+  std::vector<const Tensor*> tensors_;
+};
+
 // Where one result element's values lie in the inputs, or kInitValue for
 // an element of padding (reduce_window pads with the init values).
 constexpr int64_t kInitValue = -1;
@@ -177,8 +204,8 @@ constexpr int64_t kInitValue = -1;
 // Any body: per result element, the init values, then the values at
 // positions(o, at), in order.
 template <typename Positions>
-absl::Status ReduceWithBody(const RegionEvaluator& evaluator, const std::vector<Tensor>& inputs,
-                            std::span<const Tensor> init_values, int64_t outputs,
+absl::Status ReduceWithBody(const RegionEvaluator& evaluator, const BodyValues& inputs,
+                            const BodyValues& init_values, int64_t outputs,
                             double values_per_output, Positions&& positions, Results& results,
                             const Device& device) {
   const size_t n = inputs.size();
@@ -229,13 +256,6 @@ std::vector<ElementType> BodyResults(const Case& c) {
   std::vector<ElementType> types;
   for (const TensorType& t : c.result_types) types.push_back(t.element_type);
   return types;
-}
-
-Tensor ConvertedTo(const Tensor& t, ElementType type, const Device& device) {
-  if (t.element_type() == type) return t;
-  Tensor out(TensorType{t.shape(), type});
-  ConvertBuffer(t.element_type(), t.raw(), type, out.raw(), t.num_elements(), device);
-  return out;
 }
 
 AdapterSupport SupportsReduce(const Case& c) {
@@ -293,14 +313,8 @@ absl::StatusOr<Results> RunReduce(const Case& c, const Device& device) {
     return absl::UnimplementedError(evaluator.support().reason);
   }
 
-  // The inputs and init values in the body's element types (is_promotable
-  // lets them be wider).
-  std::vector<Tensor> body_inputs, body_init_values;
-  for (size_t i = 0; i < n; ++i) {
-    const ElementType type = c.result_types[i].element_type;
-    body_inputs.push_back(ConvertedTo(inputs[i], type, device));
-    body_init_values.push_back(ConvertedTo(init_values[i], type, device));
-  }
+  const BodyValues body_inputs(inputs, c, device);
+  const BodyValues body_init_values(init_values, c, device);
   const SliceLayout layout = LayoutOf(shape, dimensions);
   Results results;
   for (const TensorType& type : c.result_types) results.push_back(NewResult(type));
@@ -485,12 +499,8 @@ absl::StatusOr<Results> RunReduceWindow(const Case& c, const Device& device) {
   if (!kernels && !evaluator.support().supported) {
     return absl::UnimplementedError(evaluator.support().reason);
   }
-  std::vector<Tensor> body_inputs, body_init_values;
-  for (size_t i = 0; i < n; ++i) {
-    const ElementType type = c.result_types[i].element_type;
-    body_inputs.push_back(ConvertedTo(inputs[i], type, device));
-    body_init_values.push_back(ConvertedTo(init_values[i], type, device));
-  }
+  const BodyValues body_inputs(inputs, c, device);
+  const BodyValues body_init_values(init_values, c, device);
   Results results;
   for (const TensorType& type : c.result_types) results.push_back(NewResult(type));
   if (!kernels) {
