@@ -1,4 +1,4 @@
-// Contractions (seed 002: dot_general). The spec sums with
+// Contractions (seed 002: dot_general, convolution). The spec sums with
 // reduce(add) in an implementation-defined order, so for floats the oracle
 // returns the (nearly) exact sum and a bound that every order satisfies.
 #include <algorithm>
@@ -36,20 +36,29 @@ struct Contraction {
   std::vector<int64_t> lhs_batch, lhs_free, lhs_contract;
   std::vector<int64_t> rhs_batch, rhs_free, rhs_contract;
 
-  int64_t terms() const { return static_cast<int64_t>(lhs_contract.size()); }
-
-  template <typename Fn>
-  void ForEachResult(Fn&& fn) const {
+  // The terms of every result element, in row-major order of the result:
+  // term(lhs offset, rhs offset) for each.
+  template <typename Visit>
+  void ForEachResult(Visit&& visit) const {
     int64_t result = 0;
     for (size_t b = 0; b < lhs_batch.size(); ++b) {
       for (int64_t m : lhs_free) {
         for (int64_t n : rhs_free) {
-          fn(result++, lhs_batch[b] + m, rhs_batch[b] + n);
+          const int64_t lhs_base = lhs_batch[b] + m;
+          const int64_t rhs_base = rhs_batch[b] + n;
+          visit(result++, [&](auto&& term) {
+            for (size_t t = 0; t < lhs_contract.size(); ++t) {
+              term(lhs_base + lhs_contract[t], rhs_base + rhs_contract[t]);
+            }
+          });
         }
       }
     }
   }
 };
+
+// A term whose lhs factor is a zero of padding (convolution pads lhs).
+constexpr int64_t kPaddingZero = -1;
 
 // The error model of a float contraction: a backend accumulates in the
 // result type or in f32, whichever is wider (what every backend we know does
@@ -150,11 +159,13 @@ void Finish(const PartSum& part, int64_t terms, const FloatFormat& format, doubl
   *bound = accumulation + UlpAt(format, std::fabs(*hi) + accumulation);
 }
 
-template <ElementType T>
-Results DotFloat(const Case& c, const Contraction& k) {
-  const Tensor& lhs = c.operands[0];
-  const Tensor& rhs = c.operands[1];
-  Tensor reference(c.result_types[0]);
+// The float sums of products of every result element: `terms` visits each
+// result r with a function that enumerates its terms (lhs offset, rhs
+// offset; kPaddingZero for a zero of padding).
+template <ElementType T, typename Terms>
+Results ContractFloat(const Tensor& lhs, const Tensor& rhs, const TensorType& result_type,
+                      Terms&& terms) {
+  Tensor reference(result_type);
   ResultExpectation e;
   constexpr bool kComplex = IsComplex(T);
   constexpr int kParts = kComplex ? 2 : 1;
@@ -166,31 +177,37 @@ Results DotFloat(const Case& c, const Contraction& k) {
   auto a = lhs.values<T>();
   auto b = rhs.values<T>();
   auto out = reference.values<T>();
-  k.ForEachResult([&](int64_t r, int64_t lhs_base, int64_t rhs_base) {
+  const ContainerT<T> zero{};
+  terms([&](int64_t r, auto&& enumerate) {
     PartSum parts[kParts];
-    for (int64_t t = 0; t < k.terms(); ++t) {
-      auto x = a[lhs_base + k.lhs_contract[t]];
-      auto y = b[rhs_base + k.rhs_contract[t]];
+    int64_t products = 0;
+    enumerate([&](int64_t lhs_offset, int64_t rhs_offset) {
+      ++products;
+      // A zero of padding is the number 0, even in a type that cannot hold
+      // it (f8E8M0FNU).
+      const bool padding = lhs_offset == kPaddingZero;
+      auto y = b[rhs_offset];
       if constexpr (kComplex) {
+        auto x = padding ? zero : a[lhs_offset];
         double xr = x.real(), xi = x.imag(), yr = y.real(), yi = y.imag();
         parts[0].AddProduct(xr, yr, false);
         parts[0].AddProduct(xi, yi, true);
         parts[1].AddProduct(xr, yi, false);
         parts[1].AddProduct(xi, yr, false);
       } else {
-        parts[0].AddProduct(ToDouble<T>(x), ToDouble<T>(y), false);
+        parts[0].AddProduct(padding ? 0.0 : ToDouble<T>(a[lhs_offset]), ToDouble<T>(y), false);
       }
-    }
+    });
     constexpr ElementType kPart = ComponentType(T);
     const FloatFormat& format = Format(kPart);
     // A complex product takes two real products and a sum per part.
-    int64_t terms = kComplex ? 2 * k.terms() + 2 * (k.terms() > 0) : k.terms();
+    int64_t n = kComplex ? 2 * products + 2 * (products > 0) : products;
     double rounded[kParts];
     bool free = false;
     for (int p = 0; p < kParts; ++p) {
       bool part_free = false;
       int64_t i = r * kParts + p;
-      Finish(parts[p], terms, format, &e.center_hi[i], &e.center_lo[i], &e.bound[i], &part_free);
+      Finish(parts[p], n, format, &e.center_hi[i], &e.center_lo[i], &e.bound[i], &part_free);
       // Complex arithmetic exceptions are implementation-defined in the spec.
       if (kComplex && (parts[p].nan || parts[p].positive_infinity || parts[p].negative_infinity)) {
         part_free = true;
@@ -220,23 +237,25 @@ Results DotFloat(const Case& c, const Contraction& k) {
 }
 
 // Integers wrap around; booleans are OR of ANDs. Both are exact in any order.
-template <ElementType T>
-Results DotExact(const Case& c, const Contraction& k) {
-  auto a = c.operands[0].values<T>();
-  auto b = c.operands[1].values<T>();
-  Tensor result(c.result_types[0]);
+template <ElementType T, typename Terms>
+Results ContractExact(const Tensor& lhs, const Tensor& rhs, const TensorType& result_type,
+                      Terms&& terms) {
+  auto a = lhs.values<T>();
+  auto b = rhs.values<T>();
+  Tensor result(result_type);
   auto out = result.values<T>();
-  k.ForEachResult([&](int64_t r, int64_t lhs_base, int64_t rhs_base) {
+  terms([&](int64_t r, auto&& enumerate) {
     uint64_t sum = 0;
-    for (int64_t t = 0; t < k.terms(); ++t) {
-      auto x = a[lhs_base + k.lhs_contract[t]];
-      auto y = b[rhs_base + k.rhs_contract[t]];
+    enumerate([&](int64_t lhs_offset, int64_t rhs_offset) {
+      if (lhs_offset == kPaddingZero) return;
+      auto x = a[lhs_offset];
+      auto y = b[rhs_offset];
       if constexpr (IsBool(T)) {
         sum |= static_cast<uint64_t>(x & y & 1);
       } else {
         sum += IntegerBits<T>(x) * IntegerBits<T>(y);
       }
-    }
+    });
     if constexpr (IsBool(T)) {
       out[r] = static_cast<uint8_t>(sum);
     } else {
@@ -247,6 +266,19 @@ Results DotExact(const Case& c, const Contraction& k) {
   results[0].reference = std::move(result);
   results[0].check = Check::kExact;
   return results;
+}
+
+// One dispatch on the element type for any contraction.
+template <typename Terms>
+Results Contract(const Tensor& lhs, const Tensor& rhs, const TensorType& result_type,
+                 Terms&& terms) {
+  return DispatchElementType(lhs.element_type(), [&]<ElementType T>() -> Results {
+    if constexpr (IsFloat(T) || IsComplex(T)) {
+      return ContractFloat<T>(lhs, rhs, result_type, terms);
+    } else {
+      return ContractExact<T>(lhs, rhs, result_type, terms);
+    }
+  });
 }
 
 Results DotGeneral(const Case& c) {
@@ -275,17 +307,114 @@ Results DotGeneral(const Case& c) {
       SubspaceOffsets(rhs.shape(), FreeDimensions(rhs.rank(), rhs_batching, rhs_contracting));
   k.lhs_contract = SubspaceOffsets(lhs.shape(), lhs_contracting);
   k.rhs_contract = SubspaceOffsets(rhs.shape(), rhs_contracting);
-  return DispatchElementType(type, [&]<ElementType T>() -> Results {
-    if constexpr (IsFloat(T) || IsComplex(T)) {
-      return DotFloat<T>(c, k);
-    } else {
-      return DotExact<T>(c, k);
+  return Contract(lhs, rhs, c.result_types[0], [&](auto&& visit) { k.ForEachResult(visit); });
+}
+
+// convolution: every result element is a dot product of a window of lhs
+// (padded with zeros: padding low and high, lhs_dilation - 1 between
+// elements; the window at output_spatial_index * window_strides with
+// rhs_dilation, reversed along the spatial dimensions window_reversal marks)
+// with rhs, over the kernel's spatial and input feature dimensions.
+// feature_group_count splits lhs's features and rhs's output features into
+// groups convolved pairwise, batch_group_count lhs's batch instead; the
+// results are concatenated along the output features. The zeros of padding
+// are terms like any other: 0 times an infinite kernel element is NaN, as
+// the spec's pad-then-dot_general says.
+Results Convolution(const Case& c) {
+  const Tensor& lhs = c.operands[0];
+  const Tensor& rhs = c.operands[1];
+  const TensorType& result_type = c.result_types[0];
+  if (result_type.element_type != lhs.element_type() || rhs.element_type() != lhs.element_type()) {
+    return absl::UnimplementedError(
+        "convolution with operands or a result of different element types is not implemented "
+        "by the oracle");
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t input_batch, IntAttribute(c, "input_batch_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t input_feature,
+                            IntAttribute(c, "input_feature_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> input_spatial,
+                            IntListAttribute(c, "input_spatial_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t kernel_input_feature,
+                            IntAttribute(c, "kernel_input_feature_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t kernel_output_feature,
+                            IntAttribute(c, "kernel_output_feature_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> kernel_spatial,
+                            IntListAttribute(c, "kernel_spatial_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t output_batch, IntAttribute(c, "output_batch_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t output_feature,
+                            IntAttribute(c, "output_feature_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> output_spatial,
+                            IntListAttribute(c, "output_spatial_dimensions"));
+  const auto spatial = static_cast<int64_t>(input_spatial.size());
+  const std::vector<int64_t> ones(static_cast<size_t>(spatial), 1);
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> strides,
+                            IntListAttribute(c, "window_strides", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> padding,
+                            IntMatrixAttribute(c, "padding", spatial, 2));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> lhs_dilation,
+                            IntListAttribute(c, "lhs_dilation", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> rhs_dilation,
+                            IntListAttribute(c, "rhs_dilation", ones));
+  std::vector<bool> reversal(static_cast<size_t>(spatial), false);
+  if (const Attribute* a = c.FindAttribute("window_reversal")) {
+    if (const auto* flags = std::get_if<std::vector<bool>>(a)) reversal = *flags;
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t feature_groups, IntAttribute(c, "feature_group_count"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t batch_groups, IntAttribute(c, "batch_group_count"));
+
+  const Shape& lhs_shape = lhs.shape();
+  const Shape& rhs_shape = rhs.shape();
+  const std::vector<int64_t> lhs_strides = RowMajorStrides(lhs_shape);
+  const std::vector<int64_t> rhs_strides = RowMajorStrides(rhs_shape);
+  const int64_t group_inputs = rhs_shape[kernel_input_feature];
+  const int64_t outputs = rhs_shape[kernel_output_feature];
+  // Output features per group, and the lhs batch elements of one group.
+  const int64_t group_outputs = outputs / std::max<int64_t>(1, feature_groups * batch_groups);
+  const int64_t group_batch = lhs_shape[input_batch] / std::max<int64_t>(1, batch_groups);
+  Shape kernel;
+  for (int64_t d : kernel_spatial) kernel.push_back(rhs_shape[d]);
+
+  auto terms_of = [&](const std::vector<int64_t>& index, auto&& term) {
+    const int64_t feature = index[output_feature];
+    const int64_t group = group_outputs == 0 ? 0 : feature / group_outputs;
+    const int64_t batch =
+        batch_groups > 1 ? group * group_batch + index[output_batch] : index[output_batch];
+    const int64_t feature_base = feature_groups > 1 ? group * group_inputs : 0;
+    for (IndexIterator k(kernel); !k.done(); k.Next()) {
+      // Where the window element of kernel index k lies in lhs, or padding.
+      int64_t lhs_base = batch * lhs_strides[input_batch];
+      int64_t rhs_base = feature * rhs_strides[kernel_output_feature];
+      for (int64_t s = 0; s < spatial; ++s) {
+        const int64_t at = reversal[s] ? kernel[s] - 1 - k.index()[s] : k.index()[s];
+        const int64_t padded = index[output_spatial[s]] * strides[s] + at * rhs_dilation[s];
+        const int64_t dilated = padded - padding[2 * s];
+        if (lhs_base != kPaddingZero && dilated >= 0 && dilated % lhs_dilation[s] == 0 &&
+            dilated / lhs_dilation[s] < lhs_shape[input_spatial[s]]) {
+          lhs_base += dilated / lhs_dilation[s] * lhs_strides[input_spatial[s]];
+        } else {
+          lhs_base = kPaddingZero;
+        }
+        rhs_base += k.index()[s] * rhs_strides[kernel_spatial[s]];
+      }
+      for (int64_t i = 0; i < group_inputs; ++i) {
+        term(lhs_base == kPaddingZero ? kPaddingZero
+                                      : lhs_base + (feature_base + i) * lhs_strides[input_feature],
+             rhs_base + i * rhs_strides[kernel_input_feature]);
+      }
+    }
+  };
+  return Contract(lhs, rhs, result_type, [&](auto&& visit) {
+    int64_t r = 0;
+    for (IndexIterator it(result_type.shape); !it.done(); it.Next()) {
+      visit(r++, [&](auto&& term) { terms_of(it.index(), term); });
     }
   });
 }
 
 }  // namespace
 
-std::vector<OpEntry> ContractionOps() { return {{"dot_general", DotGeneral}}; }
+std::vector<OpEntry> ContractionOps() {
+  return {{"dot_general", DotGeneral}, {"convolution", Convolution}};
+}
 
 }  // namespace hlocheck::oracle

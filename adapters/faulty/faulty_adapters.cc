@@ -228,6 +228,23 @@ class MapSwappedArgumentsFault : public FaultyAdapter {
   }
 };
 
+// Ignores window_reversal, as a lowering that drops the attribute would.
+class ConvolutionNoReversalFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case unreversed = c;
+    if (const Attribute* a = c.FindAttribute("window_reversal")) {
+      if (const auto* flags = std::get_if<std::vector<bool>>(a)) {
+        unreversed.attributes["window_reversal"] = std::vector<bool>(flags->size(), false);
+      }
+    }
+    return cpu().Run(unreversed);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -312,6 +329,8 @@ const std::vector<FaultEntry>& FaultTable() {
       {{"faulty-map-swapped-arguments", "map",
         "map handing the computation its arguments in reverse order"},
        Make<MapSwappedArgumentsFault>},
+      {{"faulty-convolution-no-reversal", "convolution", "convolution ignoring window_reversal"},
+       Make<ConvolutionNoReversalFault>},
       {{"faulty-convert-truncate", "convert",
         "float-to-float convert rounding towards zero instead of to nearest even"},
        Make<ConvertTruncateFault>},

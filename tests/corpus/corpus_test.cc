@@ -14,6 +14,29 @@ namespace {
 namespace fs = std::filesystem;
 using Kind = FunctionOutcome::Kind;
 
+// Corpus functions that the spec calls invalid: the public interpreter's
+// tests use them, but a numbered constraint of both spec versions (seed 002
+// and ../shared/reference) forbids them. Each must be reported invalid for
+// exactly that constraint, and nothing else may be.
+struct KnownInvalid {
+  std::string_view file;
+  std::string_view function;
+  std::string_view constraint;  // as the verifier names it
+  std::string_view why;
+};
+constexpr KnownInvalid kKnownInvalid[] = {
+    {"convolution.mlir", "convolution_op_test_si8", "C27 violated",
+     "i8 operands with an i32 result: C27 asks lhs, rhs and result to have one element type "
+     "(the interpreter accepts it; the spec does not)"},
+};
+
+const KnownInvalid* FindKnownInvalid(const std::string& file, const std::string& function) {
+  for (const KnownInvalid& known : kKnownInvalid) {
+    if (file.ends_with(known.file) && function == known.function) return &known;
+  }
+  return nullptr;
+}
+
 TEST(CorpusTest, EveryFileParsesAndEveryRunnableFunctionPasses) {
   fs::path directory =
       fs::path(HLOCHECK_SOURCE_DIR).parent_path() / "shared" / "corpus" / "stablehlo-interpret";
@@ -37,6 +60,12 @@ TEST(CorpusTest, EveryFileParsesAndEveryRunnableFunctionPasses) {
     for (const FunctionOutcome& f : outcome->functions) {
       ++totals[static_cast<int>(f.kind)];
       unsupported.insert(f.unsupported.begin(), f.unsupported.end());
+      if (const KnownInvalid* known = FindKnownInvalid(file.string(), f.function)) {
+        EXPECT_EQ(f.kind, Kind::kInvalid) << file.string() << ": @" << f.function << ": "
+                                          << known->why << "; now " << KindName(f.kind);
+        EXPECT_NE(f.message.find(known->constraint), std::string::npos) << f.message;
+        continue;
+      }
       EXPECT_TRUE(f.kind != Kind::kFailed && f.kind != Kind::kInvalid && f.kind != Kind::kError)
           << file.string() << ":" << f.line << ": @" << f.function << ": " << KindName(f.kind)
           << ": " << f.message;
@@ -64,8 +93,8 @@ TEST(CorpusTest, EveryFileParsesAndEveryRunnableFunctionPasses) {
             << totals[7] << " passed by the judge, " << totals[1] << " failed, " << totals[2]
             << " implementation-defined, " << totals[3] << " unsupported, " << totals[4]
             << " invalid, " << totals[5] << " errors, " << totals[6] << " skipped\n";
-  // A floor that only rises as the oracle grows (402 when last raised).
-  EXPECT_GE(totals[0], 402);
+  // A floor that only rises as the oracle grows (411 when last raised).
+  EXPECT_GE(totals[0], 411);
 }
 
 }  // namespace

@@ -92,6 +92,8 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{"faulty-reduce-window-zero-padding", "reduce_window", ElementType::kF32, 8},
         // Two inputs of one element and a comparison are enough.
         FaultCase{"faulty-map-swapped-arguments", "map", ElementType::kSI32, 2},
+        // Two window elements and two kernel elements show a flipped window.
+        FaultCase{"faulty-convolution-no-reversal", "convolution", ElementType::kSI32, 8},
         FaultCase{"faulty-convert-truncate", "convert", ElementType::kF32, 1}),
     [](const ::testing::TestParamInfo<FaultCase>& info) {
       std::string name = info.param.backend;
@@ -105,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 9u);
+  EXPECT_EQ(Faults().size(), 10u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }

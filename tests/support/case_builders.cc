@@ -147,6 +147,60 @@ Case ReduceWindowCase(std::vector<Tensor> inputs, std::vector<Tensor> init_value
   return c;
 }
 
+Case ConvolutionCase(Tensor lhs, Tensor rhs, const ConvolutionAttributes& a, Shape result_shape,
+                     ElementType result_type) {
+  const auto spatial = static_cast<size_t>(a.spatial);
+  auto or_ones = [&](const std::vector<int64_t>& list) {
+    return list.empty() ? std::vector<int64_t>(spatial, 1) : list;
+  };
+  auto or_order = [&](const std::vector<int64_t>& list) {
+    if (!list.empty()) return list;
+    std::vector<int64_t> order(spatial + 2);
+    for (size_t d = 0; d < order.size(); ++d) order[d] = static_cast<int64_t>(d);
+    return order;
+  };
+  // Logical orders: input and output (batch, spatial..., feature); kernel
+  // (spatial..., input feature, output feature).
+  const std::vector<int64_t> input = or_order(a.input_dimensions);
+  const std::vector<int64_t> output = or_order(a.output_dimensions);
+  std::vector<int64_t> kernel = a.kernel_dimensions;
+  if (kernel.empty()) {
+    for (size_t d = 0; d < spatial + 2; ++d) kernel.push_back(static_cast<int64_t>(d));
+  }
+  Case c;
+  c.op = "convolution";
+  c.operands = {std::move(lhs), std::move(rhs)};
+  c.result_types.push_back({std::move(result_shape), result_type});
+  c.attributes["window_strides"] = or_ones(a.window_strides);
+  Tensor padding(Shape{static_cast<int64_t>(spatial), 2}, ElementType::kSI64);
+  for (size_t d = 0; d < a.padding.size() && d < spatial; ++d) {
+    padding.values<ElementType::kSI64>()[2 * d] = a.padding[d].first;
+    padding.values<ElementType::kSI64>()[2 * d + 1] = a.padding[d].second;
+  }
+  c.attributes["padding"] = std::move(padding);
+  c.attributes["lhs_dilation"] = or_ones(a.lhs_dilation);
+  c.attributes["rhs_dilation"] = or_ones(a.rhs_dilation);
+  c.attributes["window_reversal"] =
+      a.window_reversal.empty() ? std::vector<bool>(spatial, false) : a.window_reversal;
+  c.attributes["input_batch_dimension"] = input.front();
+  c.attributes["input_feature_dimension"] = input.back();
+  c.attributes["input_spatial_dimensions"] =
+      std::vector<int64_t>(input.begin() + 1, input.end() - 1);
+  c.attributes["kernel_input_feature_dimension"] = kernel[spatial];
+  c.attributes["kernel_output_feature_dimension"] = kernel[spatial + 1];
+  c.attributes["kernel_spatial_dimensions"] =
+      std::vector<int64_t>(kernel.begin(), kernel.begin() + static_cast<int64_t>(spatial));
+  c.attributes["output_batch_dimension"] = output.front();
+  c.attributes["output_feature_dimension"] = output.back();
+  c.attributes["output_spatial_dimensions"] =
+      std::vector<int64_t>(output.begin() + 1, output.end() - 1);
+  c.attributes["feature_group_count"] = a.feature_group_count;
+  c.attributes["batch_group_count"] = a.batch_group_count;
+  c.attributes["precision_config"] =
+      std::vector<EnumValue>{EnumValue{"DEFAULT"}, EnumValue{"DEFAULT"}};
+  return c;
+}
+
 namespace {
 
 // A case of `op` on the one variadic input `values` holding the tensors

@@ -57,6 +57,27 @@ Case ReduceWindowCase(std::vector<Tensor> inputs, std::vector<Tensor> init_value
                       const WindowAttributes& window, Shape result_shape, Region body,
                       std::vector<ElementType> result_types = {});
 
+// ------------------------------------------------------------ convolution
+
+// convolution's attributes; spatial ones left empty are ones (no padding,
+// no reversal); the dimension numbers default to [b, 0, 1, ..., f] x
+// [0, 1, ..., i, o] -> [b, 0, 1, ..., f] for `spatial` dimensions.
+struct ConvolutionAttributes {
+  int64_t spatial = 1;
+  std::vector<int64_t> window_strides = {};
+  std::vector<std::pair<int64_t, int64_t>> padding = {};
+  std::vector<int64_t> lhs_dilation = {};
+  std::vector<int64_t> rhs_dilation = {};
+  std::vector<bool> window_reversal = {};
+  std::vector<int64_t> input_dimensions = {};   // batch, spatial..., feature
+  std::vector<int64_t> kernel_dimensions = {};  // spatial..., input feature, output feature
+  std::vector<int64_t> output_dimensions = {};  // batch, spatial..., feature
+  int64_t feature_group_count = 1;
+  int64_t batch_group_count = 1;
+};
+Case ConvolutionCase(Tensor lhs, Tensor rhs, const ConvolutionAttributes& a, Shape result_shape,
+                     ElementType result_type);
+
 // ------------------------------------------------------------------ gather
 
 struct GatherDims {
