@@ -566,9 +566,12 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
                     Choose(rc::gen::inRange(0, 4)) != 0;
     for (const ValueType& t : g.instance.operands[i]) {
       if (structured) c.operand_structure.push_back(t);
+      // The identity of the first region body that has one (reduce's body,
+      // select_and_scatter's scatter after its select).
       std::optional<Tensor> identity_value;
-      if (identity && IsPlainTensor(t)) {
-        identity_value = IdentityOfBody(g.region_kinds.front(), t.tensor());
+      for (size_t r = 0;
+           identity && IsPlainTensor(t) && !identity_value && r < g.region_kinds.size(); ++r) {
+        identity_value = IdentityOfBody(g.region_kinds[r], t.tensor());
       }
       if (identity_value) {
         c.operands.push_back(*std::move(identity_value));

@@ -1,5 +1,7 @@
-// Reductions (seed 002: reduce, reduce_window). reduce_window pads its
-// inputs with the init values and reduces each window as reduce does. The
+// Reductions (seed 002: reduce, reduce_window, select_and_scatter).
+// reduce_window pads its inputs with the init values and reduces each window
+// as reduce does; select_and_scatter reduces the source values each operand
+// element is selected for. The
 // spec applies the body over an
 // implementation-defined full binary tree whose in-order traversal is the
 // slice of the inputs in ascending index order, interspersed with an
@@ -19,6 +21,7 @@
 //   with the interpreter's schedule as the de facto convention, since XLA
 //   too uses each init value once. docs/numerics.md says the same.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "absl/status/status.h"
@@ -180,24 +183,23 @@ enum class Policy { kExact, kBound, kConvention };
 // inputs (converted to the body's types E) and of init values; see the file
 // comment for the tree. `what` names the op in errors.
 template <typename Positions>
-Results ReduceEach(const Case& c, std::string_view what, Positions&& positions) {
-  std::span<const Tensor> raw_inputs = InputTensors(c, 0);
-  std::span<const Tensor> raw_init_values = InputTensors(c, 1);
-  const Region& body = c.regions[0];
+Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> raw_init_values,
+                   const Region& body, std::span<const TensorType> result_types,
+                   std::string_view what, Positions&& positions) {
   const size_t n = raw_inputs.size();
   std::vector<Tensor> inputs, init_values;
   std::vector<ReductionResult> results;
   for (size_t i = 0; i < n; ++i) {
-    const ElementType e = c.result_types[i].element_type;
+    const ElementType e = result_types[i].element_type;
     inputs.push_back(ConvertedTo(raw_inputs[i], e));
     init_values.push_back(ConvertedTo(raw_init_values[i], e));
-    results.emplace_back(c.result_types[i]);
+    results.emplace_back(result_types[i]);
   }
 
   const std::vector<Combiner> kinds = ClassifyCombiners(body, n);
   std::vector<Policy> policies(n, Policy::kConvention);
   for (size_t i = 0; i < n; ++i) {
-    const ElementType e = c.result_types[i].element_type;
+    const ElementType e = result_types[i].element_type;
     if (!IsIdentity(kinds[i], e, init_values[i].bytes().data())) continue;
     if (OrderIndependent(kinds[i], e)) policies[i] = Policy::kExact;
     if (Bounded(kinds[i], e)) policies[i] = Policy::kBound;
@@ -206,7 +208,7 @@ Results ReduceEach(const Case& c, std::string_view what, Positions&& positions) 
   PreparedRegion prepared(body);
   std::vector<Tensor> arguments(2 * n);
   std::vector<int64_t> at;
-  const int64_t count = c.result_types[0].num_elements();
+  const int64_t count = result_types[0].num_elements();
   for (int64_t position = 0; position < count; ++position) {
     at.clear();
     positions(position, at);
@@ -262,9 +264,10 @@ Results Reduce(const Case& c) {
   }
   const std::vector<int64_t> bases = SubspaceOffsets(shape, kept);
   const std::vector<int64_t> slice = SubspaceOffsets(shape, dimensions);
-  return ReduceEach(c, "reduce", [&](int64_t position, std::vector<int64_t>& at) {
-    for (int64_t offset : slice) at.push_back(bases[position] + offset);
-  });
+  return ReduceEach(InputTensors(c, 0), InputTensors(c, 1), c.regions[0], c.result_types, "reduce",
+                    [&](int64_t position, std::vector<int64_t>& at) {
+                      for (int64_t offset : slice) at.push_back(bases[position] + offset);
+                    });
 }
 
 // reduce_window: padded_inputs = pad(inputs, init_values, padding low and
@@ -288,37 +291,193 @@ Results ReduceWindow(const Case& c) {
   const std::vector<int64_t> strides = RowMajorStrides(shape);
   const Shape& result_shape = c.result_types[0].shape;
   Shape window_shape(window_dimensions.begin(), window_dimensions.end());
-  return ReduceEach(c, "reduce_window", [&](int64_t position, std::vector<int64_t>& at) {
-    std::vector<int64_t> result_index(rank);
-    for (int64_t d = rank - 1, rest = position; d >= 0; --d) {
-      result_index[d] = result_shape[d] == 0 ? 0 : rest % result_shape[d];
-      rest = result_shape[d] == 0 ? 0 : rest / result_shape[d];
-    }
-    for (IndexIterator it(window_shape); !it.done(); it.Next()) {
-      // The padded index, then where it lies in the input: before or after
-      // it (low and high padding), between two elements (interior padding),
-      // or on one.
-      int64_t offset = 0;
-      for (int64_t d = 0; d < rank && offset != kInitValue; ++d) {
-        const int64_t padded =
-            result_index[d] * window_strides[d] + it.index()[d] * window_dilations[d];
-        const int64_t dilated = padded - padding[2 * d];
-        if (dilated < 0 || dilated % base_dilations[d] != 0 ||
-            dilated / base_dilations[d] >= shape[d]) {
-          offset = kInitValue;
-        } else {
-          offset += dilated / base_dilations[d] * strides[d];
-        }
+  return ReduceEach(InputTensors(c, 0), InputTensors(c, 1), c.regions[0], c.result_types,
+                    "reduce_window", [&](int64_t position, std::vector<int64_t>& at) {
+                      std::vector<int64_t> result_index(rank);
+                      for (int64_t d = rank - 1, rest = position; d >= 0; --d) {
+                        result_index[d] = result_shape[d] == 0 ? 0 : rest % result_shape[d];
+                        rest = result_shape[d] == 0 ? 0 : rest / result_shape[d];
+                      }
+                      for (IndexIterator it(window_shape); !it.done(); it.Next()) {
+                        // The padded index, then where it lies in the input: before or after
+                        // it (low and high padding), between two elements (interior padding),
+                        // or on one.
+                        int64_t offset = 0;
+                        for (int64_t d = 0; d < rank && offset != kInitValue; ++d) {
+                          const int64_t padded = result_index[d] * window_strides[d] +
+                                                 it.index()[d] * window_dilations[d];
+                          const int64_t dilated = padded - padding[2 * d];
+                          if (dilated < 0 || dilated % base_dilations[d] != 0 ||
+                              dilated / base_dilations[d] >= shape[d]) {
+                            offset = kInitValue;
+                          } else {
+                            offset += dilated / base_dilations[d] * strides[d];
+                          }
+                        }
+                        at.push_back(offset);
+                      }
+                    });
+}
+
+// select_and_scatter's select, when it is one compare of its two
+// arguments, in order, returned: LT/LE/GT/GE pick the first or last extreme
+// of a window in every tree, since they are associative on a total order.
+// `total`: also with NaN (TOTALORDER, or a type that has no NaN).
+struct SelectOrder {
+  bool recognised = false;
+  bool total = false;
+};
+
+std::string EnumOf(const Operation& op, const std::string& name) {
+  auto it = op.attributes.find(name);
+  if (it == op.attributes.end()) return "";
+  if (const auto* e = std::get_if<EnumValue>(&it->second)) return e->name;
+  if (const auto* text = std::get_if<std::string>(&it->second)) return *text;
+  return "";
+}
+
+SelectOrder ClassifySelect(const Region& select, ElementType type) {
+  SelectOrder order;
+  if (select.blocks.size() != 1) return order;
+  const Block& block = select.blocks[0];
+  if (block.arguments.size() != 2 || block.operations.size() != 2) return order;
+  const Operation& compare = block.operations[0];
+  const Operation& ret = block.operations[1];
+  if (compare.name != "stablehlo.compare" || compare.results.size() != 1 ||
+      compare.operands != block.arguments || ret.operands.size() != 1 ||
+      ret.operands[0] != compare.results[0]) {
+    return order;
+  }
+  const std::string direction = EnumOf(compare, "comparison_direction");
+  if (direction != "LT" && direction != "LE" && direction != "GT" && direction != "GE")
+    return order;
+  if (IsComplex(type)) return order;
+  order.recognised = true;
+  order.total =
+      !IsFloat(type) || !Format(type).has_nan() || EnumOf(compare, "compare_type") == "TOTALORDER";
+  return order;
+}
+
+bool HasNaN(const Tensor& t, std::span<const int64_t> positions) {
+  return DispatchElementType(t.element_type(), [&]<ElementType T>() -> bool {
+    if constexpr (IsFloat(T)) {
+      for (int64_t p : positions) {
+        if (std::isnan(ToDouble<T>(t.values<T>()[p]))) return true;
       }
-      at.push_back(offset);
     }
+    return false;
   });
+}
+
+// select_and_scatter: each window of operand (padding positions hold no
+// operand element) selects one element, select folded over the window in
+// an implementation-defined tree (reduce_window_without_init); each result
+// element is the reduce, with scatter and init_value, of the source values
+// whose windows selected it, in an implementation-defined order. Where
+// the tree could change the selection (an unrecognised select over three or
+// more candidates, or NaN under a FLOAT comparison), the window's candidates
+// are free with the left fold's choice as the convention; a window without
+// any operand element is unspecified (openxla/stablehlo#731), which leaves
+// every element free with "no scatter" as the convention.
+Results SelectAndScatter(const Case& c) {
+  const Tensor& operand = c.operands[0];
+  const Tensor& source = c.operands[1];
+  const Shape& shape = operand.shape();
+  const auto rank = static_cast<int64_t>(shape.size());
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> window_dimensions,
+                            IntListAttribute(c, "window_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> window_strides,
+                            IntListAttribute(c, "window_strides", std::vector<int64_t>(rank, 1)));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> padding,
+                            IntMatrixAttribute(c, "padding", rank, 2));
+  const Region& select = c.regions[0];
+  const Region& scatter = c.regions[1];
+  const std::vector<int64_t> strides = RowMajorStrides(shape);
+  const Shape window_shape(window_dimensions.begin(), window_dimensions.end());
+  const SelectOrder order = ClassifySelect(select, operand.element_type());
+
+  // Each window's selected operand position (-1: none), left fold.
+  PreparedRegion select_body(select);
+  std::vector<int64_t> selected(static_cast<size_t>(source.num_elements()), -1);
+  std::vector<std::vector<int64_t>> ambiguous;  // candidates of windows the tree could change
+  bool empty_window = false;
+  std::vector<int64_t> candidates;
+  std::vector<Tensor> arguments(2);
+  int64_t window = 0;
+  for (IndexIterator s(source.shape()); !s.done(); s.Next(), ++window) {
+    candidates.clear();
+    for (IndexIterator w(window_shape); !w.done(); w.Next()) {
+      int64_t offset = 0;
+      for (int64_t d = 0; d < rank && offset >= 0; ++d) {
+        const int64_t at = s.index()[d] * window_strides[d] + w.index()[d] - padding[2 * d];
+        offset = at < 0 || at >= shape[d] ? -1 : offset + at * strides[d];
+      }
+      if (offset >= 0) candidates.push_back(offset);
+    }
+    if (candidates.empty()) {
+      empty_window = true;
+      continue;
+    }
+    int64_t best = candidates[0];
+    for (size_t k = 1; k < candidates.size(); ++k) {
+      arguments[0] = ScalarAt(operand, best);
+      arguments[1] = ScalarAt(operand, candidates[k]);
+      HLOCHECK_ASSIGN_OR_RETURN(std::span<const Tensor> keep, select_body.Call(arguments));
+      if (keep.size() != 1 || keep[0].element_type() != ElementType::kI1) {
+        return absl::InvalidArgumentError("select_and_scatter: select must return one i1");
+      }
+      if (keep[0].values<ElementType::kI1>()[0] == 0) best = candidates[k];
+    }
+    selected[window] = best;
+    const bool tree_free = candidates.size() >= 3 &&
+                           (!order.recognised || (!order.total && HasNaN(operand, candidates)));
+    if (tree_free) ambiguous.push_back(candidates);
+  }
+
+  // The source values each result element gathers, in source order.
+  std::vector<std::vector<int64_t>> gathered(static_cast<size_t>(operand.num_elements()));
+  for (size_t w = 0; w < selected.size(); ++w) {
+    if (selected[w] >= 0) gathered[selected[w]].push_back(static_cast<int64_t>(w));
+  }
+  const std::vector<Tensor> sources = {source};
+  const std::vector<Tensor> init_values = {c.operands[2]};
+  HLOCHECK_ASSIGN_OR_RETURN(
+      std::vector<ResultExpectation> results,
+      ReduceEach(sources, init_values, scatter, c.result_types, "select_and_scatter",
+                 [&](int64_t position, std::vector<int64_t>& at) { at = gathered[position]; }));
+  ResultExpectation& e = results[0];
+  const auto count = static_cast<size_t>(e.reference.num_elements());
+  auto mark = [&](size_t position, uint8_t kind, const std::string& why) {
+    if (e.free.empty()) e.free.assign(count, 0);
+    if (e.free[position] == kFreeAnyValue) return;
+    e.free[position] = kind;
+    if (e.free_reason.find(why) == std::string::npos) {
+      e.free_reason += (e.free_reason.empty() ? "" : "; ") + why;
+    }
+  };
+  for (const std::vector<int64_t>& window_candidates : ambiguous) {
+    for (int64_t p : window_candidates) {
+      mark(static_cast<size_t>(p), kFreeWithConvention,
+           "select is not a recognised total order on this window: the selection tree decides "
+           "which element receives the source value (the reference folds left to right)");
+    }
+  }
+  if (empty_window) {
+    for (size_t p = 0; p < count; ++p) {
+      mark(p, kFreeWithConvention,
+           "a window holds no operand element: what happens to its source value is unspecified "
+           "(openxla/stablehlo#731); the reference scatters it nowhere");
+    }
+  }
+  return results;
 }
 
 }  // namespace
 
 std::vector<OpEntry> ReductionOps() {
-  return {{"reduce", Reduce}, {"reduce_window", ReduceWindow}};
+  return {{"reduce", Reduce},
+          {"reduce_window", ReduceWindow},
+          {"select_and_scatter", SelectAndScatter}};
 }
 
 }  // namespace hlocheck::oracle

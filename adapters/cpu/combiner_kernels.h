@@ -42,6 +42,44 @@ auto CombineFunction() {
   }
 }
 
+// Calls fn(combine) with the scalar function of `kind` for T; false, and fn
+// not called, where the kind has none (kGeneral, kKeep, or and/or/xor of a
+// type that is not an integer or boolean).
+template <ElementType T, typename Fn>
+bool WithCombineFunction(Combiner kind, Fn&& fn) {
+  switch (kind) {
+    case Combiner::kReplace:
+      fn(CombineFunction<Combiner::kReplace, T>());
+      return true;
+    case Combiner::kAdd:
+      fn(CombineFunction<Combiner::kAdd, T>());
+      return true;
+    case Combiner::kMultiply:
+      fn(CombineFunction<Combiner::kMultiply, T>());
+      return true;
+    case Combiner::kMaximum:
+      fn(CombineFunction<Combiner::kMaximum, T>());
+      return true;
+    case Combiner::kMinimum:
+      fn(CombineFunction<Combiner::kMinimum, T>());
+      return true;
+    case Combiner::kAnd:
+    case Combiner::kOr:
+    case Combiner::kXor:
+      if constexpr (IsInteger(T) || IsBool(T)) {
+        if (kind == Combiner::kAnd) fn(CombineFunction<Combiner::kAnd, T>());
+        if (kind == Combiner::kOr) fn(CombineFunction<Combiner::kOr, T>());
+        if (kind == Combiner::kXor) fn(CombineFunction<Combiner::kXor, T>());
+        return true;
+      }
+      return false;
+    case Combiner::kKeep:
+    case Combiner::kGeneral:
+      return false;
+  }
+  return false;
+}
+
 }  // namespace hlocheck::cpu
 
 #endif  // HLOCHECK_ADAPTERS_CPU_COMBINER_KERNELS_H_

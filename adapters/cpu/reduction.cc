@@ -1,8 +1,7 @@
-// Reductions (seed 002: reduce, reduce_window). A body whose every output is one
-// recognised combiner of its pair of arguments (add, multiply, maximum,
-// minimum, and, or, xor: region.h) runs a typed kernel per result, in one of
-// three layouts; any other body is evaluated element by element. Every
-// schedule here uses each init value once, then the slice: the public
+// Reductions (seed 002: reduce, reduce_window, select_and_scatter). A body whose every output is
+// one recognised combiner of its pair of arguments (add, multiply, maximum, minimum, and, or, xor:
+// region.h) runs a typed kernel per result, in one of three layouts; any other body is evaluated
+// element by element. Every schedule here uses each init value once, then the slice: the public
 // interpreter's tree where the order matters to the result type, a tree of
 // eight interleaved partial results (so that the loop vectorises) for rows
 // of a recognised combiner.
@@ -18,8 +17,8 @@ namespace hlocheck::cpu {
 namespace {
 
 template <typename... Parts>
-absl::Status Invalid(const Parts&... parts) {
-  return absl::InvalidArgumentError(absl::StrCat("reduce: ", parts...));
+absl::Status Invalid(const Case& c, const Parts&... parts) {
+  return absl::InvalidArgumentError(absl::StrCat(c.op, ": ", parts...));
 }
 
 // Where each result element's slice lies in the inputs: its base offset
@@ -57,11 +56,11 @@ SliceLayout LayoutOf(const Shape& shape, std::vector<int64_t> dimensions) {
 }
 
 // One result of a recognised combiner K on type T.
-template <ElementType T, Combiner K>
-void ReduceWithCombiner(const Tensor& input, const Tensor& init, const SliceLayout& layout,
-                        Tensor& result, const Device& device) {
+template <ElementType T, typename Combine>
+void ReduceWithCombiner(const Combine& combine, const Tensor& input, const Tensor& init,
+                        const SliceLayout& layout, Tensor& result, const Device& device) {
   using C = ContainerT<T>;
-  const auto combine = CombineFunction<K, T>();
+
   const C* in = input.values<T>().data();
   C* out = result.values<T>().data();
   const C init_value = init.values<T>()[0];
@@ -110,38 +109,6 @@ void ReduceWithCombiner(const Tensor& input, const Tensor& init, const SliceLayo
       out[o] = value;
     }
   });
-}
-
-template <ElementType T>
-void ReduceWithCombiner(Combiner kind, const Tensor& input, const Tensor& init,
-                        const SliceLayout& layout, Tensor& result, const Device& device) {
-  switch (kind) {
-    case Combiner::kAdd:
-      return ReduceWithCombiner<T, Combiner::kAdd>(input, init, layout, result, device);
-    case Combiner::kMultiply:
-      return ReduceWithCombiner<T, Combiner::kMultiply>(input, init, layout, result, device);
-    case Combiner::kMaximum:
-      return ReduceWithCombiner<T, Combiner::kMaximum>(input, init, layout, result, device);
-    case Combiner::kMinimum:
-      return ReduceWithCombiner<T, Combiner::kMinimum>(input, init, layout, result, device);
-    case Combiner::kAnd:
-    case Combiner::kOr:
-    case Combiner::kXor:
-      if constexpr (IsInteger(T) || IsBool(T)) {
-        if (kind == Combiner::kAnd) {
-          return ReduceWithCombiner<T, Combiner::kAnd>(input, init, layout, result, device);
-        }
-        if (kind == Combiner::kOr) {
-          return ReduceWithCombiner<T, Combiner::kOr>(input, init, layout, result, device);
-        }
-        return ReduceWithCombiner<T, Combiner::kXor>(input, init, layout, result, device);
-      }
-      return;
-    case Combiner::kKeep:
-    case Combiner::kReplace:
-    case Combiner::kGeneral:
-      return;
-  }
 }
 
 // The kernels cover combiners of the pair (argument i, argument N + i)
@@ -276,7 +243,7 @@ absl::StatusOr<Results> RunReduce(const Case& c, const Device& device) {
   const std::span<const Tensor> init_values = groups[1];
   const size_t n = inputs.size();
   if (n == 0 || init_values.size() != n || c.result_types.size() != n) {
-    return Invalid("needs N > 0 inputs, N init values and N results, not ", n, ", ",
+    return Invalid(c, "needs N > 0 inputs, N init values and N results, not ", n, ", ",
                    init_values.size(), " and ", c.result_types.size());
   }
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> dimensions, IntListAttribute(c, "dimensions"));
@@ -284,7 +251,7 @@ absl::StatusOr<Results> RunReduce(const Case& c, const Device& device) {
   std::vector<bool> reduced(shape.size(), false);
   for (int64_t d : dimensions) {
     if (d < 0 || d >= static_cast<int64_t>(shape.size()) || reduced[d]) {
-      return Invalid("dimensions [", absl::StrJoin(dimensions, ", "),
+      return Invalid(c, "dimensions [", absl::StrJoin(dimensions, ", "),
                      "] are not unique dimensions of ", inputs[0].type().ToString());
     }
     reduced[d] = true;
@@ -298,12 +265,12 @@ absl::StatusOr<Results> RunReduce(const Case& c, const Device& device) {
     if (inputs[i].shape() != shape || !init_values[i].shape().empty() ||
         init_values[i].element_type() != inputs[i].element_type() || result.shape != result_shape ||
         Kind(result.element_type) != Kind(inputs[i].element_type())) {
-      return Invalid("input ", i, " ", inputs[i].type().ToString(), ", init value ",
+      return Invalid(c, "input ", i, " ", inputs[i].type().ToString(), ", init value ",
                      init_values[i].type().ToString(), " and result ", result.ToString(),
                      " do not fit together");
     }
   }
-  if (c.regions.size() != 1) return Invalid("needs one body");
+  if (c.regions.size() != 1) return Invalid(c, "needs one body");
   HLOCHECK_ASSIGN_OR_RETURN(
       RegionEvaluator evaluator,
       RegionEvaluator::Create(c.regions[0], BodyArguments(c), BodyResults(c), "reduce: body"));
@@ -330,8 +297,10 @@ absl::StatusOr<Results> RunReduce(const Case& c, const Device& device) {
   }
   for (size_t i = 0; i < n; ++i) {
     DispatchElementType(results[i].element_type(), [&]<ElementType T>() {
-      ReduceWithCombiner<T>(kinds[i], body_inputs[i], body_init_values[i], layout, results[i],
-                            device);
+      WithCombineFunction<T>(kinds[i], [&](const auto& combine) {
+        ReduceWithCombiner<T>(combine, body_inputs[i], body_init_values[i], layout, results[i],
+                              device);
+      });
     });
   }
   return results;
@@ -387,12 +356,12 @@ absl::StatusOr<Windows> ReadWindows(const Case& c, const Shape& input_shape) {
   HLOCHECK_ASSIGN_OR_RETURN(w.window_dilations, IntListAttribute(c, "window_dilations", ones));
   HLOCHECK_ASSIGN_OR_RETURN(w.padding, IntMatrixAttribute(c, "padding", rank, 2));
   w.window.assign(window.begin(), window.end());
-  if (rank > kMaxRank) return Invalid("rank ", rank, " is above ", kMaxRank);
+  if (rank > kMaxRank) return Invalid(c, "rank ", rank, " is above ", kMaxRank);
   for (const std::vector<int64_t>* list :
        {&window, &w.strides, &w.base_dilations, &w.window_dilations}) {
     if (static_cast<int64_t>(list->size()) != rank ||
         std::any_of(list->begin(), list->end(), [](int64_t x) { return x < 1; })) {
-      return Invalid("window_dimensions, window_strides and the dilations need ", rank,
+      return Invalid(c, "window_dimensions, window_strides and the dilations need ", rank,
                      " positive values each");
     }
   }
@@ -401,7 +370,7 @@ absl::StatusOr<Windows> ReadWindows(const Case& c, const Shape& input_shape) {
         input_shape[d] == 0 ? 0 : (input_shape[d] - 1) * w.base_dilations[d] + 1;
     const int64_t padded = w.padding[2 * d] + dilated + w.padding[2 * d + 1];
     const int64_t dilated_window = (window[d] - 1) * w.window_dilations[d] + 1;
-    if (padded < 0) return Invalid("padding makes dimension ", d, " negative");
+    if (padded < 0) return Invalid(c, "padding makes dimension ", d, " negative");
     w.result_shape.push_back(
         padded == 0 || dilated_window > padded ? 0 : (padded - dilated_window) / w.strides[d] + 1);
   }
@@ -410,11 +379,11 @@ absl::StatusOr<Windows> ReadWindows(const Case& c, const Shape& input_shape) {
 
 // One result of a recognised combiner K on type T: the init value, then the
 // window in row-major order (padding elements are the init value).
-template <ElementType T, Combiner K>
-void ReduceWindowsWithCombiner(const Tensor& input, const Tensor& init, const Windows& windows,
-                               Tensor& result, const Device& device) {
+template <ElementType T, typename Combine>
+void ReduceWindowsWithCombiner(const Combine& combine, const Tensor& input, const Tensor& init,
+                               const Windows& windows, Tensor& result, const Device& device) {
   using C = ContainerT<T>;
-  const auto combine = CombineFunction<K, T>();
+
   const C* in = input.values<T>().data();
   C* out = result.values<T>().data();
   const C init_value = init.values<T>()[0];
@@ -432,39 +401,6 @@ void ReduceWindowsWithCombiner(const Tensor& input, const Tensor& init, const Wi
               });
 }
 
-template <ElementType T>
-void ReduceWindowsWithCombiner(Combiner kind, const Tensor& input, const Tensor& init,
-                               const Windows& windows, Tensor& result, const Device& device) {
-  switch (kind) {
-    case Combiner::kAdd:
-      return ReduceWindowsWithCombiner<T, Combiner::kAdd>(input, init, windows, result, device);
-    case Combiner::kMultiply:
-      return ReduceWindowsWithCombiner<T, Combiner::kMultiply>(input, init, windows, result,
-                                                               device);
-    case Combiner::kMaximum:
-      return ReduceWindowsWithCombiner<T, Combiner::kMaximum>(input, init, windows, result, device);
-    case Combiner::kMinimum:
-      return ReduceWindowsWithCombiner<T, Combiner::kMinimum>(input, init, windows, result, device);
-    case Combiner::kAnd:
-    case Combiner::kOr:
-    case Combiner::kXor:
-      if constexpr (IsInteger(T) || IsBool(T)) {
-        if (kind == Combiner::kAnd) {
-          return ReduceWindowsWithCombiner<T, Combiner::kAnd>(input, init, windows, result, device);
-        }
-        if (kind == Combiner::kOr) {
-          return ReduceWindowsWithCombiner<T, Combiner::kOr>(input, init, windows, result, device);
-        }
-        return ReduceWindowsWithCombiner<T, Combiner::kXor>(input, init, windows, result, device);
-      }
-      return;
-    case Combiner::kKeep:
-    case Combiner::kReplace:
-    case Combiner::kGeneral:
-      return;
-  }
-}
-
 AdapterSupport SupportsReduceWindow(const Case& c) { return SupportsReduce(c); }
 
 absl::StatusOr<Results> RunReduceWindow(const Case& c, const Device& device) {
@@ -473,7 +409,7 @@ absl::StatusOr<Results> RunReduceWindow(const Case& c, const Device& device) {
   const std::span<const Tensor> init_values = groups[1];
   const size_t n = inputs.size();
   if (n == 0 || init_values.size() != n || c.result_types.size() != n) {
-    return Invalid("needs N > 0 inputs, N init values and N results, not ", n, ", ",
+    return Invalid(c, "needs N > 0 inputs, N init values and N results, not ", n, ", ",
                    init_values.size(), " and ", c.result_types.size());
   }
   const Shape& shape = inputs[0].shape();
@@ -484,13 +420,13 @@ absl::StatusOr<Results> RunReduceWindow(const Case& c, const Device& device) {
         init_values[i].element_type() != inputs[i].element_type() ||
         result.shape != windows.result_shape ||
         Kind(result.element_type) != Kind(inputs[i].element_type())) {
-      return Invalid("input ", i, " ", inputs[i].type().ToString(), ", init value ",
+      return Invalid(c, "input ", i, " ", inputs[i].type().ToString(), ", init value ",
                      init_values[i].type().ToString(), " and result ", result.ToString(),
                      " do not fit together (the windows give ", ShapeToString(windows.result_shape),
                      ")");
     }
   }
-  if (c.regions.size() != 1) return Invalid("needs one body");
+  if (c.regions.size() != 1) return Invalid(c, "needs one body");
   HLOCHECK_ASSIGN_OR_RETURN(RegionEvaluator evaluator,
                             RegionEvaluator::Create(c.regions[0], BodyArguments(c), BodyResults(c),
                                                     "reduce_window: body"));
@@ -512,11 +448,143 @@ absl::StatusOr<Results> RunReduceWindow(const Case& c, const Device& device) {
   }
   for (size_t i = 0; i < n; ++i) {
     DispatchElementType(results[i].element_type(), [&]<ElementType T>() {
-      ReduceWindowsWithCombiner<T>(kinds[i], body_inputs[i], body_init_values[i], windows,
-                                   results[i], device);
+      WithCombineFunction<T>(kinds[i], [&](const auto& combine) {
+        ReduceWindowsWithCombiner<T>(combine, body_inputs[i], body_init_values[i], windows,
+                                     results[i], device);
+      });
     });
   }
   return results;
+}
+
+// ------------------------------------------------------- select_and_scatter
+
+// select_and_scatter: each window of operand (padding positions hold no
+// element) selects one element, select folded from left to right over the
+// window; then each result element starts at init_value and takes, in
+// source order, scatter(itself, source value) for each window that
+// selected it. A window without an operand element scatters nothing
+// (the spec leaves it unspecified, openxla/stablehlo#731).
+std::vector<ElementType> SelectArguments(const Case& c) {
+  return {c.operands[0].element_type(), c.operands[0].element_type()};
+}
+
+std::vector<ElementType> ScatterArguments(const Case& c) {
+  return {c.result_types[0].element_type, c.result_types[0].element_type};
+}
+
+AdapterSupport SupportsSelectAndScatter(const Case& c) {
+  if (AdapterSupport support = SupportsUnquantized(c); !support.supported) return support;
+  if (c.regions.size() != 2 || c.result_types.size() != 1) return AdapterSupport::Yes();
+  const ElementType i1 = ElementType::kI1;
+  absl::StatusOr<RegionEvaluator> select = RegionEvaluator::Create(
+      c.regions[0], SelectArguments(c), {&i1, 1}, "select_and_scatter: select");
+  if (select.ok() && !select->support().supported) return select->support();
+  const std::vector<Combiner> kinds = ClassifyCombiners(c.regions[1], 1);
+  if (AllCovered(kinds, c)) return AdapterSupport::Yes();
+  const std::vector<ElementType> result = {c.result_types[0].element_type};
+  absl::StatusOr<RegionEvaluator> scatter = RegionEvaluator::Create(
+      c.regions[1], ScatterArguments(c), result, "select_and_scatter: scatter");
+  return scatter.ok() ? scatter->support() : AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunSelectAndScatter(const Case& c, const Device& device) {
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 3));
+  const Tensor& operand = c.operands[0];
+  const Tensor& source = c.operands[1];
+  const Tensor& init = c.operands[2];
+  if (c.regions.size() != 2) return Invalid(c, "needs a select and a scatter");
+  HLOCHECK_ASSIGN_OR_RETURN(Windows windows, ReadWindows(c, operand.shape()));
+  const TensorType& result_type = c.result_types[0];
+  if (source.shape() != windows.result_shape || source.element_type() != operand.element_type() ||
+      !init.shape().empty() || init.element_type() != operand.element_type() ||
+      result_type.shape != operand.shape() ||
+      Kind(result_type.element_type) != Kind(operand.element_type())) {
+    return Invalid(c, "operand ", operand.type().ToString(), ", source ", source.type().ToString(),
+                   ", init value ", init.type().ToString(), " and result ", result_type.ToString(),
+                   " do not fit together (the windows give ", ShapeToString(windows.result_shape),
+                   ")");
+  }
+  const ElementType i1 = ElementType::kI1;
+  HLOCHECK_ASSIGN_OR_RETURN(RegionEvaluator select,
+                            RegionEvaluator::Create(c.regions[0], SelectArguments(c), {&i1, 1},
+                                                    "select_and_scatter: select"));
+  if (!select.support().supported) return absl::UnimplementedError(select.support().reason);
+  const std::vector<ElementType> result_types = {result_type.element_type};
+  HLOCHECK_ASSIGN_OR_RETURN(RegionEvaluator scatter,
+                            RegionEvaluator::Create(c.regions[1], ScatterArguments(c), result_types,
+                                                    "select_and_scatter: scatter"));
+  const std::vector<Combiner> kinds = ClassifyCombiners(c.regions[1], 1);
+  if (!AllCovered(kinds, c) && !scatter.support().supported) {
+    return absl::UnimplementedError(scatter.support().reason);
+  }
+
+  // Each window's selected operand position (-1: none), windows in parallel.
+  const int64_t count = source.num_elements();
+  const int64_t bytes = ContainerBytes(operand.element_type());
+  std::vector<int64_t> selected(static_cast<size_t>(count), -1);
+  std::vector<absl::Status> statuses(static_cast<size_t>(std::max<int64_t>(count, 1)));
+  const double cost = 64.0 * static_cast<double>(std::max<int64_t>(NumElements(windows.window), 1));
+  ParallelFor(device, count, cost, cost, [&](int64_t first, int64_t last) {
+    RegionEvaluator local = select;
+    const Eigen::ThreadPoolDevice inline_device = InlineDevice(device);
+    std::vector<int64_t> at;
+    uint8_t keep = 0;
+    void* keep_out = &keep;
+    for (int64_t w = first; w < last; ++w) {
+      at.clear();
+      windows.Positions(w, at);
+      int64_t best = -1;
+      for (int64_t a : at) {
+        if (a == kInitValue) continue;
+        if (best < 0) {
+          best = a;
+          continue;
+        }
+        const void* arguments[2] = {operand.bytes().data() + best * bytes,
+                                    operand.bytes().data() + a * bytes};
+        if (absl::Status status = local.Evaluate(arguments, {&keep_out, 1}, inline_device);
+            !status.ok()) {
+          statuses[w] = status;
+          return;
+        }
+        if (keep == 0) best = a;
+      }
+      selected[w] = best;
+    }
+  });
+  for (absl::Status& status : statuses) HLOCHECK_RETURN_IF_ERROR(status);
+
+  // init_value everywhere, then the source values in source order.
+  const std::vector<Tensor> source_group = {source};
+  const std::vector<Tensor> init_group = {init};
+  const BodyValues values(source_group, c, device);
+  const BodyValues init_value(init_group, c, device);
+  Tensor result = NewResult(result_type);
+  const int64_t result_bytes = ContainerBytes(result_type.element_type);
+  for (int64_t p = 0; p < result.num_elements(); ++p) {
+    std::memcpy(result.bytes().data() + p * result_bytes, init_value[0].bytes().data(),
+                result_bytes);
+  }
+  const bool kernel = DispatchElementType(result_type.element_type, [&]<ElementType T>() {
+    return WithCombineFunction<T>(kinds[0], [&](const auto& combine) {
+      auto out = result.values<T>();
+      auto in = values[0].values<T>();
+      for (int64_t w = 0; w < count; ++w) {
+        if (selected[w] >= 0) out[selected[w]] = combine(out[selected[w]], in[w]);
+      }
+    });
+  });
+  if (!kernel) {
+    const Eigen::ThreadPoolDevice inline_device = InlineDevice(device);
+    for (int64_t w = 0; w < count; ++w) {
+      if (selected[w] < 0) continue;
+      void* out = result.bytes().data() + selected[w] * result_bytes;
+      const void* arguments[2] = {out, values[0].bytes().data() + w * result_bytes};
+      HLOCHECK_RETURN_IF_ERROR(scatter.Evaluate(arguments, {&out, 1}, inline_device));
+    }
+  }
+  return OneResult(std::move(result));
 }
 
 }  // namespace
@@ -525,6 +593,7 @@ std::vector<OpEntry> ReductionOps() {
   return {
       {"reduce", kVariadic, &SupportsReduce, &RunReduce},
       {"reduce_window", kVariadic, &SupportsReduceWindow, &RunReduceWindow},
+      {"select_and_scatter", 3, &SupportsSelectAndScatter, &RunSelectAndScatter},
   };
 }
 

@@ -245,6 +245,30 @@ class ConvolutionNoReversalFault : public FaultyAdapter {
   }
 };
 
+// Gives a tie in a window to the last element instead of the first (the
+// select's GE read as GT, LE as LT), as a kernel that scans its windows
+// backwards would.
+class SelectAndScatterLastTieFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case last_tie = c;
+    for (Block& block : last_tie.regions.at(0).blocks) {
+      for (Operation& op : block.operations) {
+        auto it = op.attributes.find("comparison_direction");
+        if (it == op.attributes.end()) continue;
+        if (auto* direction = std::get_if<EnumValue>(&it->second)) {
+          if (direction->name == "GE") direction->name = "GT";
+          if (direction->name == "LE") direction->name = "LT";
+        }
+      }
+    }
+    return cpu().Run(last_tie);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -331,6 +355,9 @@ const std::vector<FaultEntry>& FaultTable() {
        Make<MapSwappedArgumentsFault>},
       {{"faulty-convolution-no-reversal", "convolution", "convolution ignoring window_reversal"},
        Make<ConvolutionNoReversalFault>},
+      {{"faulty-select-and-scatter-last-tie", "select_and_scatter",
+        "select_and_scatter giving a tie in a window to its last element, not its first"},
+       Make<SelectAndScatterLastTieFault>},
       {{"faulty-convert-truncate", "convert",
         "float-to-float convert rounding towards zero instead of to nearest even"},
        Make<ConvertTruncateFault>},

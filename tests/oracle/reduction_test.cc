@@ -24,6 +24,7 @@ namespace {
 using testing::Literal;
 using testing::ReduceCase;
 using testing::ReduceWindowCase;
+using testing::SelectAndScatterCase;
 using testing::TheOracle;
 using ET = ElementType;
 
@@ -452,6 +453,96 @@ TEST(ReduceWindowOracleTest, FloatWindowSumsAreBounded) {
   EXPECT_TRUE(Passes(e, {F32({4}, forward)}));
   EXPECT_TRUE(Passes(e, {F32({4}, backward)}));
   EXPECT_FALSE(Passes(e, {F32({4}, lost)}));
+}
+
+// -------------------------------------------------- select_and_scatter
+
+// select(a, b) = compare(direction, a, b, compare_type).
+Region Select(const std::string& direction, ElementType type, const std::string& compare_type) {
+  auto scalar = [](ElementType t) { return ValueType::Of(TensorType{{}, t}); };
+  Block block;
+  block.arguments = {0, 1};
+  block.argument_types = {scalar(type), scalar(type)};
+  Operation compare;
+  compare.name = "stablehlo.compare";
+  compare.operands = {0, 1};
+  compare.operand_types = {scalar(type), scalar(type)};
+  compare.results = {2};
+  compare.result_types = {scalar(ET::kI1)};
+  compare.attributes["comparison_direction"] = EnumValue{direction};
+  compare.attributes["compare_type"] = EnumValue{compare_type};
+  Operation ret;
+  ret.name = "stablehlo.return";
+  ret.operands = {2};
+  ret.operand_types = {scalar(ET::kI1)};
+  block.operations = {compare, ret};
+  Region region;
+  region.blocks.push_back(block);
+  return region;
+}
+
+TEST(SelectAndScatterOracleTest, SpecExample) {
+  Case c =
+      SelectAndScatterCase(Literal("dense<[[1, 5], [2, 5], [3, 6], [4, 4]]> : tensor<4x2xi64>"),
+                           Literal("dense<[[5, 6], [7, 8]]> : tensor<2x2xi64>"),
+                           Literal("dense<0> : tensor<i64>"), {3, 1}, {2, 1}, {{0, 1}, {0, 0}},
+                           Select("GE", ET::kSI64, "SIGNED"), Body("add", {ET::kSI64}));
+  std::vector<ResultExpectation> e = RunOk(c);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].check, Check::kExact);
+  EXPECT_TRUE(e[0].free.empty());
+  auto v = e[0].reference.values<ET::kSI64>();
+  EXPECT_EQ(std::vector<int64_t>(v.begin(), v.end()),
+            (std::vector<int64_t>{0, 0, 0, 0, 5, 14, 7, 0}));
+}
+
+// GE gives a tie to the first element, GT to the last, in every tree.
+TEST(SelectAndScatterOracleTest, TiesGoToTheFirstUnderGEAndTheLastUnderGT) {
+  const Tensor operand = Make<ET::kSI32>({3}, {7, 7, 7});
+  const Tensor source = Make<ET::kSI32>({1}, {5});
+  for (const auto& [direction, want] :
+       {std::pair<std::string, std::vector<int32_t>>{"GE", {5, 0, 0}}, {"GT", {0, 0, 5}}}) {
+    std::vector<ResultExpectation> e = RunOk(
+        SelectAndScatterCase(operand, source, Make<ET::kSI32>({}, {0}), {3}, {1}, {},
+                             Select(direction, ET::kSI32, "SIGNED"), Body("add", {ET::kSI32})));
+    ASSERT_EQ(e.size(), 1u) << direction;
+    EXPECT_TRUE(e[0].free.empty()) << direction;
+    auto v = e[0].reference.values<ET::kSI32>();
+    EXPECT_EQ(std::vector<int32_t>(v.begin(), v.end()), want) << direction;
+  }
+}
+
+// With NaN in a window of three, FLOAT GE is no total order: the tree
+// decides, so the window's elements are free (the left fold as convention);
+// TOTALORDER keeps them fixed.
+TEST(SelectAndScatterOracleTest, NaNUnderAFloatComparisonLeavesTheWindowOpen) {
+  const Tensor operand = F32({3}, {1, NAN, 2});
+  const Tensor source = F32({1}, {5});
+  std::vector<ResultExpectation> open =
+      RunOk(SelectAndScatterCase(operand, source, F32({}, {0}), {3}, {1}, {},
+                                 Select("GE", ET::kF32, "FLOAT"), Body("add", {ET::kF32})));
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].free, (std::vector<uint8_t>(3, kFreeWithConvention)));
+  std::vector<ResultExpectation> total =
+      RunOk(SelectAndScatterCase(operand, source, F32({}, {0}), {3}, {1}, {},
+                                 Select("GE", ET::kF32, "TOTALORDER"), Body("add", {ET::kF32})));
+  ASSERT_EQ(total.size(), 1u);
+  EXPECT_TRUE(total[0].free.empty());
+  // TOTALORDER: +NaN is above every number, so it takes the value.
+  EXPECT_TRUE(Passes(total, {F32({3}, {0, 5, 0})}));
+}
+
+// A window in the padding alone has no element to select: unspecified
+// (openxla/stablehlo#731), so every element is free, with "scattered
+// nowhere" as the convention.
+TEST(SelectAndScatterOracleTest, AWindowWithoutElementsIsUnspecified) {
+  std::vector<ResultExpectation> e = RunOk(SelectAndScatterCase(
+      Make<ET::kSI32>({2}, {1, 2}), Make<ET::kSI32>({2}, {5, 6}), Make<ET::kSI32>({}, {0}), {2},
+      {2}, {{0, 2}}, Select("GE", ET::kSI32, "SIGNED"), Body("add", {ET::kSI32})));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].free, (std::vector<uint8_t>(2, kFreeWithConvention)));
+  auto v = e[0].reference.values<ET::kSI32>();
+  EXPECT_EQ(std::vector<int32_t>(v.begin(), v.end()), (std::vector<int32_t>{0, 5}));
 }
 
 }  // namespace

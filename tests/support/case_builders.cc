@@ -147,6 +147,30 @@ Case ReduceWindowCase(std::vector<Tensor> inputs, std::vector<Tensor> init_value
   return c;
 }
 
+Case SelectAndScatterCase(Tensor operand, Tensor source, Tensor init_value,
+                          std::vector<int64_t> window_dimensions,
+                          std::vector<int64_t> window_strides,
+                          std::vector<std::pair<int64_t, int64_t>> padding, Region select,
+                          Region scatter, std::optional<ElementType> result_type) {
+  const size_t rank = window_dimensions.size();
+  Case c;
+  c.op = "select_and_scatter";
+  c.result_types.push_back({operand.shape(), result_type.value_or(operand.element_type())});
+  c.operands = {std::move(operand), std::move(source), std::move(init_value)};
+  c.attributes["window_dimensions"] = window_dimensions;
+  c.attributes["window_strides"] =
+      window_strides.empty() ? std::vector<int64_t>(rank, 1) : window_strides;
+  Tensor pad(Shape{static_cast<int64_t>(rank), 2}, ElementType::kSI64);
+  for (size_t d = 0; d < padding.size() && d < rank; ++d) {
+    pad.values<ElementType::kSI64>()[2 * d] = padding[d].first;
+    pad.values<ElementType::kSI64>()[2 * d + 1] = padding[d].second;
+  }
+  c.attributes["padding"] = std::move(pad);
+  c.regions.push_back(std::move(select));
+  c.regions.push_back(std::move(scatter));
+  return c;
+}
+
 Case ConvolutionCase(Tensor lhs, Tensor rhs, const ConvolutionAttributes& a, Shape result_shape,
                      ElementType result_type) {
   const auto spatial = static_cast<size_t>(a.spatial);

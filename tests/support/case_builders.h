@@ -7,7 +7,9 @@
 #define HLOCHECK_TESTS_SUPPORT_CASE_BUILDERS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/case.h"
@@ -56,6 +58,15 @@ struct WindowAttributes {
 Case ReduceWindowCase(std::vector<Tensor> inputs, std::vector<Tensor> init_values,
                       const WindowAttributes& window, Shape result_shape, Region body,
                       std::vector<ElementType> result_types = {});
+
+// select_and_scatter with windows of `window_dimensions`, strides and
+// padding (ones and none where empty); the result has operand's shape and
+// the element type `result_type` (operand's where left out).
+Case SelectAndScatterCase(Tensor operand, Tensor source, Tensor init_value,
+                          std::vector<int64_t> window_dimensions,
+                          std::vector<int64_t> window_strides,
+                          std::vector<std::pair<int64_t, int64_t>> padding, Region select,
+                          Region scatter, std::optional<ElementType> result_type = std::nullopt);
 
 // ------------------------------------------------------------ convolution
 
