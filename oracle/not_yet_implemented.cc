@@ -14,12 +14,11 @@ constexpr char kReductions[] = "reductions, windows, convolution, linear algebra
 constexpr char kQuantization[] = "quantized tensors";
 constexpr char kDistributed[] = "control flow, side effects, random numbers and collectives";
 
-constexpr std::array<NotYetImplemented, 29> kNotYetImplemented = {{
+constexpr std::array<NotYetImplemented, 28> kNotYetImplemented = {{
     {"batch_norm_grad", 19, kReductions},
     {"batch_norm_inference", 19, kReductions},
     {"batch_norm_training", 19, kReductions},
     {"cholesky", 19, kReductions},
-    {"fft", 19, kReductions},
     {"triangular_solve", 19, kReductions},
     {"uniform_dequantize", 20, kQuantization},
     {"uniform_quantize", 20, kQuantization},

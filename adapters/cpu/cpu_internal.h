@@ -72,6 +72,7 @@ std::vector<OpEntry> ElementwiseConversionOps();
 std::vector<OpEntry> ElementwiseRoundingOps();
 std::vector<OpEntry> ElementwiseTranscendentalOps();
 std::vector<OpEntry> ContractionOps();
+std::vector<OpEntry> FftOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> DataMovementIndexingOps();
 std::vector<OpEntry> DataMovementScatterOps();

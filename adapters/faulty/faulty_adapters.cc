@@ -269,6 +269,36 @@ class SelectAndScatterLastTieFault : public FaultyAdapter {
   }
 };
 
+// A forward FFT whose twiddle factors have the wrong sign for odd lengths
+// (the generic radix of a mixed-radix FFT): the inverse transform times N,
+// which is the conjugate-twiddle transform.
+class FftOddTwiddleFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    const Attribute* type = c.FindAttribute("fft_type");
+    const auto* name = type == nullptr ? nullptr : std::get_if<EnumValue>(type);
+    const auto& lengths = c.attribute<std::vector<int64_t>>("fft_length");
+    if (name == nullptr || name->name != "FFT" || lengths.size() != 1 || lengths[0] < 3 ||
+        lengths[0] % 2 == 0) {
+      return cpu().Run(c);
+    }
+    Case inverse = c;
+    inverse.attributes["fft_type"] = EnumValue{"IFFT"};
+    absl::StatusOr<std::vector<Tensor>> results = cpu().Run(inverse);
+    if (!results.ok()) return results;
+    DispatchElementType(results->at(0).element_type(), [&]<ElementType T>() {
+      if constexpr (IsComplex(T)) {
+        for (auto& v : results->at(0).values<T>())
+          v *= static_cast<typename ContainerT<T>::value_type>(lengths[0]);
+      }
+    });
+    return results;
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -358,6 +388,9 @@ const std::vector<FaultEntry>& FaultTable() {
       {{"faulty-select-and-scatter-last-tie", "select_and_scatter",
         "select_and_scatter giving a tie in a window to its last element, not its first"},
        Make<SelectAndScatterLastTieFault>},
+      {{"faulty-fft-odd-twiddle", "fft",
+        "a 1-dimensional FFT of odd length with twiddle factors of the wrong sign"},
+       Make<FftOddTwiddleFault>},
       {{"faulty-convert-truncate", "convert",
         "float-to-float convert rounding towards zero instead of to nearest even"},
        Make<ConvertTruncateFault>},

@@ -99,7 +99,9 @@ INSTANTIATE_TEST_SUITE_P(
         // window.
         FaultCase{"faulty-select-and-scatter-last-tie", "select_and_scatter", ElementType::kSI32,
                   6},
-        FaultCase{"faulty-convert-truncate", "convert", ElementType::kF32, 1}),
+        FaultCase{"faulty-convert-truncate", "convert", ElementType::kF32, 1},
+        // Three elements: the smallest odd length where the sign shows.
+        FaultCase{"faulty-fft-odd-twiddle", "fft", ElementType::kComplexF32, 3}),
     [](const ::testing::TestParamInfo<FaultCase>& info) {
       std::string name = info.param.backend;
       for (char& ch : name) {
@@ -112,7 +114,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 11u);
+  EXPECT_EQ(Faults().size(), 12u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }
