@@ -63,6 +63,7 @@ std::vector<OpEntry> ElementwiseMapOps();
 std::vector<OpEntry> ElementwiseConversionOps();
 std::vector<OpEntry> ElementwiseRoundingOps();
 std::vector<OpEntry> ElementwiseTranscendentalOps();
+std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> ContractionOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> ReductionOps();

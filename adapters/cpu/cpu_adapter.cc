@@ -58,10 +58,10 @@ const std::vector<OpEntry>& OpTable() {
          {cpu::ElementwiseArithmeticOps(), cpu::ElementwiseBitwiseOps(),
           cpu::ElementwiseCompareSelectOps(), cpu::ElementwiseComplexOps(),
           cpu::ElementwiseMapOps(), cpu::ElementwiseConversionOps(), cpu::ElementwiseRoundingOps(),
-          cpu::ElementwiseTranscendentalOps(), cpu::ContractionOps(), cpu::FftOps(),
-          cpu::ReductionOps(), cpu::DataMovementIndexingOps(), cpu::DataMovementScatterOps(),
-          cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(), cpu::DataMovementTuplesOps(),
-          cpu::DataMovementValuesOps()}) {
+          cpu::ElementwiseTranscendentalOps(), cpu::BatchNormOps(), cpu::ContractionOps(),
+          cpu::FftOps(), cpu::ReductionOps(), cpu::DataMovementIndexingOps(),
+          cpu::DataMovementScatterOps(), cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(),
+          cpu::DataMovementTuplesOps(), cpu::DataMovementValuesOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

@@ -299,6 +299,19 @@ class FftOddTwiddleFault : public FaultyAdapter {
   }
 };
 
+// Forgets epsilon, as a kernel that adds it only in training would.
+class BatchNormNoEpsilonFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case without = c;
+    without.attributes["epsilon"] = 0.0;
+    return cpu().Run(without);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -391,6 +404,9 @@ const std::vector<FaultEntry>& FaultTable() {
       {{"faulty-fft-odd-twiddle", "fft",
         "a 1-dimensional FFT of odd length with twiddle factors of the wrong sign"},
        Make<FftOddTwiddleFault>},
+      {{"faulty-batch-norm-no-epsilon", "batch_norm_inference",
+        "batch_norm_inference without epsilon"},
+       Make<BatchNormNoEpsilonFault>},
       {{"faulty-convert-truncate", "convert",
         "float-to-float convert rounding towards zero instead of to nearest even"},
        Make<ConvertTruncateFault>},

@@ -101,7 +101,10 @@ INSTANTIATE_TEST_SUITE_P(
                   6},
         FaultCase{"faulty-convert-truncate", "convert", ElementType::kF32, 1},
         // Three elements: the smallest odd length where the sign shows.
-        FaultCase{"faulty-fft-odd-twiddle", "fft", ElementType::kComplexF32, 3}),
+        FaultCase{"faulty-fft-odd-twiddle", "fft", ElementType::kComplexF32, 3},
+        // A few elements with their features' four values each (the
+        // shrinker stops at two features).
+        FaultCase{"faulty-batch-norm-no-epsilon", "batch_norm_inference", ElementType::kF32, 10}),
     [](const ::testing::TestParamInfo<FaultCase>& info) {
       std::string name = info.param.backend;
       for (char& ch : name) {
@@ -114,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 12u);
+  EXPECT_EQ(Faults().size(), 13u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }
