@@ -2,6 +2,7 @@
 #include "oracle/data_movement_helpers.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "core/element_value.h"
@@ -13,6 +14,13 @@ Results Exactly(Tensor result) {
   results[0].reference = std::move(result);
   results[0].check = Check::kExact;
   return results;
+}
+
+Tensor ScalarAt(const Tensor& from, int64_t position) {
+  Tensor scalar(Shape{}, from.element_type());
+  const size_t bytes = ContainerBytes(from.element_type());
+  std::memcpy(scalar.bytes().data(), from.bytes().data() + position * bytes, bytes);
+  return scalar;
 }
 
 std::span<const Tensor> InputTensors(const Case& c, size_t input) {

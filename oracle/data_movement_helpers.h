@@ -1,4 +1,5 @@
-// Shared by the data movement files (data_movement_*.cc): every result
+// Shared by the data movement files (data_movement_*.cc), and ScalarAt by
+// every op that calls a region body: every result
 // element of these ops is one input element (or a constant), named by an
 // index formula of the spec. Elements are moved as raw bytes, so every
 // element type -- and the storage of quantized tensors -- behaves the same,
@@ -60,6 +61,10 @@ Tensor ResultFrom(const TensorType& result_type, Source&& source) {
   }
   return result;
 }
+
+// A 0-dimensional tensor holding element `position` (row-major) of `from`:
+// one argument of a region body (a reduction's, a comparator's, a map's).
+Tensor ScalarAt(const Tensor& from, int64_t position);
 
 // The tensors of the op's input `input` (its position among the spec's
 // operands), using c.operand_segments for variadic inputs.

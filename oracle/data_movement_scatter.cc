@@ -185,14 +185,6 @@ std::vector<int64_t> WholeWindowsOnly(const Targets& targets) {
   return position;
 }
 
-// 0-dimensional tensors holding one element each.
-Tensor Scalar(const Tensor& from, int64_t position) {
-  Tensor scalar(Shape{}, from.element_type());
-  const size_t bytes = ContainerBytes(from.element_type());
-  std::memcpy(scalar.bytes().data(), from.bytes().data() + position * bytes, bytes);
-  return scalar;
-}
-
 bool SameBytes(const Tensor& a, const Tensor& b) {
   return a.bytes().size() == b.bytes().size() &&
          std::memcmp(a.bytes().data(), b.bytes().data(), a.bytes().size()) == 0;
@@ -211,7 +203,7 @@ absl::StatusOr<std::vector<Tensor>> ApplyInOrder(PreparedRegion& computation,
     arguments.resize(2 * n);
     for (size_t i = 0; i < n; ++i) {
       arguments[i] = current[i];
-      arguments[n + i] = Scalar(updates[i], u);
+      arguments[n + i] = ScalarAt(updates[i], u);
     }
     auto values = computation.Call(arguments);
     HLOCHECK_RETURN_IF_ERROR(values.status());
@@ -381,7 +373,7 @@ Results ScatterAt(const Case& c, const std::vector<int64_t>& positions, bool sor
   for (int64_t position = 0; position < count; ++position) {
     const std::vector<int64_t>& h = hits[position];
     if (h.empty()) continue;
-    for (size_t i = 0; i < n; ++i) start[i] = Scalar(current[i], position);
+    for (size_t i = 0; i < n; ++i) start[i] = ScalarAt(current[i], position);
     auto reference = ApplyInOrder(prepared, start, updates, h, arguments);
     HLOCHECK_RETURN_IF_ERROR(reference.status());
     std::vector<bool> settled(n, h.size() == 1);
@@ -400,7 +392,7 @@ Results ScatterAt(const Case& c, const std::vector<int64_t>& positions, bool sor
       bool identical = true;
       for (size_t i = 0; i < n; ++i) {
         for (int64_t u : h) {
-          identical = identical && SameBytes(Scalar(updates[i], u), Scalar(updates[i], h[0]));
+          identical = identical && SameBytes(ScalarAt(updates[i], u), ScalarAt(updates[i], h[0]));
         }
       }
       std::vector<bool> agree(n, identical);

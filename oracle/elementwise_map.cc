@@ -49,13 +49,6 @@ std::string InexactOp(const Region& region) {
   return "";
 }
 
-Tensor ScalarAt(const Tensor& from, int64_t position) {
-  Tensor scalar(Shape{}, from.element_type());
-  const size_t bytes = ContainerBytes(from.element_type());
-  std::memcpy(scalar.bytes().data(), from.bytes().data() + position * bytes, bytes);
-  return scalar;
-}
-
 Results Map(const Case& c) {
   std::span<const Tensor> inputs = InputTensors(c, 0);
   const Region& computation = c.regions[0];

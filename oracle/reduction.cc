@@ -53,13 +53,6 @@ Tensor ConvertedTo(const Tensor& t, ElementType type) {
   return out;
 }
 
-Tensor ScalarAt(const Tensor& from, int64_t position) {
-  Tensor scalar(Shape{}, from.element_type());
-  const size_t bytes = ContainerBytes(from.element_type());
-  std::memcpy(scalar.bytes().data(), from.bytes().data() + position * bytes, bytes);
-  return scalar;
-}
-
 // One result of a reduction and what an implementation may return instead:
 // exact elements, and (once one needs it) an error bound per element.
 class ReductionResult {

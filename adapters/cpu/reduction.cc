@@ -55,12 +55,11 @@ SliceLayout LayoutOf(const Shape& shape, std::vector<int64_t> dimensions) {
   return layout;
 }
 
-// One result of a recognised combiner K on type T.
+// One result of a recognised combiner (its scalar function `combine` on T).
 template <ElementType T, typename Combine>
 void ReduceWithCombiner(const Combine& combine, const Tensor& input, const Tensor& init,
                         const SliceLayout& layout, Tensor& result, const Device& device) {
   using C = ContainerT<T>;
-
   const C* in = input.values<T>().data();
   C* out = result.values<T>().data();
   const C init_value = init.values<T>()[0];
@@ -377,13 +376,12 @@ absl::StatusOr<Windows> ReadWindows(const Case& c, const Shape& input_shape) {
   return w;
 }
 
-// One result of a recognised combiner K on type T: the init value, then the
-// window in row-major order (padding elements are the init value).
+// One result of a recognised combiner (`combine` on T): the init value,
+// then the window in row-major order (padding elements are the init value).
 template <ElementType T, typename Combine>
 void ReduceWindowsWithCombiner(const Combine& combine, const Tensor& input, const Tensor& init,
                                const Windows& windows, Tensor& result, const Device& device) {
   using C = ContainerT<T>;
-
   const C* in = input.values<T>().data();
   C* out = result.values<T>().data();
   const C init_value = init.values<T>()[0];

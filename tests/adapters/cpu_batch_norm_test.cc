@@ -10,17 +10,7 @@
 namespace hlocheck::cpu_test {
 namespace {
 
-Case BatchNormCase(Tensor operand, Tensor scale, Tensor offset, Tensor mean, Tensor variance,
-                   double epsilon, int64_t feature_index) {
-  Case c;
-  c.op = "batch_norm_inference";
-  c.result_types.push_back(operand.type());
-  c.operands = {std::move(operand), std::move(scale), std::move(offset), std::move(mean),
-                std::move(variance)};
-  c.attributes["epsilon"] = epsilon;
-  c.attributes["feature_index"] = feature_index;
-  return c;
-}
+using ::hlocheck::testing::BatchNormCase;
 
 TEST(CpuBatchNormTest, SpecExample) {
   absl::StatusOr<std::vector<Tensor>> r = SharedAdapter().Run(

@@ -16,18 +16,9 @@
 namespace hlocheck::cpu_test {
 namespace {
 
-using Z = std::complex<double>;
+using ::hlocheck::testing::FftCase;
 
-Case FftCase(Tensor operand, const std::string& type, std::vector<int64_t> lengths,
-             TensorType result) {
-  Case c;
-  c.op = "fft";
-  c.operands.push_back(std::move(operand));
-  c.result_types.push_back(std::move(result));
-  c.attributes["fft_type"] = EnumValue{type};
-  c.attributes["fft_length"] = std::move(lengths);
-  return c;
-}
+using Z = std::complex<double>;
 
 TEST(CpuFftTest, SpecExample) {
   Tensor x(Shape{4}, ET::kComplexF32);

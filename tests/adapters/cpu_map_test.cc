@@ -13,19 +13,7 @@
 namespace hlocheck::cpu_test {
 namespace {
 
-// map of `inputs` with `computation`, over every dimension.
-Case MapCase(std::vector<Tensor> inputs, Region computation, ElementType result) {
-  Case c;
-  c.op = "map";
-  c.result_types.push_back({inputs.at(0).shape(), result});
-  std::vector<int64_t> dimensions;
-  for (int64_t d = 0; d < inputs[0].rank(); ++d) dimensions.push_back(d);
-  c.operand_segments = {static_cast<int64_t>(inputs.size())};
-  c.operands = std::move(inputs);
-  c.attributes["dimensions"] = dimensions;
-  c.regions.push_back(std::move(computation));
-  return c;
-}
+using ::hlocheck::testing::MapCase;
 
 // computation(a0, a1) = kind(a0, a1), optionally behind select(true, r, r).
 Region Binary(const std::string& kind, ElementType type, ElementType result, bool hidden,

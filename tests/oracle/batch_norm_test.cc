@@ -14,6 +14,7 @@
 namespace hlocheck {
 namespace {
 
+using testing::BatchNormCase;
 using testing::Literal;
 using testing::TheOracle;
 using ET = ElementType;
@@ -22,18 +23,6 @@ Tensor F32(Shape shape, const std::vector<float>& values) {
   Tensor t(std::move(shape), ET::kF32);
   std::copy(values.begin(), values.end(), t.values<ET::kF32>().begin());
   return t;
-}
-
-Case BatchNormCase(Tensor operand, Tensor scale, Tensor offset, Tensor mean, Tensor variance,
-                   double epsilon, int64_t feature_index) {
-  Case c;
-  c.op = "batch_norm_inference";
-  c.result_types.push_back(operand.type());
-  c.operands = {std::move(operand), std::move(scale), std::move(offset), std::move(mean),
-                std::move(variance)};
-  c.attributes["epsilon"] = epsilon;
-  c.attributes["feature_index"] = feature_index;
-  return c;
 }
 
 std::vector<ResultExpectation> RunOk(const Case& c) {

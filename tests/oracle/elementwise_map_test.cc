@@ -17,6 +17,7 @@ namespace hlocheck {
 namespace {
 
 using testing::Literal;
+using testing::MapCase;
 using testing::TheOracle;
 using ET = ElementType;
 
@@ -26,19 +27,6 @@ Region RegionOf(const std::string& arguments, const std::string& result, const s
   auto module = mlir::ReadModule(text, "test", **spec::DefaultRegistry());
   EXPECT_TRUE(module.ok()) << module.status() << "\n" << text;
   return module.ok() ? module->functions.at(0).body : Region();
-}
-
-Case MapCase(std::vector<Tensor> inputs, Region computation, ElementType result) {
-  Case c;
-  c.op = "map";
-  c.result_types.push_back({inputs.at(0).shape(), result});
-  std::vector<int64_t> dimensions;
-  for (int64_t d = 0; d < inputs[0].rank(); ++d) dimensions.push_back(d);
-  c.operand_segments = {static_cast<int64_t>(inputs.size())};
-  c.operands = std::move(inputs);
-  c.attributes["dimensions"] = dimensions;
-  c.regions.push_back(std::move(computation));
-  return c;
 }
 
 std::vector<ResultExpectation> RunOk(const Case& c) {

@@ -17,21 +17,11 @@
 namespace hlocheck {
 namespace {
 
+using testing::FftCase;
 using testing::Literal;
 using testing::TheOracle;
 using ET = ElementType;
 using C = std::complex<float>;
-
-Case FftCase(Tensor operand, const std::string& type, std::vector<int64_t> lengths,
-             TensorType result) {
-  Case c;
-  c.op = "fft";
-  c.operands.push_back(std::move(operand));
-  c.result_types.push_back(std::move(result));
-  c.attributes["fft_type"] = EnumValue{type};
-  c.attributes["fft_length"] = std::move(lengths);
-  return c;
-}
 
 std::vector<ResultExpectation> RunOk(const Case& c) {
   auto results = TheOracle().Run(c);

@@ -225,6 +225,42 @@ Case ConvolutionCase(Tensor lhs, Tensor rhs, const ConvolutionAttributes& a, Sha
   return c;
 }
 
+Case MapCase(std::vector<Tensor> inputs, Region computation, ElementType result) {
+  Case c;
+  c.op = "map";
+  c.result_types.push_back({inputs.at(0).shape(), result});
+  std::vector<int64_t> dimensions;
+  for (int64_t d = 0; d < inputs[0].rank(); ++d) dimensions.push_back(d);
+  c.operand_segments = {static_cast<int64_t>(inputs.size())};
+  c.operands = std::move(inputs);
+  c.attributes["dimensions"] = dimensions;
+  c.regions.push_back(std::move(computation));
+  return c;
+}
+
+Case FftCase(Tensor operand, const std::string& type, std::vector<int64_t> lengths,
+             TensorType result) {
+  Case c;
+  c.op = "fft";
+  c.operands.push_back(std::move(operand));
+  c.result_types.push_back(std::move(result));
+  c.attributes["fft_type"] = EnumValue{type};
+  c.attributes["fft_length"] = std::move(lengths);
+  return c;
+}
+
+Case BatchNormCase(Tensor operand, Tensor scale, Tensor offset, Tensor mean, Tensor variance,
+                   double epsilon, int64_t feature_index) {
+  Case c;
+  c.op = "batch_norm_inference";
+  c.result_types.push_back(operand.type());
+  c.operands = {std::move(operand), std::move(scale), std::move(offset), std::move(mean),
+                std::move(variance)};
+  c.attributes["epsilon"] = epsilon;
+  c.attributes["feature_index"] = feature_index;
+  return c;
+}
+
 namespace {
 
 // A case of `op` on the one variadic input `values` holding the tensors

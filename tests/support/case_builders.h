@@ -89,6 +89,19 @@ struct ConvolutionAttributes {
 Case ConvolutionCase(Tensor lhs, Tensor rhs, const ConvolutionAttributes& a, Shape result_shape,
                      ElementType result_type);
 
+// ------------------------------------------------------------ other ops
+
+// map of `inputs` with `computation` over every dimension.
+Case MapCase(std::vector<Tensor> inputs, Region computation, ElementType result);
+
+// fft of `operand` (fft_type FFT, IFFT, RFFT or IRFFT).
+Case FftCase(Tensor operand, const std::string& type, std::vector<int64_t> lengths,
+             TensorType result);
+
+// batch_norm_inference; the result has operand's type.
+Case BatchNormCase(Tensor operand, Tensor scale, Tensor offset, Tensor mean, Tensor variance,
+                   double epsilon, int64_t feature_index);
+
 // ------------------------------------------------------------------ gather
 
 struct GatherDims {
