@@ -298,13 +298,14 @@ absl::Status ForResultRanges(const Device& device, int64_t result_count, int64_t
   return absl::OkStatus();
 }
 
-template <ElementType T, Combiner K>
-void ApplyCombiner(Tensor& result, const Tensor& updates, const std::vector<int64_t>& positions,
-                   const Device& device) {
+// Combines every update into its result element with `combine` (the
+// scalar function of a recognised combiner on T).
+template <ElementType T, typename Combine>
+void ApplyCombiner(const Combine& combine, Tensor& result, const Tensor& updates,
+                   const std::vector<int64_t>& positions, const Device& device) {
   using C = ContainerT<T>;
   C* out = result.values<T>().data();
   const C* in = updates.values<T>().data();
-  const auto combine = CombineFunction<K, T>();
   const auto count = static_cast<int64_t>(positions.size());
   (void)ForResultRanges(device, result.num_elements(), count, [&](int64_t first, int64_t last) {
     for (int64_t u = 0; u < count; ++u) {
@@ -313,39 +314,6 @@ void ApplyCombiner(Tensor& result, const Tensor& updates, const std::vector<int6
     }
     return absl::OkStatus();
   });
-}
-
-template <ElementType T>
-void ApplyCombiner(Combiner kind, Tensor& result, const Tensor& updates,
-                   const std::vector<int64_t>& positions, const Device& device) {
-  switch (kind) {
-    case Combiner::kReplace:
-      return ApplyCombiner<T, Combiner::kReplace>(result, updates, positions, device);
-    case Combiner::kAdd:
-      return ApplyCombiner<T, Combiner::kAdd>(result, updates, positions, device);
-    case Combiner::kMultiply:
-      return ApplyCombiner<T, Combiner::kMultiply>(result, updates, positions, device);
-    case Combiner::kMaximum:
-      return ApplyCombiner<T, Combiner::kMaximum>(result, updates, positions, device);
-    case Combiner::kMinimum:
-      return ApplyCombiner<T, Combiner::kMinimum>(result, updates, positions, device);
-    case Combiner::kAnd:
-    case Combiner::kOr:
-    case Combiner::kXor:
-      if constexpr (IsInteger(T) || IsBool(T)) {
-        if (kind == Combiner::kAnd) {
-          return ApplyCombiner<T, Combiner::kAnd>(result, updates, positions, device);
-        }
-        if (kind == Combiner::kOr) {
-          return ApplyCombiner<T, Combiner::kOr>(result, updates, positions, device);
-        }
-        return ApplyCombiner<T, Combiner::kXor>(result, updates, positions, device);
-      }
-      return;
-    case Combiner::kKeep:
-    case Combiner::kGeneral:
-      return;
-  }
 }
 
 // Any body: evaluated once per update element that lands in bounds, on the
@@ -494,7 +462,9 @@ absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
   }
   for (size_t i = 0; i < n; ++i) {
     DispatchElementType(results[i].element_type(), [&]<ElementType T>() {
-      ApplyCombiner<T>(kinds[i], results[i], *body_updates[i], positions, device);
+      WithCombineFunction<T>(kinds[i], [&](const auto& combine) {
+        ApplyCombiner<T>(combine, results[i], *body_updates[i], positions, device);
+      });
     });
   }
   return results;
