@@ -3,7 +3,7 @@
 // of element-wise ops, each rounded to the element type:
 //   result = add(multiply(scale, divide(subtract(operand, mean),
 //                                       sqrt(add(variance, epsilon)))), offset)
-// with epsilon rounded to the element type first. Backends reassociate it
+// with epsilon (an f32 constant) rounded to the element type first. Backends reassociate it
 // (scale * rsqrt(variance + epsilon) first, a fused multiply-add, f32 for a
 // narrow type), so the oracle computes the exact value in long double and
 // allows what any such evaluation errs by: with p = scale * normalised and
@@ -54,8 +54,9 @@ Results Inference(const Case& c, int64_t feature_index, double epsilon) {
   const double u = std::ldexp(1.0, -(format.mantissa_bits + 1));
   const double tiny = std::ldexp(1.0, format.min_normal_exponent() - format.mantissa_bits);
   const double largest = DecodeFloat(format, format.max_finite_bits()).ToDouble();
-  // epsilon as the element type holds it (constant(epsilon, element_type)).
-  const long double eps = ToDouble<T>(RoundDouble<T>(epsilon));
+  // epsilon is an f32 constant (a case may carry it as any double): its f32
+  // value, then as the element type holds it (constant(epsilon, element_type)).
+  const long double eps = ToDouble<T>(RoundDouble<T>(static_cast<float>(epsilon)));
 
   const int64_t count = operand.num_elements();
   Tensor reference(c.result_types[0]);

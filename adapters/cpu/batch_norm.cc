@@ -46,11 +46,13 @@ absl::StatusOr<Results> RunBatchNormInference(const Case& c, const Device& devic
           TensorType({features}, type).ToString(), ", not ", c.operands[k].type().ToString()));
     }
   }
-  // epsilon in the element type, as constant(epsilon, element_type(operand)).
+  // epsilon is an f32 constant: its f32 value in the element type, as
+  // constant(epsilon, element_type(operand)).
   double eps = 0;
   {
+    const float f32_epsilon = static_cast<float>(*epsilon);
     Tensor narrow(Shape{}, type);
-    ConvertBuffer(ElementType::kF64, epsilon, type, narrow.raw(), 1, device);
+    ConvertBuffer(ElementType::kF32, &f32_epsilon, type, narrow.raw(), 1, device);
     ConvertBuffer(type, narrow.raw(), ElementType::kF64, &eps, 1, device);
   }
   const std::vector<double> x = AsDoubles(operand, device);

@@ -82,5 +82,18 @@ TEST(BatchNormOracleTest, TheBoundPassesBothOrdersAndCatchesWrongFormulas) {
   EXPECT_FALSE(Passes(e, F32({n, features}, by_variance)));
 }
 
+// epsilon is an f32 constant: 0.001 is 0.0010000000474974513 before it
+// becomes an f64 (found against IREE, which reads it so).
+TEST(BatchNormOracleTest, EpsilonIsAnF32Constant) {
+  std::vector<ResultExpectation> e = RunOk(BatchNormCase(
+      Literal("dense<[0.0]> : tensor<1xf64>"), Literal("dense<[1.0]> : tensor<1xf64>"),
+      Literal("dense<[0.0]> : tensor<1xf64>"), Literal("dense<[1.0]> : tensor<1xf64>"),
+      Literal("dense<[0.0]> : tensor<1xf64>"), 0.001, 0));
+  ASSERT_EQ(e.size(), 1u);
+  const double want = -1 / std::sqrt(static_cast<double>(0.001f));
+  EXPECT_NEAR(e[0].center_hi[0], want, 1e-13);
+  EXPECT_GT(std::fabs(e[0].center_hi[0] - (-1 / std::sqrt(0.001))), 1e-7);
+}
+
 }  // namespace
 }  // namespace hlocheck
