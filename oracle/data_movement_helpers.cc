@@ -23,6 +23,16 @@ Tensor ScalarAt(const Tensor& from, int64_t position) {
   return scalar;
 }
 
+void CopyElementTo(const Tensor& from, int64_t position, Tensor& scalar) {
+  const size_t bytes = ContainerBytes(from.element_type());
+  if (!scalar.shape().empty() || scalar.element_type() != from.element_type() ||
+      scalar.bytes().size() != bytes) {
+    scalar = ScalarAt(from, position);
+    return;
+  }
+  std::memcpy(scalar.bytes().data(), from.bytes().data() + position * bytes, bytes);
+}
+
 std::span<const Tensor> InputTensors(const Case& c, size_t input) {
   std::span<const Tensor> all(c.operands);
   if (c.operand_segments.empty()) return all.subspan(input, 1);

@@ -65,6 +65,10 @@ Tensor ResultFrom(const TensorType& result_type, Source&& source) {
 // A 0-dimensional tensor holding element `position` (row-major) of `from`:
 // one argument of a region body (a reduction's, a comparator's, a map's).
 Tensor ScalarAt(const Tensor& from, int64_t position);
+// The same into `scalar`, reusing its storage when it is a 0-dimensional
+// tensor of from's element type (the loops that call a body element by
+// element keep their argument tensors so).
+void CopyElementTo(const Tensor& from, int64_t position, Tensor& scalar);
 
 // The tensors of the op's input `input` (its position among the spec's
 // operands), using c.operand_segments for variadic inputs.

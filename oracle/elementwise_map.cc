@@ -63,7 +63,7 @@ Results Map(const Case& c) {
       ", whose tolerance the oracle does not carry through a region: the value is the oracle's";
   std::vector<Tensor> arguments(inputs.size());
   for (int64_t i = 0; i < count; ++i) {
-    for (size_t k = 0; k < inputs.size(); ++k) arguments[k] = ScalarAt(inputs[k], i);
+    for (size_t k = 0; k < inputs.size(); ++k) CopyElementTo(inputs[k], i, arguments[k]);
     HLOCHECK_ASSIGN_OR_RETURN(std::span<const Tensor> values, prepared.Call(arguments));
     if (values.size() != 1 || values[0].element_type() != reference.element_type()) {
       return absl::InvalidArgumentError("map: the computation returned " +

@@ -205,10 +205,11 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
   for (int64_t position = 0; position < count; ++position) {
     at.clear();
     positions(position, at);
-    for (size_t i = 0; i < n; ++i) arguments[i] = init_values[i];
+    for (size_t i = 0; i < n; ++i) CopyElementTo(init_values[i], 0, arguments[i]);
     for (int64_t a : at) {
       for (size_t i = 0; i < n; ++i) {
-        arguments[n + i] = a == kInitValue ? init_values[i] : ScalarAt(inputs[i], a);
+        CopyElementTo(a == kInitValue ? init_values[i] : inputs[i], a == kInitValue ? 0 : a,
+                      arguments[n + i]);
       }
       HLOCHECK_ASSIGN_OR_RETURN(std::span<const Tensor> values, prepared.Call(arguments));
       if (values.size() != n) {
@@ -216,7 +217,7 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
                                           std::to_string(values.size()) + " values, not " +
                                           std::to_string(n));
       }
-      for (size_t i = 0; i < n; ++i) arguments[i] = values[i];
+      for (size_t i = 0; i < n; ++i) CopyElementTo(values[i], 0, arguments[i]);
     }
     for (size_t i = 0; i < n; ++i) {
       Tensor& reference = results[i].reference();
@@ -413,8 +414,8 @@ Results SelectAndScatter(const Case& c) {
     }
     int64_t best = candidates[0];
     for (size_t k = 1; k < candidates.size(); ++k) {
-      arguments[0] = ScalarAt(operand, best);
-      arguments[1] = ScalarAt(operand, candidates[k]);
+      CopyElementTo(operand, best, arguments[0]);
+      CopyElementTo(operand, candidates[k], arguments[1]);
       HLOCHECK_ASSIGN_OR_RETURN(std::span<const Tensor> keep, select_body.Call(arguments));
       if (keep.size() != 1 || keep[0].element_type() != ElementType::kI1) {
         return absl::InvalidArgumentError("select_and_scatter: select must return one i1");
