@@ -564,6 +564,15 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
     // data like any other, which the spec makes implementation-defined.
     bool identity = op.operands[i].data == "identity" && !g.region_kinds.empty() &&
                     Choose(rc::gen::inRange(0, 4)) != 0;
+    // Matrices the linear algebra ops are defined on three times in four;
+    // otherwise data like any other (not positive definite, singular: the
+    // spec leaves those undefined).
+    std::optional<MatrixKind> matrix;
+    if ((op.operands[i].data == "positive_definite" || op.operands[i].data == "triangular") &&
+        Choose(rc::gen::inRange(0, 4)) != 0) {
+      matrix = op.operands[i].data == "triangular" ? MatrixKind::kTriangular
+                                                   : MatrixKind::kPositiveDefinite;
+    }
     for (const ValueType& t : g.instance.operands[i]) {
       if (structured) c.operand_structure.push_back(t);
       // The identity of the first region body that has one (reduce's body,
@@ -575,6 +584,12 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
       }
       if (identity_value) {
         c.operands.push_back(*std::move(identity_value));
+      } else if (matrix && IsPlainTensor(t)) {
+        const auto unit = g.instance.attributes.find("unit_diagonal");
+        const bool unit_diagonal = unit != g.instance.attributes.end() &&
+                                   std::holds_alternative<bool>(unit->second) &&
+                                   std::get<bool>(unit->second);
+        c.operands.push_back(Choose(MatrixData(t.tensor(), *matrix, unit_diagonal)));
       } else if (indices && IsPlainTensor(t)) {
         c.operands.push_back(*IndexData(t.tensor(), bound));
       } else {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <tuple>
+#include <type_traits>
 
 #include "core/element_value.h"
 
@@ -368,6 +369,90 @@ rc::Gen<Tensor> IndexData(TensorType type, int64_t bound) {
     });
     return rc::shrinkable::shrinkRecur(std::move(tensor), &SimplerTensors);
   });
+}
+
+namespace {
+
+// A complex or real value of T from two doubles (the imaginary part
+// dropped for real types).
+template <ElementType T>
+ContainerT<T> FromParts(double re, double im) {
+  if constexpr (IsComplex(T)) {
+    using Part = typename ContainerT<T>::value_type;
+    constexpr ElementType kPart =
+        std::is_same_v<Part, float> ? ElementType::kF32 : ElementType::kF64;
+    return {FromDouble<kPart>(re), FromDouble<kPart>(im)};
+  } else {
+    return FromDouble<T>(re);
+  }
+}
+
+// A quarter in [-1, 1].
+double Quarter(Bits& bits) { return (static_cast<double>(bits.Below(9)) - 4) / 4; }
+
+template <ElementType T>
+void FillMatrices(Tensor& tensor, MatrixKind kind, bool unit_diagonal, Bits& bits) {
+  const Shape& shape = tensor.shape();
+  const int64_t n = shape.size() < 2 ? 0 : shape.back();
+  if (n == 0 || shape[shape.size() - 2] != n) return;
+  auto values = tensor.values<T>();
+  const int64_t batches = tensor.num_elements() / (n * n);
+  for (int64_t b = 0; b < batches; ++b) {
+    ContainerT<T>* m = values.data() + b * n * n;
+    if (kind == MatrixKind::kPositiveDefinite) {
+      // Hermitian and strictly diagonally dominant with a positive diagonal:
+      // positive definite (Gershgorin), with a margin of 1 that rounding to
+      // narrow types rarely eats.
+      std::vector<double> row_sums(static_cast<size_t>(n), 0.0);
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < i; ++j) {
+          const double re = Quarter(bits), im = IsComplex(T) ? Quarter(bits) : 0.0;
+          m[i * n + j] = FromParts<T>(re, im);
+          m[j * n + i] = FromParts<T>(re, -im);
+          row_sums[i] += std::hypot(re, im);
+          row_sums[j] += std::hypot(re, im);
+        }
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        m[i * n + i] =
+            FromParts<T>(std::ceil(row_sums[i]) + 1 + static_cast<double>(bits.Below(3)), 0);
+      }
+    } else {
+      // Ill-conditioned one time in four: small diagonal elements under
+      // larger off-diagonal ones (|a^-1| grows like 8^n), still nonsingular.
+      const bool ill_conditioned = bits.Below(4) == 0;
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          double re = Quarter(bits), im = IsComplex(T) ? Quarter(bits) : 0.0;
+          if (i == j) {
+            const double magnitude =
+                ill_conditioned ? 0.25 : 1 + static_cast<double>(bits.Below(4));
+            re = unit_diagonal ? 1 : (bits.Below(2) ? magnitude : -magnitude);
+            im = 0;
+          } else if (ill_conditioned) {
+            re *= 2;
+          }
+          m[i * n + j] = FromParts<T>(re, im);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+rc::Gen<Tensor> MatrixData(TensorType type, MatrixKind kind, bool unit_diagonal) {
+  return rc::Gen<Tensor>(
+      [type = std::move(type), kind, unit_diagonal](const rc::Random& random, int) {
+        Tensor tensor(type);
+        Bits bits(random);
+        DispatchElementType(type.element_type, [&]<ElementType T>() {
+          if constexpr (IsFloat(T) || IsComplex(T)) {
+            FillMatrices<T>(tensor, kind, unit_diagonal, bits);
+          }
+        });
+        return rc::shrinkable::shrinkRecur(std::move(tensor), &SimplerTensors);
+      });
 }
 
 }  // namespace hlocheck

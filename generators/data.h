@@ -31,6 +31,17 @@ rc::Gen<Tensor> TensorData(TensorType type, DataPolicy policy);
 // beyond the bound; small values repeat, so scatter sees duplicate indices.
 rc::Gen<Tensor> IndexData(TensorType type, int64_t bound);
 
+// Batches of square matrices (the last two dimensions) for the linear
+// algebra ops, in quarters of [-1, 1] off the diagonal:
+// kPositiveDefinite, Hermitian and strictly diagonally dominant with a
+// positive diagonal (so positive definite, for cholesky); kTriangular, a
+// diagonal of magnitude 1 to 4 (ones for unit_diagonal), or one time in four
+// 1/4 under off-diagonal entries up to 2 (ill-conditioned but nonsingular,
+// for triangular_solve). Other element types, and shapes that are not
+// square, stay zero.
+enum class MatrixKind { kPositiveDefinite, kTriangular };
+rc::Gen<Tensor> MatrixData(TensorType type, MatrixKind kind, bool unit_diagonal);
+
 // The simpler neighbours of a tensor that the shrinker tries, in order,
 // produced lazily: all simplest values, then each element made simpler on
 // its own. Every candidate is strictly simpler, so shrinking terminates.

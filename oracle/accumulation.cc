@@ -8,18 +8,10 @@
 #include "core/element_value.h"
 #include "core/exact_value.h"
 #include "oracle/precise/double_double.h"
+#include "oracle/step_errors.h"
 
 namespace hlocheck::oracle {
 namespace {
-
-double Gamma(int64_t k, double unit_roundoff) {
-  const double nu = static_cast<double>(k) * unit_roundoff;
-  return nu < 1 ? nu / (1 - nu) : HUGE_VAL;
-}
-
-double MaxFinite(const FloatFormat& format) {
-  return DecodeFloat(format, format.max_finite_bits()).ToDouble();
-}
 
 // The integer value of an element of an integer type, and the type's range.
 struct IntegerRange {
@@ -186,7 +178,7 @@ OrderFreeValue OrderFreeSum(const std::vector<double>& terms, const FloatFormat&
   v.hi = sum.hi();
   v.lo = sum.lo();
   const int64_t k = static_cast<int64_t>(terms.size()) - 1;
-  const double unit_roundoff = std::ldexp(1.0, -(format.mantissa_bits + 1));
+  const double unit_roundoff = UnitRoundoff(format);
   const double smallest = std::ldexp(1.0, format.min_normal_exponent() - format.mantissa_bits);
   const double bound = Gamma(k, unit_roundoff) * magnitude * (1 + std::ldexp(1.0, -20)) +
                        static_cast<double>(k) * (smallest + std::ldexp(magnitude, -100));
@@ -214,7 +206,7 @@ OrderFreeValue OrderFreeProduct(const std::vector<double>& factors, const FloatF
     smallest += i == 0 ? e : std::min(e, 0.0);
   }
   const int64_t k = static_cast<int64_t>(factors.size()) - 1;
-  const double unit_roundoff = std::ldexp(1.0, -(format.mantissa_bits + 1));
+  const double unit_roundoff = UnitRoundoff(format);
   // One binade of margin for the roundings and the logarithms' error.
   const bool no_overflow = largest + 1 < std::log2(MaxFinite(format));
   const bool no_underflow = smallest - 1 > format.min_normal_exponent();

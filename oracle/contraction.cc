@@ -11,6 +11,7 @@
 #include "oracle/element_encoding.h"
 #include "oracle/oracle.h"
 #include "oracle/precise/double_double.h"
+#include "oracle/step_errors.h"
 
 namespace hlocheck::oracle {
 namespace {
@@ -150,8 +151,7 @@ void Finish(const PartSum& part, int64_t terms, const FloatFormat& format, doubl
     return;
   }
   double n = static_cast<double>(terms);
-  double nu = n * model.unit_roundoff;
-  double gamma = nu < 1 ? nu / (1 - nu) : HUGE_VAL;
+  double gamma = Gamma(terms, model.unit_roundoff);
   // Accumulation error (Higham), underflow in each step, the double-double
   // reference's own error, and the final rounding to the result type.
   double accumulation = gamma * part.magnitude * (1 + std::ldexp(1.0, -20)) +

@@ -5,6 +5,7 @@
 #define HLOCHECK_ORACLE_ELEMENT_ENCODING_H_
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 
@@ -16,6 +17,18 @@ namespace hlocheck::oracle {
 
 // A real float type's element rounded once from a double holding the exact
 // value, or a value whose rounding to T is known to be innocuous.
+// An element of a real or complex float type as a complex long double
+// (imaginary part 0 for a real type): what the oracle's transforms and
+// factorisations compute in.
+template <ElementType T>
+std::complex<long double> ComplexLongDouble(ContainerT<T> x) {
+  if constexpr (IsComplex(T)) {
+    return {x.real(), x.imag()};
+  } else {
+    return {static_cast<long double>(ToDouble<T>(x)), 0};
+  }
+}
+
 template <ElementType T>
 ContainerT<T> RoundDouble(double value) {
   static_assert(IsFloat(T));

@@ -32,6 +32,7 @@
 #include "oracle/element_encoding.h"
 #include "oracle/element_results.h"
 #include "oracle/oracle.h"
+#include "oracle/step_errors.h"
 
 namespace hlocheck::oracle {
 namespace {
@@ -87,15 +88,6 @@ void AlongDimension(std::vector<Value>& values, const Shape& shape, size_t d, bo
   }
 }
 
-template <ElementType T>
-Value ValueOf(ContainerT<T> x) {
-  if constexpr (IsComplex(T)) {
-    return Value(x.real(), x.imag());
-  } else {
-    return Value(static_cast<long double>(ToDouble<T>(x)), 0);
-  }
-}
-
 Results Fft(const Case& c) {
   const Tensor& operand = c.operands[0];
   const TensorType& result_type = c.result_types[0];
@@ -112,7 +104,7 @@ Results Fft(const Case& c) {
   DispatchElementType(operand.element_type(), [&]<ElementType T>() {
     if constexpr (IsFloat(T) || IsComplex(T)) {
       auto x = operand.values<T>();
-      for (size_t i = 0; i < values.size(); ++i) values[i] = ValueOf<T>(x[i]);
+      for (size_t i = 0; i < values.size(); ++i) values[i] = ComplexLongDouble<T>(x[i]);
     }
   });
   Shape shape = operand.shape();
@@ -173,7 +165,7 @@ Results Fft(const Case& c) {
       auto x = operand.values<T>();
       for (int64_t b = 0; b < blocks; ++b) {
         for (int64_t i = b * block; i < (b + 1) * block; ++i) {
-          const Value v = ValueOf<T>(x[i]);
+          const Value v = ComplexLongDouble<T>(x[i]);
           if (std::isinf(v.real()) || std::isinf(v.imag())) infinite[b] = 1;
           norms[b] += std::norm(v);
         }
@@ -183,7 +175,7 @@ Results Fft(const Case& c) {
   const ElementType part =
       complex_result ? ComponentType(result_type.element_type) : result_type.element_type;
   const FloatFormat& format = Format(part);
-  const double u = std::ldexp(1.0, -(format.mantissa_bits + 1));
+  const double u = UnitRoundoff(format);
   const double tiny = std::ldexp(1.0, format.min_normal_exponent() - format.mantissa_bits);
   // ||y||_2 / ||x||_2 by Parseval, and what an algorithm's partial sums may
   // reach before an inverse's 1/N: sqrt(N) ||x||_2 (sqrt(2) more for IRFFT).

@@ -18,8 +18,8 @@ const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
           oracle::ElementwiseCompareSelectOps, oracle::ElementwiseComplexOps,
           oracle::ElementwiseMapOps, oracle::ElementwiseConversionOps,
           oracle::ElementwiseRoundingOps, oracle::ElementwiseTranscendentalOps,
-          oracle::BatchNormOps, oracle::ContractionOps, oracle::FftOps, oracle::ReductionOps,
-          oracle::DataMovementIndexingOps, oracle::DataMovementScatterOps,
+          oracle::BatchNormOps, oracle::ContractionOps, oracle::FftOps, oracle::LinearAlgebraOps,
+          oracle::ReductionOps, oracle::DataMovementIndexingOps, oracle::DataMovementScatterOps,
           oracle::DataMovementShapeOps, oracle::DataMovementSortOps, oracle::DataMovementTuplesOps,
           oracle::DataMovementValuesOps}) {
       for (const oracle::OpEntry& entry : chapter()) (*map)[entry.name] = entry.function;

@@ -233,8 +233,10 @@ class Loader : public YamlReader {
       if (entry["data"]) {
         auto data = Scalar(entry["data"], "data");
         HLOCHECK_RETURN_IF_ERROR(data.status());
-        if (*data != "indices" && *data != "identity") {
-          return Error(entry["data"], "expected data: indices or data: identity");
+        if (*data != "indices" && *data != "identity" && *data != "positive_definite" &&
+            *data != "triangular") {
+          return Error(entry["data"],
+                       "expected data: indices, identity, positive_definite or triangular");
         }
         value.data = *data;
       }

@@ -51,8 +51,10 @@ struct ValueSpec {  // an operand or a result
   // indices and scatter/gather indices, whose values are drawn inside, at and
   // beyond the bounds the spec clamps or skips at; "identity" for init
   // values, mostly the identity of the combiner the op's first region body
-  // computes (a sum starts at 0, a maximum at -Inf), as real programs do.
-  // Empty: ordinary data.
+  // computes (a sum starts at 0, a maximum at -Inf), as real programs do;
+  // "positive_definite" (cholesky's a) and "triangular" (triangular_solve's
+  // a) for matrices the linear algebra ops are defined on, mostly
+  // (generators/data.h, MatrixData). Empty: ordinary data.
   std::string data;
   // The rank seed 002's Inputs or Outputs table gives the value (a
   // 0-dimensional padding_value, a 1-dimensional batch-norm scale) where no

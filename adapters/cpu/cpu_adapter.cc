@@ -11,11 +11,12 @@
 namespace hlocheck {
 namespace cpu {
 
-absl::Status CheckCounts(const Case& c, size_t operands) {
-  if (c.operands.size() != operands || c.result_types.size() != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, " takes ", operands, " operands and has 1 result, not ",
-                     c.operands.size(), " and ", c.result_types.size()));
+absl::Status CheckCounts(const Case& c, size_t operands, size_t results) {
+  if (c.operands.size() != operands || c.result_types.size() != results) {
+    return absl::InvalidArgumentError(absl::StrCat(c.op, " takes ", operands, " operands and has ",
+                                                   results, results == 1 ? " result" : " results",
+                                                   ", not ", c.operands.size(), " and ",
+                                                   c.result_types.size()));
   }
   return absl::OkStatus();
 }
@@ -59,9 +60,10 @@ const std::vector<OpEntry>& OpTable() {
           cpu::ElementwiseCompareSelectOps(), cpu::ElementwiseComplexOps(),
           cpu::ElementwiseMapOps(), cpu::ElementwiseConversionOps(), cpu::ElementwiseRoundingOps(),
           cpu::ElementwiseTranscendentalOps(), cpu::BatchNormOps(), cpu::ContractionOps(),
-          cpu::FftOps(), cpu::ReductionOps(), cpu::DataMovementIndexingOps(),
-          cpu::DataMovementScatterOps(), cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(),
-          cpu::DataMovementTuplesOps(), cpu::DataMovementValuesOps()}) {
+          cpu::FftOps(), cpu::LinearAlgebraOps(), cpu::ReductionOps(),
+          cpu::DataMovementIndexingOps(), cpu::DataMovementScatterOps(),
+          cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(), cpu::DataMovementTuplesOps(),
+          cpu::DataMovementValuesOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

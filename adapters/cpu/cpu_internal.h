@@ -74,6 +74,7 @@ std::vector<OpEntry> ElementwiseTranscendentalOps();
 std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> ContractionOps();
 std::vector<OpEntry> FftOps();
+std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> DataMovementIndexingOps();
 std::vector<OpEntry> DataMovementScatterOps();
@@ -195,7 +196,7 @@ inline AdapterSupport SupportsUnquantized(const Case& c) {
 
 // Checks the operand and result counts; the adapter's table also checks
 // them, but every Run*() is callable on its own.
-absl::Status CheckCounts(const Case& c, size_t operands);
+absl::Status CheckCounts(const Case& c, size_t operands, size_t results = 1);
 
 // The tensors of each of the `inputs` operands of the spec (several for a
 // variadic one, as operand_segments says; one each when it is empty).

@@ -312,6 +312,132 @@ class BatchNormNoEpsilonFault : public FaultyAdapter {
   }
 };
 
+// The values of a float tensor as doubles, and back.
+std::vector<double> AsDoubles(const Tensor& t) {
+  std::vector<double> values(static_cast<size_t>(t.num_elements()));
+  ConvertElements(t.element_type(), t.raw(), ElementType::kF64, values.data(), t.num_elements(),
+                  nullptr, RoundingMode::kNearestEven);
+  return values;
+}
+
+Tensor FromDoubles(const std::vector<double>& values, const TensorType& type) {
+  Tensor t(type);
+  ConvertElements(ElementType::kF64, values.data(), type.element_type, t.raw(), t.num_elements(),
+                  nullptr, RoundingMode::kNearestEven);
+  return t;
+}
+
+// The sum over each feature of a batch norm operand: `keep(i, sum)` gives
+// the partial sum after element i (row-major order), `last` marks the last
+// element of its feature.
+template <typename Step>
+std::vector<double> FeatureSums(const Tensor& t, int64_t feature_index, Step step) {
+  const int64_t features = t.shape()[feature_index];
+  const int64_t inner = RowMajorStrides(t.shape())[feature_index];
+  const std::vector<double> values = AsDoubles(t);
+  std::vector<double> sums(static_cast<size_t>(features), 0.0);
+  std::vector<int64_t> remaining(static_cast<size_t>(features), 0);
+  for (size_t i = 0; i < values.size(); ++i) ++remaining[(i / inner) % features];
+  for (size_t i = 0; i < values.size(); ++i) {
+    const int64_t f = (static_cast<int64_t>(i) / inner) % features;
+    sums[f] = step(sums[f], values[i], --remaining[f] == 0);
+  }
+  return sums;
+}
+
+// batch_norm_training whose batch_mean loses the last element of each
+// feature (a reduction loop that stops one short); output and batch_var
+// are right.
+class BatchNormTrainingDropTermFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    absl::StatusOr<std::vector<Tensor>> results = cpu().Run(c);
+    if (!results.ok()) return results;
+    const Tensor& operand = c.operands[0];
+    const int64_t feature_index = c.attribute<int64_t>("feature_index");
+    const int64_t features = operand.shape()[feature_index];
+    if (features == 0) return results;
+    const double count = static_cast<double>(operand.num_elements() / features);
+    std::vector<double> mean =
+        FeatureSums(operand, feature_index,
+                    [](double sum, double x, bool last) { return last ? sum : sum + x; });
+    for (double& m : mean) m /= count;
+    (*results)[1] = FromDoubles(mean, c.result_types[1]);
+    return results;
+  }
+};
+
+// batch_norm_grad whose grad_offset keeps its partial sums in bf16, as a
+// backend accumulating in a narrower type than the operands' would; the
+// other results are right.
+class BatchNormGradBf16SumFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    absl::StatusOr<std::vector<Tensor>> results = cpu().Run(c);
+    if (!results.ok()) return results;
+    auto to_bf16 = [](double v) {
+      uint16_t bits;
+      ConvertElements(ElementType::kF64, &v, ElementType::kBF16, &bits, 1, nullptr,
+                      RoundingMode::kNearestEven);
+      double back;
+      ConvertElements(ElementType::kBF16, &bits, ElementType::kF64, &back, 1, nullptr,
+                      RoundingMode::kNearestEven);
+      return back;
+    };
+    const std::vector<double> sums =
+        FeatureSums(c.operands[4], c.attribute<int64_t>("feature_index"),
+                    [&](double sum, double x, bool) { return to_bf16(sum + x); });
+    (*results)[2] = FromDoubles(sums, c.result_types[2]);
+    return results;
+  }
+};
+
+// cholesky on bf16: the operand rounded to bf16, factored, and the factor
+// widened back, as a backend computing a narrow type's factorisation would.
+class CholeskyBf16Fault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    const TensorType wide = c.result_types[0];
+    if (!IsFloat(wide.element_type) || c.operands[0].type().quantization) return cpu().Run(c);
+    Case narrow = c;
+    narrow.operands[0] = Tensor(c.operands[0].shape(), ElementType::kBF16);
+    ConvertElements(wide.element_type, c.operands[0].raw(), ElementType::kBF16,
+                    narrow.operands[0].raw(), c.operands[0].num_elements(), nullptr,
+                    RoundingMode::kNearestEven);
+    narrow.result_types[0].element_type = ElementType::kBF16;
+    absl::StatusOr<std::vector<Tensor>> results = cpu().Run(narrow);
+    if (!results.ok()) return results;
+    Tensor widened(wide);
+    ConvertElements(ElementType::kBF16, (*results)[0].raw(), wide.element_type, widened.raw(),
+                    widened.num_elements(), nullptr, RoundingMode::kNearestEven);
+    (*results)[0] = std::move(widened);
+    return results;
+  }
+};
+
+// triangular_solve ignoring transpose_a: TRANSPOSE and ADJOINT solve with
+// a as it is.
+class TriangularSolveNoTransposeFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case untransposed = c;
+    untransposed.attributes["transpose_a"] = EnumValue{"NO_TRANSPOSE"};
+    return cpu().Run(untransposed);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -407,6 +533,18 @@ const std::vector<FaultEntry>& FaultTable() {
       {{"faulty-batch-norm-no-epsilon", "batch_norm_inference",
         "batch_norm_inference without epsilon"},
        Make<BatchNormNoEpsilonFault>},
+      {{"faulty-batch-norm-training-drop", "batch_norm_training",
+        "batch_norm_training whose batch_mean loses the last element of each feature"},
+       Make<BatchNormTrainingDropTermFault>},
+      {{"faulty-batch-norm-grad-bf16-sum", "batch_norm_grad",
+        "batch_norm_grad summing grad_offset with bf16 partial sums"},
+       Make<BatchNormGradBf16SumFault>},
+      {{"faulty-cholesky-bf16", "cholesky",
+        "cholesky factoring the operand rounded to bf16 (a narrow working precision)"},
+       Make<CholeskyBf16Fault>},
+      {{"faulty-triangular-solve-no-transpose", "triangular_solve",
+        "triangular_solve ignoring transpose_a"},
+       Make<TriangularSolveNoTransposeFault>},
       {{"faulty-convert-truncate", "convert",
         "float-to-float convert rounding towards zero instead of to nearest even"},
        Make<ConvertTruncateFault>},

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "oracle/compare.h"
-#include "tests/oracle/data_movement_test_util.h"
+#include "tests/oracle/oracle_test_util.h"
 #include "tests/support/case_builders.h"
 
 namespace hlocheck {
@@ -18,19 +18,10 @@ namespace {
 
 using testing::ConvolutionCase;
 using testing::Literal;
+using testing::Passes;
+using testing::RunOk;
 using testing::TheOracle;
 using ET = ElementType;
-
-std::vector<ResultExpectation> RunOk(const Case& c) {
-  auto results = TheOracle().Run(c);
-  EXPECT_TRUE(results.ok()) << results.status();
-  return results.ok() ? *results : std::vector<ResultExpectation>{};
-}
-
-bool Passes(const std::vector<ResultExpectation>& e, const Tensor& actual) {
-  std::vector<ResultComparison> comparisons = CompareResults(e, {actual});
-  return comparisons.size() == 1 && comparisons[0].ok();
-}
 
 Tensor F32(Shape shape, const std::vector<float>& values) {
   Tensor t(std::move(shape), ET::kF32);

@@ -11,13 +11,14 @@
 
 #include "mlir/reader.h"
 #include "oracle/compare.h"
-#include "tests/oracle/data_movement_test_util.h"
+#include "tests/oracle/oracle_test_util.h"
 
 namespace hlocheck {
 namespace {
 
 using testing::Literal;
 using testing::MapCase;
+using testing::RunOk;
 using testing::TheOracle;
 using ET = ElementType;
 
@@ -27,12 +28,6 @@ Region RegionOf(const std::string& arguments, const std::string& result, const s
   auto module = mlir::ReadModule(text, "test", **spec::DefaultRegistry());
   EXPECT_TRUE(module.ok()) << module.status() << "\n" << text;
   return module.ok() ? module->functions.at(0).body : Region();
-}
-
-std::vector<ResultExpectation> RunOk(const Case& c) {
-  auto results = TheOracle().Run(c);
-  EXPECT_TRUE(results.ok()) << results.status();
-  return results.ok() ? *results : std::vector<ResultExpectation>{};
 }
 
 TEST(MapOracleTest, SpecExample) {

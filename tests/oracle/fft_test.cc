@@ -12,32 +12,23 @@
 #include <random>
 
 #include "oracle/compare.h"
-#include "tests/oracle/data_movement_test_util.h"
+#include "tests/oracle/oracle_test_util.h"
 
 namespace hlocheck {
 namespace {
 
 using testing::FftCase;
 using testing::Literal;
+using testing::Passes;
+using testing::RunOk;
 using testing::TheOracle;
 using ET = ElementType;
 using C = std::complex<float>;
-
-std::vector<ResultExpectation> RunOk(const Case& c) {
-  auto results = TheOracle().Run(c);
-  EXPECT_TRUE(results.ok()) << results.status();
-  return results.ok() ? *results : std::vector<ResultExpectation>{};
-}
 
 Tensor Complex(const std::vector<C>& values) {
   Tensor t(Shape{static_cast<int64_t>(values.size())}, ET::kComplexF32);
   std::copy(values.begin(), values.end(), t.values<ET::kComplexF32>().begin());
   return t;
-}
-
-bool Passes(const std::vector<ResultExpectation>& e, const Tensor& actual) {
-  std::vector<ResultComparison> comparisons = CompareResults(e, {actual});
-  return comparisons.size() == 1 && comparisons[0].ok();
 }
 
 TEST(FftOracleTest, SpecExample) {

@@ -104,7 +104,19 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{"faulty-fft-odd-twiddle", "fft", ElementType::kComplexF32, 3},
         // A few elements with their features' four values each (the
         // shrinker stops at two features).
-        FaultCase{"faulty-batch-norm-no-epsilon", "batch_norm_inference", ElementType::kF32, 10}),
+        FaultCase{"faulty-batch-norm-no-epsilon", "batch_norm_inference", ElementType::kF32, 10},
+        // Two elements of one feature (the mean of the first alone is
+        // wrong), with the per-feature scale and offset.
+        FaultCase{"faulty-batch-norm-training-drop", "batch_norm_training", ElementType::kF32, 4},
+        // Two gradients whose bf16 sum loses bits, with their operands and
+        // the per-feature scale, mean and variance.
+        FaultCase{"faulty-batch-norm-grad-bf16-sum", "batch_norm_grad", ElementType::kF32, 7},
+        // A 2 x 2 positive definite matrix whose bf16 rounding moves its
+        // factor beyond the f32 bound.
+        FaultCase{"faulty-cholesky-bf16", "cholesky", ElementType::kF32, 4},
+        // A 2 x 2 triangle and one right-hand side of two elements.
+        FaultCase{"faulty-triangular-solve-no-transpose", "triangular_solve", ElementType::kF32,
+                  6}),
     [](const ::testing::TestParamInfo<FaultCase>& info) {
       std::string name = info.param.backend;
       for (char& ch : name) {
@@ -117,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 13u);
+  EXPECT_EQ(Faults().size(), 17u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }

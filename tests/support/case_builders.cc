@@ -261,6 +261,51 @@ Case BatchNormCase(Tensor operand, Tensor scale, Tensor offset, Tensor mean, Ten
   return c;
 }
 
+Case BatchNormTrainingCase(Tensor operand, Tensor scale, Tensor offset, double epsilon,
+                           int64_t feature_index) {
+  Case c;
+  c.op = "batch_norm_training";
+  c.result_types = {operand.type(), scale.type(), scale.type()};
+  c.operands = {std::move(operand), std::move(scale), std::move(offset)};
+  c.attributes["epsilon"] = epsilon;
+  c.attributes["feature_index"] = feature_index;
+  return c;
+}
+
+Case BatchNormGradCase(Tensor operand, Tensor scale, Tensor mean, Tensor variance,
+                       Tensor grad_output, double epsilon, int64_t feature_index) {
+  Case c;
+  c.op = "batch_norm_grad";
+  c.result_types = {operand.type(), scale.type(), scale.type()};
+  c.operands = {std::move(operand), std::move(scale), std::move(mean), std::move(variance),
+                std::move(grad_output)};
+  c.attributes["epsilon"] = epsilon;
+  c.attributes["feature_index"] = feature_index;
+  return c;
+}
+
+Case CholeskyCase(Tensor a, bool lower) {
+  Case c;
+  c.op = "cholesky";
+  c.result_types.push_back(a.type());
+  c.operands.push_back(std::move(a));
+  c.attributes["lower"] = lower;
+  return c;
+}
+
+Case TriangularSolveCase(Tensor a, Tensor b, bool left_side, bool lower, bool unit_diagonal,
+                         const std::string& transpose_a) {
+  Case c;
+  c.op = "triangular_solve";
+  c.result_types.push_back(b.type());
+  c.operands = {std::move(a), std::move(b)};
+  c.attributes["left_side"] = left_side;
+  c.attributes["lower"] = lower;
+  c.attributes["unit_diagonal"] = unit_diagonal;
+  c.attributes["transpose_a"] = EnumValue{transpose_a};
+  return c;
+}
+
 namespace {
 
 // A case of `op` on the one variadic input `values` holding the tensors

@@ -101,6 +101,21 @@ Case FftCase(Tensor operand, const std::string& type, std::vector<int64_t> lengt
 // batch_norm_inference; the result has operand's type.
 Case BatchNormCase(Tensor operand, Tensor scale, Tensor offset, Tensor mean, Tensor variance,
                    double epsilon, int64_t feature_index);
+// batch_norm_training: output of operand's type, batch_mean and batch_var
+// of scale's.
+Case BatchNormTrainingCase(Tensor operand, Tensor scale, Tensor offset, double epsilon,
+                           int64_t feature_index);
+// batch_norm_grad: grad_operand of operand's type, grad_scale and
+// grad_offset of scale's.
+Case BatchNormGradCase(Tensor operand, Tensor scale, Tensor mean, Tensor variance,
+                       Tensor grad_output, double epsilon, int64_t feature_index);
+
+// cholesky of a batch of square matrices; the result has a's type.
+Case CholeskyCase(Tensor a, bool lower);
+// triangular_solve (transpose_a NO_TRANSPOSE, TRANSPOSE or ADJOINT); the
+// result has b's type.
+Case TriangularSolveCase(Tensor a, Tensor b, bool left_side, bool lower, bool unit_diagonal,
+                         const std::string& transpose_a);
 
 // ------------------------------------------------------------------ gather
 
