@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 namespace hlocheck {
@@ -161,5 +162,35 @@ HLOCHECK_INSTANTIATE_FROM_EXACT(kF64)
 HLOCHECK_INSTANTIATE_FROM_EXACT(kComplexF32)
 HLOCHECK_INSTANTIATE_FROM_EXACT(kComplexF64)
 #undef HLOCHECK_INSTANTIATE_FROM_EXACT
+
+bool IsExactConversion(ElementType from, ElementType to) {
+  if (from == to) return true;
+  if (IsBool(from) || IsBool(to) || (IsComplex(from) && !IsComplex(to))) return false;
+  const ElementType target = IsComplex(to) ? ComponentType(to) : to;
+  if (IsInteger(from)) {
+    const int magnitude_bits = BitWidth(from) - (IsSignedInt(from) ? 1 : 0);
+    if (IsInteger(target)) {
+      if (IsSignedInt(from) && !IsSignedInt(target)) return false;
+      return magnitude_bits <= BitWidth(target) - (IsSignedInt(target) ? 1 : 0);
+    }
+    const FloatFormat& f = Format(target);
+    return f.has_zero_and_subnormals && magnitude_bits <= f.mantissa_bits + 1 &&
+           std::ldexp(1.0, magnitude_bits) <= DecodeFloat(f, f.max_finite_bits()).ToDouble();
+  }
+  if (IsInteger(target)) return false;
+  const ElementType source = IsComplex(from) ? ComponentType(from) : from;
+  if (source == target) return true;
+  const FloatFormat& a = Format(source);
+  const FloatFormat& b = Format(target);
+  const bool zeros = !a.has_zero_and_subnormals || b.has_zero_and_subnormals;
+  const bool specials = (!a.has_infinity || b.has_infinity) && (!a.has_nan() || b.has_nan());
+  const int a_smallest =
+      a.min_normal_exponent() - (a.has_zero_and_subnormals ? a.mantissa_bits : 0);
+  const int b_smallest =
+      b.min_normal_exponent() - (b.has_zero_and_subnormals ? b.mantissa_bits : 0);
+  return zeros && specials && b.mantissa_bits >= a.mantissa_bits && b_smallest <= a_smallest &&
+         DecodeFloat(a, a.max_finite_bits()).ToDouble() <=
+             DecodeFloat(b, b.max_finite_bits()).ToDouble();
+}
 
 }  // namespace hlocheck

@@ -112,6 +112,13 @@ void ConvertElements(ElementType from, const void* source, ElementType to, void*
                      int64_t count, uint8_t* flags = nullptr,
                      RoundingMode mode = RoundingMode::kNearestEven);
 
+// Whether every value of `from` is a value of `to` (the conversion is exact
+// for every element): integers into wider integers or into floats with
+// enough significand bits, floats into floats with at least their
+// significand and exponent range, real into complex with such parts. Booleans
+// convert exactly only to themselves here.
+bool IsExactConversion(ElementType from, ElementType to);
+
 // One element, through the same code as ConvertElements; returns its flags.
 uint8_t ConvertElement(ElementType from, const void* source, ElementType to, void* destination,
                        RoundingMode mode = RoundingMode::kNearestEven);

@@ -337,7 +337,8 @@ void RegisterRecipeFunctions(spec::FunctionTable& table) {
       return absl::InvalidArgumentError("gen_dense() takes a plain tensor type");
     }
     const ValueType& t = args[0].as_type();
-    DataPolicy policy = Choose(rc::gen::elementOf(AllDataPolicies()));
+    DataPolicy policy =
+        Choose(rc::gen::elementOf(DataPoliciesOfVersion(CurrentDraw().options->version)));
     Tensor tensor = *TensorData(TensorType{t.shape, t.element_type}, policy);
     return Value(PrintDenseAttribute(tensor));
   });
@@ -384,6 +385,7 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
   for (const auto& [name, formula] : op.definitions) {
     evaluator.AddDefinition(name, formula.expr, formula.text);
   }
+  evaluator.SetMember("generation", spec::Value(int64_t{options.version}));
   for (const spec::RecipeStep& step : op.recipe) {
     auto value = evaluator.Evaluate(*step.formula.expr, step.formula.text);
     if (!value.ok()) {
@@ -547,7 +549,15 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
   }
   Case c;
   c.op = op.name;
-  DataPolicy policy = Choose(rc::gen::elementOf(options.data_policies));
+  // The policies the case's generation knew (a key of version 2 drew from
+  // three).
+  std::vector<DataPolicy> policies;
+  const std::vector<DataPolicy> known = DataPoliciesOfVersion(options.version);
+  for (DataPolicy p : options.data_policies) {
+    if (std::find(known.begin(), known.end(), p) != known.end()) policies.push_back(p);
+  }
+  if (policies.empty()) policies = known;
+  DataPolicy policy = Choose(rc::gen::elementOf(policies));
   // Index operands are drawn around the largest dimension of the case, so
   // that they land inside, at and beyond every bound the spec clamps at.
   int64_t bound = 1;

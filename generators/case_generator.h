@@ -40,6 +40,12 @@ struct GenerationOptions {
   // or after the generator's own shrinks (version 1, whose recorded shrink
   // paths index those alone).
   bool halves_first = true;
+  // The generation's version (a replay key's: hlocheckN). Recipes read it as
+  // `generation`: a step that draws a new value since version N is written
+  // `... if generation >= N else ...`, and the generator's own new draws
+  // check it too, so that a key of an earlier version rebuilds the case it
+  // named. 3 added dot_general's result types of their own.
+  int version = 3;
 };
 
 // One generated case. Every op has an instance; ops whose inputs and

@@ -158,6 +158,77 @@ std::vector<ContainerT<T>> ConversionEdges() {
   return values;
 }
 
+// The float formats narrower than `wide` (fewer significand bits): the
+// destinations whose ties a value of `wide` can hold exactly.
+std::vector<const FloatFormat*> NarrowerFormats(int significand_bits) {
+  std::vector<const FloatFormat*> formats;
+  for (ElementType t : AllElementTypes()) {
+    if (IsFloat(t) && Format(t).mantissa_bits + 1 < significand_bits) formats.push_back(&Format(t));
+  }
+  return formats;
+}
+
+// An exact rounding tie of a narrower format, or one ULP of T beside it:
+// the midpoint between two adjacent values of the narrow format, at a random
+// binade of its range (its subnormals included), with a random significand
+// and sign. Integers: the midpoint of two adjacent integers a float format
+// holds (2^24 + 1 for f32), for the integer -> float conversions.
+template <ElementType T>
+ContainerT<T> RoundingTie(Bits& bits) {
+  if constexpr (IsComplex(T)) {
+    constexpr ElementType kPart = ComponentType(T);
+    return {RoundingTie<kPart>(bits), RoundingTie<kPart>(bits)};
+  } else if constexpr (IsFloat(T)) {
+    const FloatFormat& wide = Format(T);
+    const auto narrow = NarrowerFormats(wide.mantissa_bits + 1);
+    if (narrow.empty()) return SmallInteger<T>(bits);
+    const FloatFormat& f = *narrow[bits.Below(narrow.size())];
+    // Exponents of the narrow format's binades, its subnormals' included;
+    // kept where the wide format holds the tie and its neighbours exactly.
+    const int lowest = f.min_normal_exponent() - (f.has_zero_and_subnormals ? 1 : 0);
+    const int highest = std::ilogb(DecodeFloat(f, f.max_finite_bits()).ToDouble());
+    const int exponent = lowest + static_cast<int>(bits.Below(highest - lowest + 1));
+    const bool subnormal = exponent < f.min_normal_exponent();
+    const int quantum = (subnormal ? f.min_normal_exponent() : exponent) - f.mantissa_bits;
+    const uint64_t significand = bits.Below(uint64_t{1} << f.mantissa_bits) |
+                                 (subnormal ? 0 : uint64_t{1} << f.mantissa_bits);
+    // (significand + 1/2) * 2^quantum: halfway to the next value.
+    const double tie = std::ldexp(static_cast<double>(2 * significand + 1), quantum - 1);
+    uint8_t flags = 0;
+    ContainerT<T> v = FromExact<T>(ExactValue::FromDouble(tie), RoundingMode::kNearestEven, &flags);
+    if (flags != 0) return SmallInteger<T>(bits);  // beyond the wide format
+    uint64_t pattern = FloatBits<T>(v);
+    switch (bits.Below(4)) {  // the tie twice as often as each neighbour
+      case 0:
+        pattern -= 1;  // one ULP below (the tie is not a power of two: same binade)
+        break;
+      case 1:
+        pattern += 1;
+        break;
+      default:
+        break;
+    }
+    if (bits.Below(2) == 0 && wide.sign_mask() != 0) pattern |= wide.sign_mask();
+    return FloatFromBits<T>(pattern);
+  } else if constexpr (IsInteger(T) && !IsBool(T)) {
+    const int magnitude_bits = BitWidth(T) - (IsSignedInt(T) ? 1 : 0);
+    const auto narrow = NarrowerFormats(magnitude_bits);
+    if (narrow.empty()) return SmallInteger<T>(bits);
+    const int m = narrow[bits.Below(narrow.size())]->mantissa_bits;
+    // 2^k + (2r + 1) 2^(k - m - 1) for k in [m + 1, magnitude_bits - 1].
+    const int k = m + 1 + static_cast<int>(bits.Below(magnitude_bits - m - 1));
+    const uint64_t r = bits.Below(uint64_t{1} << m);
+    uint64_t value = (uint64_t{1} << k) + ((2 * r + 1) << (k - m - 1));
+    value += bits.Below(3) - 1;  // one below, the tie, one above
+    if constexpr (IsSignedInt(T)) {
+      if (bits.Below(2) == 0) value = ~value + 1;
+    }
+    return WrapInteger<T>(value);
+  } else {
+    return SmallInteger<T>(bits);
+  }
+}
+
 template <ElementType T>
 void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
   auto values = tensor.values<T>();
@@ -167,6 +238,9 @@ void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
       break;
     case DataPolicy::kUniform:
       for (auto& v : values) v = UniformValue<T>(bits);
+      break;
+    case DataPolicy::kRoundingTies:
+      for (auto& v : values) v = RoundingTie<T>(bits);
       break;
     case DataPolicy::kSpecialValues: {
       const auto specials = SpecialValues<T>();
@@ -305,12 +379,19 @@ std::string_view DataPolicyName(DataPolicy policy) {
       return "uniform";
     case DataPolicy::kSpecialValues:
       return "special-values";
+    case DataPolicy::kRoundingTies:
+      return "rounding-ties";
   }
   return "?";
 }
 
-std::vector<DataPolicy> AllDataPolicies() {
-  return {DataPolicy::kSmallIntegers, DataPolicy::kUniform, DataPolicy::kSpecialValues};
+std::vector<DataPolicy> AllDataPolicies() { return DataPoliciesOfVersion(3); }
+
+std::vector<DataPolicy> DataPoliciesOfVersion(int version) {
+  std::vector<DataPolicy> policies = {DataPolicy::kSmallIntegers, DataPolicy::kUniform,
+                                      DataPolicy::kSpecialValues};
+  if (version >= 3) policies.push_back(DataPolicy::kRoundingTies);
+  return policies;
 }
 
 rc::Seq<Tensor> SimplerTensors(const Tensor& tensor) {

@@ -16,10 +16,17 @@ enum class DataPolicy {
   kUniform,        // uniform over the type's bit patterns: every value, NaN and Inf included
   kSpecialValues,  // NaN, +-Inf, +-0, subnormals, extremes, integer min/max, mixed with small
                    // values
+  kRoundingTies,   // exact rounding ties of every narrower float format (and one ULP either
+                   // side), across its binades and subnormals: what double rounding and
+                   // round-to-nearest-even get wrong (generation 3 on)
 };
 
 std::string_view DataPolicyName(DataPolicy policy);
+// The policies of the current generation.
 std::vector<DataPolicy> AllDataPolicies();
+// The policies a generation drew from: version 3 added kRoundingTies, so
+// that keys of earlier versions draw from the list they drew from.
+std::vector<DataPolicy> DataPoliciesOfVersion(int version);
 
 // A tensor of `type` filled according to `policy`. Shrinks to all zeros
 // first (all ones for f8E8M0FNU, which has no zero), then element by element

@@ -191,7 +191,11 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
   for (size_t i = 0; i < expected.size(); ++i) {
     if (has_free && e.free[i]) {
       ++out.free;
-      if (e.free[i] == kFreeWithConvention && !SameValue<T>(expected[i], got[i])) {
+      // The convention's value, or (a bounded check) within the bound of it.
+      const bool conventional =
+          SameValue<T>(expected[i], got[i]) ||
+          (e.check == Check::kErrorBound && CheckElement<T>(e, i, expected[i], got[i]).pass);
+      if (e.free[i] == kFreeWithConvention && !conventional) {
         ++out.convention_differences;
         if (out.first_convention_differences.size() < kMaxReportedMismatches) {
           out.first_convention_differences.push_back(

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "absl/status/status.h"
 #include "core/case_attributes.h"
@@ -281,15 +283,53 @@ Results Contract(const Tensor& lhs, const Tensor& rhs, const TensorType& result_
   });
 }
 
+// `t`'s values in element type `to`, which holds every one of them.
+Tensor Widened(const Tensor& t, ElementType to) {
+  Tensor wide(t.shape(), to);
+  ConvertElements(t.element_type(), t.raw(), to, wide.raw(), t.num_elements());
+  return wide;
+}
+
+// dot_general. A result element type of its own (C13 ties only lhs and rhs)
+// accumulates in the result type, as the interpreter does
+// (openxla/stablehlo#2953; the spec leaves accumulation open, #755): the
+// operands are widened to it exactly (f16 x f16 -> f32 products are exact,
+// si8 x si8 -> si32 products do not wrap) and contracted there. The text's
+// multiply(lhs, rhs) in the operand type would round (and wrap) each product
+// first; no backend we know does, and the interpreter does not.
 Results DotGeneral(const Case& c) {
-  const Tensor& lhs = c.operands[0];
-  const Tensor& rhs = c.operands[1];
-  ElementType type = lhs.element_type();
-  if (c.result_types[0].element_type != type || rhs.element_type() != type) {
+  const ElementType type = c.operands[0].element_type();
+  const ElementType result_type = c.result_types[0].element_type;
+  if (c.operands[0].type().quantization || c.operands[1].type().quantization ||
+      c.result_types[0].quantization) {
     return absl::UnimplementedError(
-        "dot_general with a result element type different from its operands' is not "
+        "dot_general on quantized tensors comes with the quantization issue (20)");
+  }
+  if (c.operands[1].element_type() != type) {
+    return absl::InvalidArgumentError("dot_general: lhs and rhs must have one element type (C13)");
+  }
+  for (const char* field : {"lhs_precision_type", "rhs_precision_type", "accumulation_type"}) {
+    if (c.FindAttribute(field) != nullptr) {
+      return absl::UnimplementedError(
+          "dot_general with the public spec's algorithm attribute: its precision types change "
+          "what a correct result is, and the oracle does not model them yet");
+    }
+  }
+  if (!IsExactConversion(type, result_type)) {
+    return absl::UnimplementedError(
+        "dot_general from " + std::string(Name(type)) + " operands to a " +
+        std::string(Name(result_type)) +
+        " result, which does not hold every operand value: whether the operands or the "
+        "products are rounded to it first is not settled (openxla/stablehlo#755); not "
         "implemented by the oracle");
   }
+  std::optional<Tensor> wide_lhs, wide_rhs;
+  if (type != result_type) {
+    wide_lhs = Widened(c.operands[0], result_type);
+    wide_rhs = Widened(c.operands[1], result_type);
+  }
+  const Tensor& lhs = wide_lhs ? *wide_lhs : c.operands[0];
+  const Tensor& rhs = wide_rhs ? *wide_rhs : c.operands[1];
   HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> lhs_batching,
                             IntListAttribute(c, "lhs_batching_dimensions"));
   HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> rhs_batching,

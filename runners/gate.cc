@@ -456,6 +456,7 @@ absl::StatusOr<Gate::Replayed> Gate::Rebuild(const std::string& replay) {
   generation.primary_type = key->type;
   generation.max_elements = key->max_elements;
   generation.halves_first = key->version >= 2;
+  generation.version = key->version;
   try {
     auto c =
         FollowShrinkPath(GenerateCase(*op, generation, key->seed, key->size), key->shrink_path);

@@ -56,8 +56,8 @@ absl::StatusOr<ReplayKey> ParseReplay(const std::string& text) {
   auto bad = [&](const std::string& why) {
     return absl::InvalidArgumentError(
         "bad replay string '" + text + "': " + why +
-        "; expected hlocheck2:OP:TYPE:SEED(hex):SIZE:MAX_ELEMENTS:SHRINK_PATH as printed by a run "
-        "(or hlocheck1:..., as earlier versions printed)");
+        "; expected hlocheck3:OP:TYPE:SEED(hex):SIZE:MAX_ELEMENTS:SHRINK_PATH as printed by a run "
+        "(or hlocheck1:... and hlocheck2:..., as earlier versions printed)");
   };
   // The type may contain ':'? No: type names never do, so split plainly.
   std::vector<std::string> parts = absl::StrSplit(text, ':');
@@ -67,6 +67,8 @@ absl::StatusOr<ReplayKey> ParseReplay(const std::string& text) {
     key.version = 1;
   } else if (parts[0] == "hlocheck2") {
     key.version = 2;
+  } else if (parts[0] == "hlocheck3") {
+    key.version = 3;
   } else {
     return bad("unknown prefix '" + parts[0] + "'");
   }

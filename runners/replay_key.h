@@ -32,10 +32,11 @@ struct ReplayKey {
   // ("C3", "C18 (public)"); written OP!C3 or OP!C18@public in the string.
   std::string violates;
   // The string's "hlocheckN" prefix: which shrink tree the path indexes.
-  // 1: the generator's shrinks, then an elementwise case's halves; 2 (what
-  // runs write): the halves first (GenerationOptions::halves_first).
+  // 1: the generator's shrinks, then an elementwise case's halves; 2: the
+  // halves first (GenerationOptions::halves_first); 3 (what runs write): the
+  // draws that version added too (GenerationOptions::version).
   int version = kReplayVersion;
-  static constexpr int kReplayVersion = 2;
+  static constexpr int kReplayVersion = 3;
 };
 
 std::string FormatReplay(const ReplayKey& key);

@@ -34,7 +34,7 @@ auto CombineFunction() {
   } else if constexpr (IsComplex(T) && K == Combiner::kAdd) {
     return [](C a, C b) { return a + b; };
   } else if constexpr (IsComplex(T)) {
-    return [](C a, C b) { return Widened2(a, b, [](auto p, auto q) { return p * q; }); };
+    return [](C a, C b) { return ComplexMultiply(a, b); };
   } else {
     // Narrow floats: one operation in float, rounded once (cpu_internal.h).
     return LiftFloat2<T>(

@@ -16,6 +16,7 @@
 #include <array>
 #include <complex>
 #include <memory>
+#include <optional>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -543,10 +544,13 @@ AdapterSupport SupportsDotGeneral(const Case& c) {
   const ElementType lhs = c.operands[0].element_type();
   const ElementType rhs = c.operands[1].element_type();
   const ElementType result = c.result_types[0].element_type;
-  if (lhs != rhs || lhs != result) {
+  // A result type of its own: the operands widened to it exactly, then
+  // contracted in it (accumulation in the result type).
+  if (lhs != rhs || !IsExactConversion(lhs, result)) {
     return AdapterSupport::No(absl::StrCat("dot_general with element types ", TypeName(lhs), " x ",
                                            TypeName(rhs), " -> ", TypeName(result),
-                                           " is not implemented (only one type throughout)"));
+                                           " is not implemented (one operand type, and a result "
+                                           "type that holds every operand value)"));
   }
   for (const Tensor& operand : c.operands) {
     if (operand.rank() > kMaxRank) {
@@ -565,11 +569,20 @@ absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
   absl::StatusOr<DotPlan> plan = MakePlan(c);
   HLOCHECK_RETURN_IF_ERROR(plan.status());
   const ElementType type = c.result_types[0].element_type;
+  // The operands as they are, or widened to the result type.
+  std::optional<Tensor> wide[2];
+  for (int k = 0; k < 2; ++k) {
+    const Tensor& t = c.operands[k];
+    if (t.element_type() == type) continue;
+    wide[k].emplace(t.shape(), type);
+    ConvertBuffer(t.element_type(), t.raw(), type, wide[k]->raw(), t.num_elements(), device);
+  }
+  const Tensor& lhs = wide[0] ? *wide[0] : c.operands[0];
+  const Tensor& rhs = wide[1] ? *wide[1] : c.operands[1];
   Tensor result(c.result_types[0]);
   if (result.num_elements() > 0) {
-    DispatchElementType(type, [&]<ElementType T>() {
-      DotKernel<T>(c.operands[0], c.operands[1], *plan, result, device);
-    });
+    DispatchElementType(type,
+                        [&]<ElementType T>() { DotKernel<T>(lhs, rhs, *plan, result, device); });
   }
   Results results;
   results.push_back(std::move(result));

@@ -150,10 +150,8 @@ void ArithKernel(const Tensor& lhs, const Tensor& rhs, Tensor& out, const Device
     if constexpr (kOp == Arith::kSubtract) {
       MapBinary(x, y, z, n, device, [](C a, C b) { return a - b; });
     } else if constexpr (kOp == Arith::kMultiply) {
-      // Widened: the textbook formula's products neither overflow nor
-      // cancel away before the one rounding of each part.
-      MapBinary(x, y, z, n, device,
-                [](C a, C b) { return Widened2(a, b, [](auto p, auto q) { return p * q; }); });
+      // Each part rounded once from its exact value (ComplexMultiply).
+      MapBinary(x, y, z, n, device, [](C a, C b) { return ComplexMultiply(a, b); });
     } else if constexpr (kOp == Arith::kDivide) {
       MapBinary(x, y, z, n, device,
                 [](C a, C b) { return Widened2(a, b, [](auto p, auto q) { return p / q; }); });

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -129,6 +130,42 @@ std::complex<P> Widened2(std::complex<P> a, std::complex<P> b, F f) {
   const std::complex<W> r =
       f(std::complex<W>(a.real(), a.imag()), std::complex<W>(b.real(), b.imag()));
   return {static_cast<P>(r.real()), static_cast<P>(r.imag())};
+}
+
+// a*c + b*d from its exact value: the products split exactly by fma, their
+// sum in double-double, rounded once at the end (exact but for sums within
+// 2^-106 of a midpoint). Long double would round each product to 64 bits
+// first and then to double: twice (-(352.00000000000006 x
+// 0.28125000000000006) came out 1 ULP off). Null where a product overflows
+// or comes near the subnormal range: the caller then uses the wide type.
+inline std::optional<double> SumOfTwoProducts(double a, double c, double b, double d) {
+  const double p = a * c, q = b * d;
+  if (!std::isfinite(p) || !std::isfinite(q)) return std::nullopt;
+  // fma splits a product exactly only above the subnormal range (and a
+  // product that underflows to zero keeps its sign only in a wider type).
+  auto tiny = [](double x, double y, double product) {
+    return x != 0 && y != 0 && std::fabs(product) < 0x1p-968;
+  };
+  if (tiny(a, c, p) || tiny(b, d, q)) return std::nullopt;
+  const double ep = std::fma(a, c, -p), eq = std::fma(b, d, -q);
+  const double s = p + q;
+  const double t = s - p;
+  const double es = (p - (s - t)) + (q - t);
+  // A zero correction keeps s's sign of zero (-0 + -0 is -0; -0 + +0 is not).
+  const double correction = es + (ep + eq);
+  return correction == 0 ? s : s + correction;
+}
+
+// Complex multiplication, each part rounded once from its exact value where
+// the products are finite (f64: SumOfTwoProducts), else in the wider type.
+template <typename P>
+std::complex<P> ComplexMultiply(std::complex<P> x, std::complex<P> y) {
+  if constexpr (std::is_same_v<P, double>) {
+    const auto re = SumOfTwoProducts(x.real(), y.real(), -x.imag(), y.imag());
+    const auto im = SumOfTwoProducts(x.real(), y.imag(), x.imag(), y.real());
+    if (re && im && std::isfinite(*re) && std::isfinite(*im)) return {*re, *im};
+  }
+  return Widened2(x, y, [](auto p, auto q) { return p * q; });
 }
 
 // Like LiftFloat2, but narrow floats are computed in double and rounded

@@ -3,6 +3,7 @@
 // parameters, promotion, and the parts of tuple and function types.
 #include <cmath>
 
+#include "core/element_value.h"
 #include "core/exact_value.h"
 #include "core/status_macros.h"
 #include "spec/formula/function_support.h"
@@ -261,6 +262,16 @@ void RegisterTypeFunctions(FunctionTable& t) {
       if (!(IsInteger(x->type) && IsInteger(y->type))) return Value(false);
     }
     return Value(BitWidth(ComponentType(x->type)) <= BitWidth(ComponentType(y->type)));
+  });
+
+  // converts_exactly(x, y): every value of x is a value of y (plain types).
+  Define<2>(t, "converts_exactly", [](Args a) -> absl::StatusOr<Value> {
+    auto x = ElementTypeOf("converts_exactly", a[0]);
+    HLOCHECK_RETURN_IF_ERROR(x.status());
+    auto y = ElementTypeOf("converts_exactly", a[1]);
+    HLOCHECK_RETURN_IF_ERROR(y.status());
+    if (x->quantization || y->quantization) return Value(false);
+    return Value(IsExactConversion(x->type, y->type));
   });
 
   // Kinds of types. A quantized element type is none of these.

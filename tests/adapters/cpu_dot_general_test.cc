@@ -206,6 +206,22 @@ TEST(CpuAdapterDotGeneralTest, EveryElementTypeAndShapeClassIsExact) {
   (std::make_index_sequence<kNumElementTypes>());
 }
 
+// A result type of its own: the operands widened to it, the products and
+// sums in it (si8 x si8 -> si32 does not wrap; bf16 x bf16 -> f32 is exact
+// for these values).
+TEST(CpuAdapterDotGeneralTest, AResultTypeOfItsOwnAccumulatesInIt) {
+  Case ints =
+      Dot(Make<ET::kSI8>({2}, {100, 100}), Make<ET::kSI8>({2}, {100, 1}), {}, {}, {}, {0}, {0});
+  ints.result_types[0].element_type = ET::kSI32;
+  absl::StatusOr<std::vector<Tensor>> r = SharedAdapter().Run(ints);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Values<ET::kSI32>((*r)[0]), std::vector<int32_t>{10100});
+  Case narrowing =
+      Dot(Make<ET::kF32>({2}, {1, 2}), Make<ET::kF32>({2}, {3, 4}), {}, {}, {}, {0}, {0});
+  narrowing.result_types[0].element_type = ET::kF16;
+  EXPECT_FALSE(SharedAdapter().Supports(narrowing).supported);
+}
+
 TEST(CpuAdapterDotGeneralTest, F32WithinTheAccumulationBound) {
   std::mt19937_64 rng(13);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);

@@ -80,6 +80,19 @@ TEST(CpuElementwiseArithmeticTest, ComplexParts) {
             (std::vector<C64>{{-5.0f, 10.0f}}));
 }
 
+// complex<f64> products round each part once: through long double,
+// -(352.00000000000006 x 0.28125000000000006) rounded twice, to
+// -99.00000000000003 (found by the gate's fresh seed in a scatter body).
+TEST(CpuElementwiseArithmeticTest, ComplexF64ProductsRoundOnce) {
+  using C128 = std::complex<double>;
+  EXPECT_EQ(RunBinary<ET::kComplexF64>("multiply", {{0.0, 352.00000000000006}},
+                                       {{0.0, 0.28125000000000006}}),
+            (std::vector<C128>{{-99.00000000000004, 0.0}}));
+  // Overflowing products still give the wide type's answer.
+  EXPECT_EQ(RunBinary<ET::kComplexF64>("multiply", {{1e200, 1e200}}, {{1e200, -1e200}}),
+            (std::vector<C128>{{HUGE_VAL, 0.0}}));
+}
+
 // The complex modulus is correctly rounded: libm's hypot is one ulp low on
 // the first input, and the second lies 2^-105 relatively above a midpoint,
 // past what long double can resolve.

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/element_value.h"
 #include "core/exact_value.h"
 
 namespace hlocheck {
@@ -75,6 +76,36 @@ TEST(ElementTypeTest, MlirAliases) {
   EXPECT_EQ(ParseElementType("i1"), ElementType::kI1);
   EXPECT_EQ(ParseElementType("f8E4M3"), ElementType::kF8E4M3);
   EXPECT_EQ(ParseElementType("tf32"), std::nullopt);
+}
+
+TEST(ElementTypeTest, ExactConversionsHoldEveryValue) {
+  using ET = ElementType;
+  EXPECT_TRUE(IsExactConversion(ET::kF16, ET::kF32));
+  EXPECT_TRUE(IsExactConversion(ET::kBF16, ET::kF32));
+  EXPECT_TRUE(IsExactConversion(ET::kF32, ET::kComplexF64));
+  EXPECT_TRUE(IsExactConversion(ET::kSI8, ET::kSI32));
+  EXPECT_TRUE(IsExactConversion(ET::kUI8, ET::kSI16));
+  EXPECT_TRUE(IsExactConversion(ET::kSI16, ET::kF32));
+  EXPECT_TRUE(IsExactConversion(ET::kF8E4M3FN, ET::kF16));
+  EXPECT_FALSE(IsExactConversion(ET::kF16, ET::kBF16));  // bf16 has fewer significand bits
+  EXPECT_FALSE(IsExactConversion(ET::kBF16, ET::kF16));  // f16 has a smaller range
+  EXPECT_FALSE(IsExactConversion(ET::kSI8, ET::kUI16));  // negatives
+  EXPECT_FALSE(IsExactConversion(ET::kSI32, ET::kF32));  // 2^31 - 1 is not an f32
+  EXPECT_FALSE(IsExactConversion(ET::kF32, ET::kSI64));
+  EXPECT_FALSE(IsExactConversion(ET::kComplexF32, ET::kF64));
+  EXPECT_FALSE(IsExactConversion(ET::kF8E5M2, ET::kF8E4M3FN));  // infinities
+  // Exhaustively for the 8-bit floats into f16: every value round-trips.
+  for (ET from : {ET::kF8E4M3FN, ET::kF8E5M2, ET::kF8E3M4, ET::kF8E4M3B11FNUZ}) {
+    ASSERT_TRUE(IsExactConversion(from, ET::kF16)) << Name(from);
+    for (int bits = 0; bits < 256; ++bits) {
+      const uint8_t in = static_cast<uint8_t>(bits);
+      uint16_t wide = 0;
+      uint8_t back = 0;
+      ConvertElements(from, &in, ET::kF16, &wide, 1);
+      EXPECT_EQ(ConvertElement(ET::kF16, &wide, from, &back) & kConversionInexact, 0)
+          << Name(from) << " " << bits;
+    }
+  }
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "generators/case_generator.h"
 
 #include <gtest/gtest.h>
+
 #include <rapidcheck/gtest.h>
+#include "core/element_value.h"
 
 #include "spec/registry.h"
 #include "spec/verifier.h"
@@ -49,6 +51,30 @@ TEST(CaseGeneratorTest, SameSeedSameCase) {
     EXPECT_EQ(a.attributes.size(), b.attributes.size());
     EXPECT_EQ(a.result_types, b.result_types);
   }
+}
+
+// Generation 3 gives dot_general result element types of their own (that
+// hold every operand value); generation 2 never does, so that its replay
+// keys rebuild the cases they named.
+TEST(CaseGeneratorTest, DotGeneralResultTypesOfTheirOwnSinceGeneration3) {
+  const spec::OpSpec* op = TestRegistry().Find("dot_general");
+  ASSERT_NE(op, nullptr);
+  int mixed[2] = {0, 0};
+  for (int version : {2, 3}) {
+    GenerationOptions options;
+    options.version = version;
+    options.primary_type = ElementType::kF16;
+    for (int i = 0; i < 200; ++i) {
+      Case c = GenerateCase(*op, options, 1000 + i, 30).value();
+      const ElementType result = c.result_types[0].element_type;
+      if (result != ElementType::kF16) {
+        ++mixed[version - 2];
+        EXPECT_TRUE(IsExactConversion(ElementType::kF16, result)) << Name(result);
+      }
+    }
+  }
+  EXPECT_EQ(mixed[0], 0);
+  EXPECT_GT(mixed[1], 20);
 }
 
 TEST(CaseGeneratorTest, ShrinksStayValid) {

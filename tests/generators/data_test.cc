@@ -1,7 +1,10 @@
 #include "generators/data.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
+#include <set>
 
 #include "core/element_value.h"
 
@@ -42,6 +45,45 @@ TEST(TensorDataTest, ShrinkingTerminatesForEveryTypeAndPolicy) {
       }
     }
   }
+}
+
+// kRoundingTies: most f32 values are exact ties of bf16 (or f16, or an f8
+// format), or one ULP beside one, spread over many binades, not only near 1.
+TEST(TensorDataTest, RoundingTiesCoverTheNarrowFormatsAcrossBinades) {
+  const Tensor data = TensorData(TensorType{{4000}, ElementType::kF32}, DataPolicy::kRoundingTies)(
+                          rc::Random(11), 50)
+                          .value();
+  int bf16_ties = 0, f16_ties = 0, near_ties = 0;
+  std::set<int> bf16_binades;
+  for (float v : data.values<ElementType::kF32>()) {
+    // v is a tie of a format with m significand bits when its f32 pattern's
+    // lowest 23 - (m - 1) bits are exactly 100...0.
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    auto tie_of = [&](int mantissa_bits) {
+      const uint32_t low = bits & ((1u << (23 - mantissa_bits)) - 1);
+      return low == (1u << (22 - mantissa_bits));
+    };
+    auto beside = [&](int mantissa_bits) {
+      const uint32_t low = bits & ((1u << (23 - mantissa_bits)) - 1);
+      const uint32_t tie = 1u << (22 - mantissa_bits);
+      return low == tie - 1 || low == tie + 1;
+    };
+    if (tie_of(7)) {
+      ++bf16_ties;
+      bf16_binades.insert(std::ilogb(v));
+    }
+    if (tie_of(10)) ++f16_ties;
+    if (beside(7) || beside(10)) ++near_ties;
+  }
+  EXPECT_GT(bf16_ties, 100);
+  EXPECT_GT(f16_ties, 100);
+  EXPECT_GT(near_ties, 100);
+  EXPECT_GT(bf16_binades.size(), 100u);  // bf16 has 254 binades
+  // The policy is new in generation 3: generation 2 never draws it.
+  const std::vector<DataPolicy> v2 = DataPoliciesOfVersion(2);
+  EXPECT_EQ(std::count(v2.begin(), v2.end(), DataPolicy::kRoundingTies), 0);
+  EXPECT_EQ(AllDataPolicies().size(), 4u);
 }
 
 TEST(TensorDataTest, TheFirstShrinkIsAllZeros) {

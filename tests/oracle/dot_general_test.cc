@@ -44,6 +44,37 @@ TEST(DotGeneralOracleTest, IntegersWrapAround) {
   EXPECT_EQ((*results)[0].check, Check::kExact);
 }
 
+// A result type of its own accumulates in it: si8 x si8 -> si32 does not
+// wrap, and f16 x f16 -> f32 keeps the exact products (2047 * 2047 is not an
+// f16, and 4190209 is an f32).
+TEST(DotGeneralOracleTest, AResultTypeOfItsOwnAccumulatesInIt) {
+  Case ints = Dot(Vector<ElementType::kSI8>({100, 100}), Vector<ElementType::kSI8>({100, 1}), {});
+  ints.result_types[0].element_type = ElementType::kSI32;
+  auto results = TheOracle().Run(ints);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ((*results)[0].reference.values<ElementType::kSI32>()[0], 10100);
+
+  Tensor lhs(Shape{1}, ElementType::kF16);
+  const double value = 2047;
+  ConvertElements(ElementType::kF64, &value, ElementType::kF16, lhs.raw(), 1);
+  Case halves = Dot(lhs, lhs, {});
+  halves.result_types[0].element_type = ElementType::kF32;
+  results = TheOracle().Run(halves);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ((*results)[0].reference.values<ElementType::kF32>()[0], 4190209.0f);
+}
+
+// Narrowing results (f32 operands, f16 result) are not settled by the spec:
+// the oracle says so instead of guessing.
+TEST(DotGeneralOracleTest, ANarrowerResultTypeIsUnimplemented) {
+  Case c = Dot(Vector<ElementType::kF32>({1, 2}), Vector<ElementType::kF32>({3, 4}), {});
+  c.result_types[0].element_type = ElementType::kF16;
+  auto results = TheOracle().Run(c);
+  ASSERT_FALSE(results.ok());
+  EXPECT_EQ(results.status().code(), absl::StatusCode::kUnimplemented) << results.status();
+  EXPECT_NE(results.status().message().find("openxla/stablehlo#755"), std::string::npos);
+}
+
 TEST(DotGeneralOracleTest, CancellationIsExact) {
   // 1e16 + 1 - 1e16 is 0 or 1 in double depending on the order; the
   // reference is the exact 1 and the bound admits both orders.

@@ -114,9 +114,9 @@ INSTANTIATE_TEST_SUITE_P(
         // A 2 x 2 positive definite matrix whose bf16 rounding moves its
         // factor beyond the f32 bound.
         FaultCase{"faulty-cholesky-bf16", "cholesky", ElementType::kF32, 4},
-        // A 2 x 2 triangle and one right-hand side of two elements.
+        // A 2 x 2 triangle and a right-hand side of two or four elements.
         FaultCase{"faulty-triangular-solve-no-transpose", "triangular_solve", ElementType::kF32,
-                  6}),
+                  8}),
     [](const ::testing::TestParamInfo<FaultCase>& info) {
       std::string name = info.param.backend;
       for (char& ch : name) {
