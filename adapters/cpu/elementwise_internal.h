@@ -9,11 +9,12 @@
 #include <cmath>
 #include <complex>
 #include <limits>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+
+#include <quadmath.h>
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/cpu_internal.h"
@@ -132,38 +133,62 @@ std::complex<P> Widened2(std::complex<P> a, std::complex<P> b, F f) {
   return {static_cast<P>(r.real()), static_cast<P>(r.imag())};
 }
 
-// a*c + b*d from its exact value: the products split exactly by fma, their
-// sum in double-double, rounded once at the end (exact but for sums within
-// 2^-106 of a midpoint). Long double would round each product to 64 bits
-// first and then to double: twice (-(352.00000000000006 x
-// 0.28125000000000006) came out 1 ULP off). Null where a product overflows
-// or comes near the subnormal range: the caller then uses the wide type.
-inline std::optional<double> SumOfTwoProducts(double a, double c, double b, double d) {
-  const double p = a * c, q = b * d;
-  if (!std::isfinite(p) || !std::isfinite(q)) return std::nullopt;
-  // fma splits a product exactly only above the subnormal range (and a
-  // product that underflows to zero keeps its sign only in a wider type).
-  auto tiny = [](double x, double y, double product) {
-    return x != 0 && y != 0 && std::fabs(product) < 0x1p-968;
-  };
-  if (tiny(a, c, p) || tiny(b, d, q)) return std::nullopt;
-  const double ep = std::fma(a, c, -p), eq = std::fma(b, d, -q);
-  const double s = p + q;
-  const double t = s - p;
-  const double es = (p - (s - t)) + (q - t);
-  // A zero correction keeps s's sign of zero (-0 + -0 is -0; -0 + +0 is not).
-  const double correction = es + (ep + eq);
-  return correction == 0 ? s : s + correction;
+// a*c + b*d rounded once from its exact value: the products are exact in
+// binary128 (106 of its 113 bits), their sum is split exactly into s + e,
+// and a sum that lands on a double midpoint is decided by e's sign. Long
+// double rounded each product to 64 bits and then to double: twice
+// (-(352.00000000000006 x 0.28125000000000006) came out 1 ULP off), and a
+// double-double sum still lost the direction at exact ties.
+inline double SumOfTwoProducts(double a, double c, double b, double d) {
+  const __float128 p = static_cast<__float128>(a) * c;
+  const __float128 q = static_cast<__float128>(b) * d;
+  const __float128 s = p + q;
+  const __float128 t = s - p;
+  const __float128 e = (p - (s - t)) + (q - t);
+  const double r = static_cast<double>(s);
+  const __float128 m = r;
+  if (e == 0 || !std::isfinite(r) || m == s) return r;
+  const double other = std::nextafter(r, s > m ? HUGE_VAL : -HUGE_VAL);
+  if ((m + static_cast<__float128>(other)) / 2 != s) return r;  // not a midpoint
+  return (static_cast<__float128>(other) > m) == (e > 0) ? other : r;
 }
 
-// Complex multiplication, each part rounded once from its exact value where
-// the products are finite (f64: SumOfTwoProducts), else in the wider type.
+// hi + lo (a double-double, |lo| <= half an ULP of hi) rounded once to
+// float: a cast of hi alone rounds twice where hi is a float midpoint.
+inline float RoundToFloat(double hi, double lo) {
+  const float r = static_cast<float>(hi);
+  const double m = r;
+  if (lo == 0 || !std::isfinite(hi) || m == hi) return r;
+  const float other = std::nextafterf(r, hi > m ? HUGE_VALF : -HUGE_VALF);
+  if ((m + static_cast<double>(other)) / 2 != hi) return r;  // not a midpoint
+  // On a midpoint the exact value lies on lo's side of it.
+  return (static_cast<double>(other) > m) == (lo > 0) ? other : r;
+}
+
+// Complex multiplication, each part rounded once from its exact value for
+// finite operands (f64: SumOfTwoProducts; f32: exact products in double,
+// their sum as a double-double), else (NaN and infinities) in the wider type.
 template <typename P>
 std::complex<P> ComplexMultiply(std::complex<P> x, std::complex<P> y) {
+  if constexpr (std::is_same_v<P, float>) {
+    auto part = [](double p, double q) {
+      const double s = p + q;
+      const double t = s - p;
+      return RoundToFloat(s, (p - (s - t)) + (q - t));
+    };
+    const double a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+    if (std::isfinite(a * c) && std::isfinite(b * d) && std::isfinite(a * d) &&
+        std::isfinite(b * c)) {
+      return {part(a * c, -(b * d)), part(a * d, b * c)};
+    }
+  }
   if constexpr (std::is_same_v<P, double>) {
-    const auto re = SumOfTwoProducts(x.real(), y.real(), -x.imag(), y.imag());
-    const auto im = SumOfTwoProducts(x.real(), y.imag(), x.imag(), y.real());
-    if (re && im && std::isfinite(*re) && std::isfinite(*im)) return {*re, *im};
+    const bool finite = std::isfinite(x.real()) && std::isfinite(x.imag()) &&
+                        std::isfinite(y.real()) && std::isfinite(y.imag());
+    if (finite) {
+      return {SumOfTwoProducts(x.real(), y.real(), -x.imag(), y.imag()),
+              SumOfTwoProducts(x.real(), y.imag(), x.imag(), y.real())};
+    }
   }
   return Widened2(x, y, [](auto p, auto q) { return p * q; });
 }

@@ -12,6 +12,8 @@
 #include <numbers>
 #include <type_traits>
 
+#include <quadmath.h>
+
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/elementwise_internal.h"
 #include "core/status_macros.h"
@@ -119,7 +121,18 @@ std::complex<W> ComplexLogistic(std::complex<W> z) {
   const W half_cos = std::cos(y / 2);
   const W half_sinh = std::sinh(x / 2);
   const W d = 4 * (half_sinh * half_sinh + half_cos * half_cos);
-  return {(std::expm1(x) + 2 * half_cos * half_cos) / d, std::sin(y) / d};
+  const W e = std::expm1(x);
+  W numerator = e + 2 * half_cos * half_cos;
+  if constexpr (std::is_same_v<W, long double>) {
+    // Near the zeros of e^x + cos y the two terms cancel beyond long
+    // double's 64 bits (-0.328125 + 2.375i loses 17: the real part was 19
+    // ULP off in f64): recomputed in binary128 there.
+    if (std::fabs(numerator) < (std::fabs(e) + 2 * half_cos * half_cos) * W{0x1p-6}) {
+      const __float128 q_half_cos = cosq(static_cast<__float128>(y) / 2);
+      numerator = static_cast<W>(expm1q(static_cast<__float128>(x)) + 2 * q_half_cos * q_half_cos);
+    }
+  }
+  return {numerator / d, std::sin(y) / d};
 }
 
 template <typename W>
