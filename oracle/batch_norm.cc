@@ -144,10 +144,8 @@ struct FeatureLayout {
 
 // An error-bound expectation of `type` from each element's tracked value,
 // in row-major order.
-template <ElementType T>
 ResultExpectation TrackedResult(const StepErrors& steps, const TensorType& type,
                                 const std::vector<Tracked>& values) {
-  Tensor reference(type);
   ResultExpectation e;
   e.check = Check::kErrorBound;
   e.center_hi.resize(values.size());
@@ -160,10 +158,9 @@ ResultExpectation TrackedResult(const StepErrors& steps, const TensorType& type,
     e.center_hi[i] = hi;
     e.center_lo[i] = std::isfinite(hi) ? static_cast<double>(t.value - hi) : 0;
     e.bound[i] = std::isfinite(hi) ? steps.Bound(t) : 0;
-    reference.values<T>()[i] = RoundDouble<T>(hi);
     if (std::string_view reason = steps.FreeReason(t); !reason.empty()) free.Mark(i, reason);
   }
-  e.reference = std::move(reference);
+  e.reference = ReferenceFromCenters(type, e);
   std::move(free).MoveInto(e);
   return e;
 }
@@ -245,9 +242,9 @@ Results Training(const Case& c, int64_t feature_index, double epsilon) {
     batch_var[f] = variance;
   }
   std::vector<ResultExpectation> results;
-  results.push_back(TrackedResult<T>(steps, c.result_types[0], output));
-  results.push_back(TrackedResult<T>(steps, c.result_types[1], batch_mean));
-  results.push_back(TrackedResult<T>(steps, c.result_types[2], batch_var));
+  results.push_back(TrackedResult(steps, c.result_types[0], output));
+  results.push_back(TrackedResult(steps, c.result_types[1], batch_mean));
+  results.push_back(TrackedResult(steps, c.result_types[2], batch_var));
   if (std::string_view reason = UnrepresentableStep<T>(layout); !reason.empty()) {
     return AllFree(std::move(results), reason);
   }
@@ -300,9 +297,9 @@ Results Grad(const Case& c, int64_t feature_index, double epsilon) {
     grad_offset[f] = i2;
   }
   std::vector<ResultExpectation> results;
-  results.push_back(TrackedResult<T>(steps, c.result_types[0], grad_operand));
-  results.push_back(TrackedResult<T>(steps, c.result_types[1], grad_scale));
-  results.push_back(TrackedResult<T>(steps, c.result_types[2], grad_offset));
+  results.push_back(TrackedResult(steps, c.result_types[0], grad_operand));
+  results.push_back(TrackedResult(steps, c.result_types[1], grad_scale));
+  results.push_back(TrackedResult(steps, c.result_types[2], grad_offset));
   if (std::string_view reason = UnrepresentableStep<T>(layout); !reason.empty()) {
     return AllFree(std::move(results), reason);
   }

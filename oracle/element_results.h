@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "oracle/element_encoding.h"
 #include "oracle/expectation.h"
 
 namespace hlocheck::oracle {
@@ -49,6 +50,28 @@ class FreeElements {
   std::vector<uint8_t> mask_;  // empty until an element is marked
   std::string reason_;
 };
+
+// An error-bound expectation's reference tensor of `type`: every element's
+// center (hi + lo; for complex types the real then the imaginary entry)
+// rounded once to the element type.
+inline Tensor ReferenceFromCenters(const TensorType& type, const ResultExpectation& e) {
+  Tensor reference(type);
+  DispatchElementType(type.element_type, [&]<ElementType T>() {
+    auto out = reference.values<T>();
+    if constexpr (IsComplex(T)) {
+      constexpr ElementType kPart = ComponentType(T);
+      for (size_t i = 0; i < out.size(); ++i) {
+        out[i] = {RoundDouble<kPart>(e.center_hi[2 * i] + e.center_lo[2 * i]),
+                  RoundDouble<kPart>(e.center_hi[2 * i + 1] + e.center_lo[2 * i + 1])};
+      }
+    } else if constexpr (IsFloat(T)) {
+      for (size_t i = 0; i < out.size(); ++i) {
+        out[i] = RoundDouble<T>(e.center_hi[i] + e.center_lo[i]);
+      }
+    }
+  });
+  return reference;
+}
 
 // What a float result that T cannot hold (see RoundDouble) is marked free with.
 inline constexpr std::string_view kUnrepresentableReason =

@@ -110,23 +110,6 @@ ResultExpectation BoundExpectation(int64_t count, bool complex) {
   return e;
 }
 
-// The reference tensor: every element's center rounded once to T.
-template <ElementType T>
-Tensor ReferenceFromCenters(const TensorType& type, const ResultExpectation& e) {
-  Tensor reference(type);
-  auto out = reference.values<T>();
-  for (size_t i = 0; i < out.size(); ++i) {
-    if constexpr (IsComplex(T)) {
-      constexpr ElementType kPart = ComponentType(T);
-      out[i] = {RoundDouble<kPart>(e.center_hi[2 * i] + e.center_lo[2 * i]),
-                RoundDouble<kPart>(e.center_hi[2 * i + 1] + e.center_lo[2 * i + 1])};
-    } else {
-      out[i] = RoundDouble<T>(e.center_hi[i] + e.center_lo[i]);
-    }
-  }
-  return reference;
-}
-
 constexpr char kNoZeroReason[] =
     "the element type has no zero and no negative values: the factorisation's steps have no "
     "value in it";
@@ -248,7 +231,7 @@ Results Cholesky(const Case& c, bool lower) {
       }
     }
   }
-  e.reference = ReferenceFromCenters<T>(c.result_types[0], e);
+  e.reference = ReferenceFromCenters(c.result_types[0], e);
   std::move(free).MoveInto(e);
   std::vector<ResultExpectation> results;
   results.push_back(std::move(e));
@@ -329,7 +312,11 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
     }
     std::vector<long double> d(static_cast<size_t>(n * n), 0);
     long double d_norm = 0;
-    std::vector<long double> inverse_row_sums(static_cast<size_t>(n), 0);
+    // Underflow: each step's rounding may err by half a smallest subnormal
+    // absolutely, in a product of the residual (row i: |M^-1| 1) or in the
+    // quotient y_j itself (a residual error of |m_jj| tiny in row j). So
+    // row i of the solution may err by tiny sum_j |M^-1|_ij (1 + |m_jj|).
+    std::vector<long double> underflow_gain(static_cast<size_t>(n), 0);
     if (inverse) {
       for (int64_t i = 0; i < n; ++i) {
         long double row = 0;
@@ -338,7 +325,7 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
           for (int64_t k = 0; k < n; ++k) sum += abs_inverse[i * n + k] * abs_m[k * n + j];
           d[i * n + j] = sum;
           row += sum;
-          inverse_row_sums[i] += abs_inverse[i * n + j];
+          underflow_gain[i] += abs_inverse[i * n + j] * (1 + abs_m[j * n + j]);
         }
         d_norm = std::max(d_norm, row);
       }
@@ -391,9 +378,9 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
       for (int64_t i = 0; i < n; ++i) {
         const int64_t index = element_index(i);
         const auto at = static_cast<size_t>(index);
-        const double bound = static_cast<double>(gamma * dy[i] + ratio * eta + p.u * abs_y[i] +
-                                                 ldexpl(abs_y[i], -58) +
-                                                 (n + 2) * p.tiny * (1 + inverse_row_sums[i]));
+        const double bound =
+            static_cast<double>(gamma * dy[i] + ratio * eta + p.u * abs_y[i] +
+                                ldexpl(abs_y[i], -58) + (n + 2) * p.tiny * (1 + underflow_gain[i]));
         SetElement(e, index, p.complex, inverse ? y[i] : Value(0, 0), bound);
         if (!finite_matrix || !finite_column) {
           free.Mark(at,
@@ -421,7 +408,7 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
       }
     }
   }
-  e.reference = ReferenceFromCenters<T>(c.result_types[0], e);
+  e.reference = ReferenceFromCenters(c.result_types[0], e);
   std::move(free).MoveInto(e);
   std::vector<ResultExpectation> results;
   results.push_back(std::move(e));
