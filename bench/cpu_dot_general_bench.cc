@@ -1,9 +1,12 @@
-// The CPU adapter's dot_general (Eigen's threaded TensorContraction) against
-// OpenBLAS's cblas_sgemm: f32 [1024, 1024] x [1024, 1024], lhs contracting
-// dimension 1 with rhs dimension 0, on the same data with the same number of
-// threads. The canonical layout needs no transpose here and f32 needs no
-// conversion, so the adapter's time is Eigen's contraction plus allocating
-// the result tensor. After the runs it prints adapter time / sgemm time.
+// The CPU adapter's dot_general (adapters/cpu/gemm.h: the widest kernel this
+// CPU runs, chosen at run time) against OpenBLAS's cblas_sgemm: f32
+// [1024, 1024] x [1024, 1024], lhs contracting dimension 1 with rhs
+// dimension 0, on the same data with the same number of threads. The
+// canonical layout needs no transpose here and f32 needs no conversion, so
+// the adapter's time is the kernel's plus allocating the result tensor. Each
+// kernel this CPU runs (avx512, avx2, baseline) is also timed on its own, so
+// that one run shows what a CPU without the wider instruction sets gets.
+// After the runs it prints each time / sgemm's time.
 //
 //   cpu_dot_general_bench [--threads=N] [benchmark flags]
 #include <cblas.h>
@@ -22,6 +25,7 @@
 #include <vector>
 
 #include "adapters/cpu/cpu_adapter.h"
+#include "adapters/cpu/gemm.h"
 #include "bench/ratio_reporter.h"
 #include "bench/threads_flag.h"
 #include "benchmark/benchmark.h"
@@ -90,10 +94,38 @@ void BM_OpenBlasSgemm(benchmark::State& state) {
   SetCounters(state);
 }
 
+// One kernel of gemm.h on the operands as they are, threaded as the adapter
+// threads it.
+void BM_GemmKernel(benchmark::State& state, const cpu::GemmKernel* kernel) {
+  const Case& c = DotCase();
+  Eigen::ThreadPool pool(g_threads);
+  const cpu::Device device(&pool, g_threads);
+  std::vector<float> out(kSize * kSize);
+  for (auto _ : state) {
+    cpu::BatchedGemm<float>(*kernel, c.operands[0].values<ElementType::kF32>().data(),
+                            c.operands[1].values<ElementType::kF32>().data(), out.data(), 1, kSize,
+                            kSize, kSize, device);
+    benchmark::ClobberMemory();
+  }
+  SetCounters(state);
+}
+
 // The adapter runs first: OpenBLAS's idle threads keep spinning for a while
 // after each call and would steal cores from whatever runs next.
-BENCHMARK(BM_CpuAdapterDotGeneralF32)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_OpenBlasSgemm)->Unit(benchmark::kMillisecond)->UseRealTime();
+void RegisterBenchmarks() {
+  benchmark::RegisterBenchmark("BM_CpuAdapterDotGeneralF32", BM_CpuAdapterDotGeneralF32)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  for (const cpu::GemmKernel* kernel : cpu::SupportedGemmKernels()) {
+    benchmark::RegisterBenchmark((std::string("BM_GemmKernel/") + kernel->name).c_str(),
+                                 BM_GemmKernel, kernel)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
+  benchmark::RegisterBenchmark("BM_OpenBlasSgemm", BM_OpenBlasSgemm)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
 
 // Both must compute the same product before their speeds mean anything.
 bool CheckAgreement() {
@@ -130,15 +162,18 @@ int main(int argc, char** argv) {
   // Let OpenBLAS's threads from the check go idle before timing the adapter.
   std::this_thread::sleep_for(std::chrono::seconds(1));
 
+  hlocheck::RegisterBenchmarks();
   hlocheck::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   const auto& times = reporter.times();
-  auto adapter = times.find("BM_CpuAdapterDotGeneralF32");
   auto blas = times.find("BM_OpenBlasSgemm");
-  if (adapter != times.end() && blas != times.end() && blas->second > 0) {
-    std::printf("adapter / sgemm time ratio: %.2f (adapter %.2f ms, sgemm %.2f ms)\n",
-                adapter->second / blas->second, adapter->second, blas->second);
+  if (blas == times.end() || blas->second <= 0) return 0;
+  std::printf("kernel chosen for this CPU: %s\n", hlocheck::cpu::SelectedGemmKernel().name);
+  for (const auto& [name, time] : times) {
+    if (name == blas->first) continue;
+    std::printf("%-30s %8.2f ms: speed / sgemm's %.2f\n", name.c_str(), time, blas->second / time);
   }
+  std::printf("%-30s %8.2f ms\n", blas->first.c_str(), blas->second);
   return 0;
 }

@@ -2,9 +2,10 @@
 // product per group, after im2col: see ConvolutionKernel). Both operands are brought into a
 // canonical layout, lhs [batch..., free..., contracting...] and rhs
 // [batch..., contracting..., free...], so that each batch is one row-major
-// [M, K] x [K, N] matrix product for Eigen's threaded TensorContraction.
-// The result [batch..., lhs free..., rhs free...] is then already in the
-// layout the spec asks for.
+// [M, K] x [K, N] matrix product: gemm.h's kernels for floats, Eigen's
+// threaded TensorContraction for integers. The result
+// [batch..., lhs free..., rhs free...] is then already in the layout the
+// spec asks for.
 
 // With -fsanitize=address,undefined, GCC 12 reports an array subscript of
 // 2^63 inside Eigen's TensorContraction constructor for the uint64
@@ -22,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adapters/cpu/cpu_internal.h"
+#include "adapters/cpu/gemm.h"
 #include "core/status_macros.h"
 
 namespace hlocheck::cpu {
@@ -125,15 +127,16 @@ absl::StatusOr<DotPlan> MakePlan(const Case& c) {
   return plan;
 }
 
-// The type a product is computed in. Only three: each Eigen
-// TensorContraction instantiated for the thread pool costs about 9 s of
-// compile time (70 s under ASan+UBSan), so the element types share them.
-//  - f32 and f64 natively, and complex<f32>/<f64> as real products of their
-//    parts (see ComplexRhs), which are the same products and sums that
-//    complex multiplication does, in Eigen's vectorized real kernel;
+// The type a product is computed in. Only three, so that the element types
+// share the kernels:
+//  - f32 and f64 natively (gemm.h's kernels), and complex<f32>/<f64> as real
+//    products of their parts (see ComplexRhs), which are the same products
+//    and sums that complex multiplication does, in the same real kernel;
 //  - float for the narrow float types, each result rounded once at the end;
 //  - uint64 for every integer type, where products and sums wrap modulo
-//    2^64, which the result's 2^width divides; for i1 a count of true products.
+//    2^64, which the result's 2^width divides; for i1 a count of true
+//    products. These go through Eigen's threaded TensorContraction (one
+//    instantiation: about 9 s of compile time, 70 s under ASan+UBSan).
 template <ElementType T>
 struct Compute {
   using type = ContainerT<T>;
@@ -158,10 +161,10 @@ using ComputeT = typename Compute<T>::type;
 // another with the pool splitting each product.
 constexpr double kSmallProduct = 64.0 * 64.0 * 64.0;
 
-// out[b] = lhs[b] x rhs[b] for row-major [m, k] x [k, n] matrices.
+// out[b] = lhs[b] x rhs[b] for row-major [m, k] x [k, n] uint64 matrices.
 template <typename S>
-void BatchedMatMul(const S* lhs, const S* rhs, S* out, int64_t batch, int64_t m, int64_t k,
-                   int64_t n, const Device& device) {
+void EigenBatchedMatMul(const S* lhs, const S* rhs, S* out, int64_t batch, int64_t m, int64_t k,
+                        int64_t n, const Device& device) {
   if (k == 0) {
     // An empty sum; Eigen's contraction returns without writing for K = 0.
     ParallelFor(device, batch * m * n, sizeof(S), 1,
@@ -187,6 +190,17 @@ void BatchedMatMul(const S* lhs, const S* rhs, S* out, int64_t batch, int64_t m,
     return;
   }
   for (int64_t b = 0; b < batch; ++b) product(b, device);
+}
+
+// out[b] = lhs[b] x rhs[b] for row-major [m, k] x [k, n] matrices.
+template <typename S>
+void BatchedMatMul(const S* lhs, const S* rhs, S* out, int64_t batch, int64_t m, int64_t k,
+                   int64_t n, const Device& device) {
+  if constexpr (std::is_floating_point_v<S>) {
+    BatchedGemm<S>(SelectedGemmKernel(), lhs, rhs, out, batch, m, k, n, device);
+  } else {
+    EigenBatchedMatMul<S>(lhs, rhs, out, batch, m, k, n, device);
+  }
 }
 
 // Operand data in canonical order: the tensor's own storage when the
@@ -458,84 +472,103 @@ void ConvolutionKernel(const Tensor& lhs, const Tensor& rhs, const ConvolutionPl
       }
     }
   });
-  // lhs per group: [m, k], row (output batch, output position).
-  auto a = std::make_unique_for_overwrite<E[]>(p.groups * m * k);
-  ParallelFor(device, p.groups * m, 8.0 * k, 8.0 * k, [&](int64_t first, int64_t last) {
-    std::vector<int64_t> position(static_cast<size_t>(spatial));
-    std::vector<int64_t> at(static_cast<size_t>(spatial));
-    for (int64_t gr = first; gr < last; ++gr) {
-      const int64_t g = gr / m;
-      const int64_t batch = (gr % m) / positions;
-      int64_t rest = (gr % m) % positions;
-      for (int64_t s = spatial - 1; s >= 0; --s) {
-        position[s] = rest % p.outputs[s];
-        rest /= p.outputs[s];
-      }
-      const int64_t lhs_batch = p.batch_groups ? g * p.out_batch + batch : batch;
-      const int64_t feature_base = p.batch_groups ? 0 : g * p.group_inputs;
-      E* row = a.get() + gr * k;
-      for (int64_t kk = 0; kk < kernel_count; ++kk) {
-        int64_t rest_k = kk;
-        int64_t offset = lhs_batch * lhs_strides[p.input_batch];
-        for (int64_t s = spatial - 1; s >= 0 && offset >= 0; --s) {
-          const int64_t index = rest_k % p.kernel[s];
-          rest_k /= p.kernel[s];
-          const int64_t window = p.reversal[s] ? p.kernel[s] - 1 - index : index;
-          const int64_t dilated =
-              position[s] * p.strides[s] + window * p.rhs_dilation[s] - p.padding[2 * s];
-          if (dilated < 0 || dilated % p.lhs_dilation[s] != 0 ||
-              dilated / p.lhs_dilation[s] >= lhs.shape()[p.input_spatial[s]]) {
-            offset = -1;
-          } else {
-            offset += dilated / p.lhs_dilation[s] * lhs_strides[p.input_spatial[s]];
-          }
-        }
-        E* cell = row + kk * p.group_inputs;
-        for (int64_t i = 0; i < p.group_inputs; ++i) {
-          cell[i] = offset < 0
-                        ? E{}
-                        : in_compute(x[offset + (feature_base + i) * lhs_strides[p.input_feature]]);
-        }
-      }
-    }
-  });
-  auto z = std::make_unique_for_overwrite<E[]>(p.groups * m * n);
-  if constexpr (IsComplex(T)) {
-    std::unique_ptr<S[]> b_real = ComplexRhs(b.get(), p.groups, k, n, device);
-    BatchedMatMul<S>(reinterpret_cast<const S*>(a.get()), b_real.get(),
-                     reinterpret_cast<S*>(z.get()), p.groups, m, 2 * k, 2 * n, device);
-  } else {
-    BatchedMatMul<S>(a.get(), b.get(), z.get(), p.groups, m, k, n, device);
-  }
-  // Into the result's layout: (group, batch, position, output) to its index.
+  // b as the real matrix of ComplexRhs for complex types.
+  std::unique_ptr<S[]> b_real;
+  if constexpr (IsComplex(T)) b_real = ComplexRhs(b.get(), p.groups, k, n, device);
+  const int64_t row_scale = IsComplex(T) ? 2 : 1;  // reals per element
+  const S* b_matrices = IsComplex(T) ? b_real.get() : reinterpret_cast<const S*>(b.get());
+
+  // The rows of lhs's matrix (output batch, output position) are built,
+  // multiplied and written out a chunk at a time, each chunk by one thread in
+  // buffers that stay in its cache, instead of the whole im2col matrix
+  // (58 MB for a ResNet layer) going through memory three times.
+  constexpr int64_t kChunkRows = 96;
+  const int64_t chunks_per_group = (m + kChunkRows - 1) / kChunkRows;
   const std::vector<int64_t> out_strides = RowMajorStrides(result.shape());
   C* out = result.values<T>().data();
-  ParallelFor(device, p.groups * m, 4.0 * n, 8.0 * n, [&](int64_t first, int64_t last) {
-    const FloatFormat* format = IsFloat(T) ? &Format(T) : nullptr;
-    for (int64_t gr = first; gr < last; ++gr) {
-      const int64_t g = gr / m;
-      const int64_t batch = (gr % m) / positions;
-      int64_t rest = (gr % m) % positions;
-      int64_t base = batch * out_strides[p.output_batch];
-      for (int64_t s = spatial - 1; s >= 0; --s) {
-        base += rest % p.outputs[s] * out_strides[p.output_spatial[s]];
-        rest /= p.outputs[s];
-      }
-      for (int64_t o = 0; o < n; ++o) {
-        const E value = z[gr * n + o];
-        C& cell = out[base + (g * n + o) * out_strides[p.output_feature]];
-        if constexpr (IsComplex(T) || std::is_same_v<S, C>) {
-          cell = value;
-        } else if constexpr (IsBool(T)) {
-          cell = value != 0 ? 1 : 0;
-        } else if constexpr (IsInteger(T)) {
-          cell = WrapInteger<T>(value);
-        } else {
-          cell = FromFloat<T>(value, *format);
-        }
-      }
-    }
-  });
+  const Device single(device.getPool(), 1);
+  const double chunk_bytes = static_cast<double>(kChunkRows * (k + n) * sizeof(E));
+  const double chunk_cycles = 2.0 * kChunkRows * static_cast<double>(k) * static_cast<double>(n);
+  ParallelFor(device, p.groups * chunks_per_group, chunk_bytes, chunk_cycles,
+              [&](int64_t first, int64_t last) {
+                auto a = std::make_unique_for_overwrite<E[]>(kChunkRows * k);
+                auto z = std::make_unique_for_overwrite<E[]>(kChunkRows * n);
+                std::vector<int64_t> position(static_cast<size_t>(spatial));
+                const FloatFormat* format = IsFloat(T) ? &Format(T) : nullptr;
+                for (int64_t chunk = first; chunk < last; ++chunk) {
+                  const int64_t g = chunk / chunks_per_group;
+                  const int64_t row0 = chunk % chunks_per_group * kChunkRows;
+                  const int64_t rows = std::min(kChunkRows, m - row0);
+                  const int64_t lhs_feature_base = p.batch_groups ? 0 : g * p.group_inputs;
+                  // lhs's rows: the window of each output position, zeros for padding.
+                  for (int64_t r = 0; r < rows; ++r) {
+                    const int64_t batch = (row0 + r) / positions;
+                    int64_t rest = (row0 + r) % positions;
+                    for (int64_t s = spatial - 1; s >= 0; --s) {
+                      position[s] = rest % p.outputs[s];
+                      rest /= p.outputs[s];
+                    }
+                    const int64_t lhs_batch = p.batch_groups ? g * p.out_batch + batch : batch;
+                    E* row = a.get() + r * k;
+                    for (int64_t kk = 0; kk < kernel_count; ++kk) {
+                      int64_t rest_k = kk;
+                      int64_t offset = lhs_batch * lhs_strides[p.input_batch];
+                      for (int64_t s = spatial - 1; s >= 0 && offset >= 0; --s) {
+                        const int64_t index = rest_k % p.kernel[s];
+                        rest_k /= p.kernel[s];
+                        const int64_t window = p.reversal[s] ? p.kernel[s] - 1 - index : index;
+                        const int64_t dilated = position[s] * p.strides[s] +
+                                                window * p.rhs_dilation[s] - p.padding[2 * s];
+                        if (dilated < 0 || dilated % p.lhs_dilation[s] != 0 ||
+                            dilated / p.lhs_dilation[s] >= lhs.shape()[p.input_spatial[s]]) {
+                          offset = -1;
+                        } else {
+                          offset += dilated / p.lhs_dilation[s] * lhs_strides[p.input_spatial[s]];
+                        }
+                      }
+                      E* cell = row + kk * p.group_inputs;
+                      if (offset < 0) {
+                        std::fill(cell, cell + p.group_inputs, E{});
+                        continue;
+                      }
+                      const C* in = x + offset + lhs_feature_base * lhs_strides[p.input_feature];
+                      const int64_t stride = lhs_strides[p.input_feature];
+                      for (int64_t i = 0; i < p.group_inputs; ++i)
+                        cell[i] = in_compute(in[i * stride]);
+                    }
+                  }
+                  BatchedMatMul<S>(reinterpret_cast<const S*>(a.get()),
+                                   b_matrices + g * k * n * row_scale * row_scale,
+                                   reinterpret_cast<S*>(z.get()), 1, rows, row_scale * k,
+                                   row_scale * n, single);
+                  // Into the result's layout: (batch, position, output) to its index.
+                  for (int64_t r = 0; r < rows; ++r) {
+                    const int64_t batch = (row0 + r) / positions;
+                    int64_t rest = (row0 + r) % positions;
+                    int64_t base = batch * out_strides[p.output_batch];
+                    for (int64_t s = spatial - 1; s >= 0; --s) {
+                      base += rest % p.outputs[s] * out_strides[p.output_spatial[s]];
+                      rest /= p.outputs[s];
+                    }
+                    const E* values = z.get() + r * n;
+                    const int64_t stride = out_strides[p.output_feature];
+                    C* cells = out + base + g * n * stride;
+                    for (int64_t o = 0; o < n; ++o) {
+                      const E value = values[o];
+                      C& cell = cells[o * stride];
+                      if constexpr (IsComplex(T) || std::is_same_v<S, C>) {
+                        cell = value;
+                      } else if constexpr (IsBool(T)) {
+                        cell = value != 0 ? 1 : 0;
+                      } else if constexpr (IsInteger(T)) {
+                        cell = WrapInteger<T>(value);
+                      } else {
+                        cell = FromFloat<T>(value, *format);
+                      }
+                    }
+                  }
+                }
+              });
 }
 
 }  // namespace
