@@ -44,8 +44,9 @@ struct GenerationOptions {
   // `generation`: a step that draws a new value since version N is written
   // `... if generation >= N else ...`, and the generator's own new draws
   // check it too, so that a key of an earlier version rebuilds the case it
-  // named. 3 added dot_general's result types of their own.
-  int version = 3;
+  // named. 3 added dot_general's result types of their own and rounding-tie
+  // data; 4 dot_general's algorithm attribute.
+  int version = 4;
 };
 
 // One generated case. Every op has an instance; ops whose inputs and

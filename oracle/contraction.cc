@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "core/case_attributes.h"
+#include "core/dot_algorithm.h"
 #include "core/status_macros.h"
 #include "oracle/element_encoding.h"
 #include "oracle/oracle.h"
@@ -238,6 +239,160 @@ Results ContractFloat(const Tensor& lhs, const Tensor& rhs, const TensorType& re
   return results;
 }
 
+// ------------------------------------------------ dot_general's algorithm
+
+// The component products x_i y_j an algorithm computes. The spec leaves
+// which open; the known decompositions (bf16_3x, bf16_6x, tf32_3x:
+// arXiv:1904.06376, XLA's ALG_DOT_*_X3/X6/X9) keep those of largest
+// magnitude, i + j <= t, and so does every count that is a whole number of
+// such anti-diagonals. Another count: nullopt.
+std::optional<std::vector<std::pair<int64_t, int64_t>>> ComputedProducts(const DotAlgorithm& a) {
+  for (int64_t t = 0; t <= a.lhs_component_count + a.rhs_component_count - 2; ++t) {
+    std::vector<std::pair<int64_t, int64_t>> products;
+    for (int64_t i = 0; i < a.lhs_component_count; ++i) {
+      for (int64_t j = 0; j < a.rhs_component_count && i + j <= t; ++j) products.push_back({i, j});
+    }
+    if (static_cast<int64_t>(products.size()) == a.num_primitive_operations) return products;
+  }
+  return std::nullopt;
+}
+
+// Bounds on the components of one operand value of magnitude x split into
+// `count` components of `format`, each rounded to nearest: the residuals
+// r_0 = x, r_{i+1} = r_i - x_i with |r_{i+1}| <= u |r_i| + s (s: half the
+// smallest subnormal spacing), and |x_i| <= r_i + r_{i+1}.
+// In long double, where bounds near the largest double do not overflow.
+struct SplitBounds {
+  long double component[8];
+  long double residual;  // of the whole split
+};
+
+SplitBounds BoundSplit(double x, int64_t count, const FloatFormat& format) {
+  const long double u = UnitRoundoff(format);
+  const long double s = std::ldexp(1.0L, format.min_normal_exponent() - format.mantissa_bits - 1);
+  SplitBounds bounds{};
+  long double residual = x;
+  for (int64_t i = 0; i < count; ++i) {
+    const long double next = u * residual + s;
+    bounds.component[i] = residual + next;
+    residual = next;
+  }
+  bounds.residual = residual;
+  return bounds;
+}
+
+// dot_general with the public spec's algorithm on real float operands:
+// lhs and rhs rounded to their precision types (split into components
+// where the counts say so), the computed component products summed in the
+// accumulation type in any order, the sum rounded to the result type. The
+// reference stays the exact sum of a b; the bound is the accumulation's
+// gamma_{n+1}(u_acc) over the n = K x products computed (the +1 for each
+// product's own rounding where it is not exact), plus per term what the
+// algorithm leaves out,
+//   |a b - sum_S a_i b_j| <= sum_{(i,j) not in S} |a_i||b_j| + r(a) |b| + (|a| + r(a)) r(b),
+// and the final rounding. An operand beyond its precision type's range (an
+// infinity after rounding), an infinite operand that is split (inf - inf is
+// NaN in the split, or the backend special-cases it), and a sum beyond the
+// accumulation type's range leave the element free.
+template <ElementType T, typename Terms>
+Results ContractWithAlgorithm(const Tensor& lhs, const Tensor& rhs, const TensorType& result_type,
+                              const DotAlgorithm& algorithm,
+                              const std::vector<std::pair<int64_t, int64_t>>& computed,
+                              Terms&& terms) {
+  Tensor reference(result_type);
+  ResultExpectation e;
+  const int64_t count = reference.num_elements();
+  e.center_hi.resize(count);
+  e.center_lo.resize(count);
+  e.bound.resize(count);
+  e.free.assign(count, 0);
+  auto a = lhs.values<T>();
+  auto b = rhs.values<T>();
+  auto out = reference.values<T>();
+  const FloatFormat& format = Format(T);
+  const double u_acc = UnitRoundoff(algorithm.accumulation);
+  const double acc_subnormal = std::ldexp(
+      1.0, algorithm.accumulation.min_normal_exponent() - algorithm.accumulation.mantissa_bits);
+  const double acc_max = MaxFinite(algorithm.accumulation);
+  std::vector<std::vector<bool>> kept(8, std::vector<bool>(8, false));
+  for (auto [i, j] : computed) kept[i][j] = true;
+  const int64_t lc = algorithm.lhs_component_count;
+  const int64_t rc = algorithm.rhs_component_count;
+  terms([&](int64_t r, auto&& enumerate) {
+    PartSum exact;
+    int64_t products = 0;
+    long double left_out = 0;            // what the split and the dropped products lose
+    long double computed_magnitude = 0;  // bound on the sum of |a_i b_j| computed
+    bool free = false;
+    enumerate([&](int64_t lhs_offset, int64_t rhs_offset) {
+      ++products;
+      const double x = ToDouble<T>(a[lhs_offset]);
+      const double y = ToDouble<T>(b[rhs_offset]);
+      if (std::isnan(x) || std::isnan(y)) {
+        exact.AddProduct(x, y, false);
+        return;
+      }
+      if (std::isinf(x) || std::isinf(y)) {
+        // Unsplit, the term is the product of the rounded operands: an
+        // infinity, or NaN where the other operand rounds to 0. Split, some
+        // component product may be inf x 0 and another not.
+        if (lc > 1 || rc > 1) free = true;
+        exact.AddProduct(RoundToFormat(x, algorithm.lhs_precision),
+                         RoundToFormat(y, algorithm.rhs_precision), false);
+        return;
+      }
+      exact.AddProduct(x, y, false);
+      if (std::isinf(RoundToFormat(x, algorithm.lhs_precision)) ||
+          std::isinf(RoundToFormat(y, algorithm.rhs_precision)) ||
+          std::isnan(RoundToFormat(x, algorithm.lhs_precision)) ||
+          std::isnan(RoundToFormat(y, algorithm.rhs_precision))) {
+        free = true;
+        return;
+      }
+      const SplitBounds sx = BoundSplit(std::fabs(x), lc, algorithm.lhs_precision);
+      const SplitBounds sy = BoundSplit(std::fabs(y), rc, algorithm.rhs_precision);
+      for (int64_t i = 0; i < lc; ++i) {
+        for (int64_t j = 0; j < rc; ++j) {
+          (kept[i][j] ? computed_magnitude : left_out) += sx.component[i] * sy.component[j];
+        }
+      }
+      left_out += sx.residual * std::fabs(y) + (std::fabs(x) + sx.residual) * sy.residual;
+    });
+    const int64_t n = products * static_cast<int64_t>(computed.size());
+    double hi = 0, lo = 0, bound = 0;
+    bool part_free = false;
+    // The exact sum's special values and range first, as for any contraction.
+    Finish(exact, products, format, &hi, &lo, &bound, &part_free);
+    free = free || part_free || computed_magnitude > acc_max;
+    if (std::isfinite(hi) && !free && products > 0) {
+      const double slack = 1 + std::ldexp(1.0, -20);
+      const double accumulation =
+          static_cast<double>(Gamma(n + 1, u_acc) * computed_magnitude + left_out) * slack +
+          static_cast<double>(n) * acc_subnormal +
+          static_cast<double>(products) * std::ldexp(exact.magnitude, -100);
+      bound = accumulation + UlpAt(format, std::fabs(hi) + accumulation);
+    }
+    e.center_hi[r] = hi;
+    e.center_lo[r] = lo;
+    e.bound[r] = bound;
+    e.free[r] = free ? 1 : 0;
+    out[r] = RoundDouble<T>(hi + lo);
+  });
+  if (e.FreeCount() == 0) {
+    e.free.clear();
+  } else {
+    e.free_reason =
+        "an operand beyond its precision type's range, an infinite operand split into "
+        "components, or a sum beyond the accumulation type's range: the algorithm's steps "
+        "decide the result";
+  }
+  e.reference = std::move(reference);
+  e.check = Check::kErrorBound;
+  std::vector<ResultExpectation> results;
+  results.push_back(std::move(e));
+  return results;
+}
+
 // Integers wrap around; booleans are OR of ANDs. Both are exact in any order.
 template <ElementType T, typename Terms>
 Results ContractExact(const Tensor& lhs, const Tensor& rhs, const TensorType& result_type,
@@ -308,11 +463,30 @@ Results DotGeneral(const Case& c) {
   if (c.operands[1].element_type() != type) {
     return absl::InvalidArgumentError("dot_general: lhs and rhs must have one element type (C13)");
   }
-  for (const char* field : {"lhs_precision_type", "rhs_precision_type", "accumulation_type"}) {
-    if (c.FindAttribute(field) != nullptr) {
+  HLOCHECK_ASSIGN_OR_RETURN(const std::optional<DotAlgorithm> algorithm, ReadDotAlgorithm(c));
+  std::optional<std::vector<std::pair<int64_t, int64_t>>> computed;
+  // The algorithm speaks of precisions: integer and boolean operands keep
+  // their exact products (the spec's own example gives tf32 to i64 operands
+  // and keeps the exact result).
+  const bool with_algorithm = algorithm && (IsFloat(type) || IsComplex(type));
+  if (with_algorithm) {
+    if (IsComplex(type) || !IsFloat(result_type)) {
       return absl::UnimplementedError(
-          "dot_general with the public spec's algorithm attribute: its precision types change "
-          "what a correct result is, and the oracle does not model them yet");
+          "dot_general with an algorithm on complex operands is not implemented by the oracle "
+          "(the spec does not say how complex products are split)");
+    }
+    if (algorithm->allow_imprecise_accumulation) {
+      return absl::UnimplementedError(
+          "dot_general with allow_imprecise_accumulation = true: the spec permits accumulation "
+          "in lower precision for some steps without saying which or how low, so no bound "
+          "follows; not implemented by the oracle");
+    }
+    computed = ComputedProducts(*algorithm);
+    if (!computed || algorithm->lhs_component_count > 8 || algorithm->rhs_component_count > 8) {
+      return absl::UnimplementedError(
+          "dot_general with algorithm <" + algorithm->ToString() +
+          ">: the oracle knows decompositions that compute the largest component products "
+          "(i + j <= t, as bf16_3x, bf16_6x, tf32_3x), up to 8 components");
     }
   }
   if (!IsExactConversion(type, result_type)) {
@@ -347,7 +521,17 @@ Results DotGeneral(const Case& c) {
       SubspaceOffsets(rhs.shape(), FreeDimensions(rhs.rank(), rhs_batching, rhs_contracting));
   k.lhs_contract = SubspaceOffsets(lhs.shape(), lhs_contracting);
   k.rhs_contract = SubspaceOffsets(rhs.shape(), rhs_contracting);
-  return Contract(lhs, rhs, c.result_types[0], [&](auto&& visit) { k.ForEachResult(visit); });
+  auto terms = [&](auto&& visit) { k.ForEachResult(visit); };
+  if (with_algorithm) {
+    return DispatchElementType(result_type, [&]<ElementType T>() -> Results {
+      if constexpr (IsFloat(T)) {
+        return ContractWithAlgorithm<T>(lhs, rhs, c.result_types[0], *algorithm, *computed, terms);
+      } else {
+        return absl::InternalError("dot_general: a float algorithm on a non-float result");
+      }
+    });
+  }
+  return Contract(lhs, rhs, c.result_types[0], terms);
 }
 
 // convolution: every result element is a dot product of a window of lhs

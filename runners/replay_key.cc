@@ -55,23 +55,22 @@ std::string FormatReplay(const ReplayKey& key) {
 absl::StatusOr<ReplayKey> ParseReplay(const std::string& text) {
   auto bad = [&](const std::string& why) {
     return absl::InvalidArgumentError(
-        "bad replay string '" + text + "': " + why +
-        "; expected hlocheck3:OP:TYPE:SEED(hex):SIZE:MAX_ELEMENTS:SHRINK_PATH as printed by a run "
-        "(or hlocheck1:... and hlocheck2:..., as earlier versions printed)");
+        "bad replay string '" + text + "': " + why + "; expected hlocheck" +
+        std::to_string(ReplayKey::kReplayVersion) +
+        ":OP:TYPE:SEED(hex):SIZE:MAX_ELEMENTS:SHRINK_PATH as printed by a run "
+        "(or hlocheck1:..., as earlier versions printed)");
   };
   // The type may contain ':'? No: type names never do, so split plainly.
   std::vector<std::string> parts = absl::StrSplit(text, ':');
   if (parts.size() != 7) return bad("wrong number of fields");
   ReplayKey key;
-  if (parts[0] == "hlocheck1") {
-    key.version = 1;
-  } else if (parts[0] == "hlocheck2") {
-    key.version = 2;
-  } else if (parts[0] == "hlocheck3") {
-    key.version = 3;
-  } else {
-    return bad("unknown prefix '" + parts[0] + "'");
+  // hlocheckN for every version up to this one: a key of an earlier version
+  // rebuilds the case that version generated.
+  key.version = 0;
+  for (int version = 1; version <= ReplayKey::kReplayVersion; ++version) {
+    if (parts[0] == "hlocheck" + std::to_string(version)) key.version = version;
   }
+  if (key.version == 0) return bad("unknown prefix '" + parts[0] + "'");
   key.op = parts[1];
   if (size_t bang = key.op.find('!'); bang != std::string::npos) {
     key.violates = key.op.substr(bang + 1);

@@ -24,6 +24,7 @@
 #include "absl/strings/str_join.h"
 #include "adapters/cpu/cpu_internal.h"
 #include "adapters/cpu/gemm.h"
+#include "core/dot_algorithm.h"
 #include "core/status_macros.h"
 
 namespace hlocheck::cpu {
@@ -304,6 +305,120 @@ void DotKernel(const Tensor& lhs, const Tensor& rhs, const DotPlan& plan, Tensor
   }
 }
 
+// ------------------------------------------------- dot_general's algorithm
+
+// The component pairs (i, j) whose products the algorithm computes: those
+// with i + j <= t for the t that gives num_primitive_operations of them (the
+// split algorithms bf16_3x, bf16_6x, tf32_3x keep the largest products);
+// nullopt for a count no t gives.
+std::optional<std::vector<std::array<int64_t, 2>>> ComponentPairs(const DotAlgorithm& a) {
+  for (int64_t t = 0; t <= a.lhs_component_count + a.rhs_component_count - 2; ++t) {
+    std::vector<std::array<int64_t, 2>> pairs;
+    for (int64_t i = 0; i < a.lhs_component_count; ++i) {
+      for (int64_t j = 0; j <= t - i && j < a.rhs_component_count; ++j) pairs.push_back({i, j});
+    }
+    if (static_cast<int64_t>(pairs.size()) == a.num_primitive_operations) return pairs;
+  }
+  return std::nullopt;
+}
+
+// What the CPU adapter runs of dot_general's algorithm: real float operands,
+// products and sums in f32 or f64, no imprecise accumulation, a known split.
+AdapterSupport SupportsAlgorithm(const DotAlgorithm& a, ElementType type) {
+  auto no = [&](const char* why) {
+    return AdapterSupport::No(absl::StrCat("dot_general with algorithm <", a.ToString(), "> on ",
+                                           TypeName(type), ": ", why));
+  };
+  if (!IsFloat(type)) return no("the CPU adapter splits real float operands only");
+  if (a.accumulation_type != "f32" && a.accumulation_type != "f64") {
+    return no("the CPU adapter accumulates in f32 or f64 only");
+  }
+  if (a.allow_imprecise_accumulation) return no("imprecise accumulation is not implemented");
+  if (!ComponentPairs(a)) return no("not a split that keeps the largest component products");
+  const FloatFormat& accumulation = a.accumulation;
+  for (const FloatFormat* precision : {&a.lhs_precision, &a.rhs_precision}) {
+    if (precision->mantissa_bits > accumulation.mantissa_bits ||
+        precision->exponent_bits > accumulation.exponent_bits) {
+      return no("a precision type wider than the accumulation type is not implemented");
+    }
+  }
+  return AdapterSupport::Yes();
+}
+
+// x split into `count` components of `format`: x_0 = x rounded to it, each
+// next one the remainder rounded to it (in double, where the remainders of
+// f32 and narrower values are exact).
+template <typename S>
+std::vector<std::unique_ptr<S[]>> SplitIntoComponents(const double* values, int64_t size,
+                                                      int64_t count, const FloatFormat& format,
+                                                      const Device& device) {
+  std::vector<std::unique_ptr<S[]>> components;
+  for (int64_t i = 0; i < count; ++i) components.push_back(std::make_unique<S[]>(size));
+  ParallelFor(device, size, 8.0 * count, 20.0 * count, [&](int64_t first, int64_t last) {
+    for (int64_t e = first; e < last; ++e) {
+      double rest = values[e];
+      for (int64_t i = 0; i < count; ++i) {
+        const double component = RoundToFormat(rest, format);
+        components[i][e] = static_cast<S>(component);
+        rest -= component;
+      }
+    }
+  });
+  return components;
+}
+
+// dot_general with an algorithm: each operand rounded to its precision type
+// (or split into components), one matrix product per computed component
+// pair in the accumulation type, their sum rounded to the result type.
+template <ElementType T, typename S>
+void DotKernelWithAlgorithm(const Tensor& lhs, const Tensor& rhs, const DotPlan& plan,
+                            const DotAlgorithm& algorithm, Tensor& result, const Device& device) {
+  using C = ContainerT<T>;
+  std::unique_ptr<C[]> lhs_scratch;
+  std::unique_ptr<C[]> rhs_scratch;
+  const C* a = Canonical<C>(lhs, plan.lhs_perm, lhs_scratch, device);
+  const C* b = Canonical<C>(rhs, plan.rhs_perm, rhs_scratch, device);
+  auto as_doubles = [&](const C* data, int64_t size) {
+    std::vector<double> values(static_cast<size_t>(size));
+    for (int64_t e = 0; e < size; ++e) {
+      if constexpr (std::is_floating_point_v<C>) {
+        values[e] = data[e];
+      } else {
+        values[e] = ToFloat<T>(data[e]);
+      }
+    }
+    return values;
+  };
+  const std::vector<double> a_values = as_doubles(a, lhs.num_elements());
+  const std::vector<double> b_values = as_doubles(b, rhs.num_elements());
+  const std::vector<std::unique_ptr<S[]>> a_parts =
+      SplitIntoComponents<S>(a_values.data(), lhs.num_elements(), algorithm.lhs_component_count,
+                             algorithm.lhs_precision, device);
+  const std::vector<std::unique_ptr<S[]>> b_parts =
+      SplitIntoComponents<S>(b_values.data(), rhs.num_elements(), algorithm.rhs_component_count,
+                             algorithm.rhs_precision, device);
+  const auto [batch, m, k, n] = std::array{plan.batch, plan.m, plan.k, plan.n};
+  const int64_t count = result.num_elements();
+  auto sum = std::make_unique<S[]>(count);
+  auto product = std::make_unique_for_overwrite<S[]>(count);
+  const std::vector<std::array<int64_t, 2>> pairs = ComponentPairs(algorithm).value();
+  for (const auto& [i, j] : pairs) {
+    BatchedMatMul<S>(a_parts[i].get(), b_parts[j].get(), product.get(), batch, m, k, n, device);
+    for (int64_t e = 0; e < count; ++e) sum[e] += product[e];
+  }
+  C* out = result.values<T>().data();
+  const FloatFormat& format = Format(T);
+  for (int64_t e = 0; e < count; ++e) {
+    if constexpr (std::is_same_v<C, S>) {
+      out[e] = sum[e];
+    } else if constexpr (std::is_same_v<C, double> || std::is_same_v<C, float>) {
+      out[e] = static_cast<C>(RoundToFormat(static_cast<double>(sum[e]), format));
+    } else {
+      out[e] = FromFloat<T>(static_cast<float>(RoundToFormat(sum[e], format)), format);
+    }
+  }
+}
+
 // ---------------------------------------------------------------- convolution
 
 // A convolution as one matrix product per group: rows are (output batch,
@@ -577,6 +692,14 @@ AdapterSupport SupportsDotGeneral(const Case& c) {
   const ElementType lhs = c.operands[0].element_type();
   const ElementType rhs = c.operands[1].element_type();
   const ElementType result = c.result_types[0].element_type;
+  absl::StatusOr<std::optional<DotAlgorithm>> algorithm = ReadDotAlgorithm(c);
+  if (!algorithm.ok()) return AdapterSupport::No(std::string(algorithm.status().message()));
+  // Integer operands keep their exact products whatever the algorithm says.
+  if (*algorithm && (IsFloat(lhs) || IsComplex(lhs))) {
+    if (AdapterSupport support = SupportsAlgorithm(**algorithm, result); !support.supported) {
+      return support;
+    }
+  }
   // A result type of its own: the operands widened to it exactly, then
   // contracted in it (accumulation in the result type).
   if (lhs != rhs || !IsExactConversion(lhs, result)) {
@@ -613,7 +736,20 @@ absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
   const Tensor& lhs = wide[0] ? *wide[0] : c.operands[0];
   const Tensor& rhs = wide[1] ? *wide[1] : c.operands[1];
   Tensor result(c.result_types[0]);
-  if (result.num_elements() > 0) {
+  HLOCHECK_ASSIGN_OR_RETURN(const std::optional<DotAlgorithm> algorithm, ReadDotAlgorithm(c));
+  if (result.num_elements() == 0) {
+    // Nothing to compute.
+  } else if (algorithm && IsFloat(type)) {
+    DispatchElementType(type, [&]<ElementType T>() {
+      if constexpr (IsFloat(T)) {
+        if (algorithm->accumulation_type == "f64") {
+          DotKernelWithAlgorithm<T, double>(lhs, rhs, *plan, *algorithm, result, device);
+        } else {
+          DotKernelWithAlgorithm<T, float>(lhs, rhs, *plan, *algorithm, result, device);
+        }
+      }
+    });
+  } else {
     DispatchElementType(type,
                         [&]<ElementType T>() { DotKernel<T>(lhs, rhs, *plan, result, device); });
   }

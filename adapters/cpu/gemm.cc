@@ -102,7 +102,7 @@ void BatchedGemm(const GemmKernel& kernel, const T* lhs, const T* rhs, T* out, i
 
 template void BatchedGemm<float>(const GemmKernel&, const float*, const float*, float*, int64_t,
                                  int64_t, int64_t, int64_t, const Device&);
-template void BatchedGemm<double>(const GemmKernel&, const double*, const double*, double*,
-                                  int64_t, int64_t, int64_t, int64_t, const Device&);
+template void BatchedGemm<double>(const GemmKernel&, const double*, const double*, double*, int64_t,
+                                  int64_t, int64_t, int64_t, const Device&);
 
 }  // namespace hlocheck::cpu

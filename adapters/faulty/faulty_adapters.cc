@@ -438,6 +438,25 @@ class TriangularSolveNoTransposeFault : public FaultyAdapter {
   }
 };
 
+// dot_general running a split algorithm (bf16_3x, bf16_6x, tf32_3x, ...) as
+// its single pass: only the first components' product, each operand rounded
+// once to its precision type, as a backend that does not know the split
+// would.
+class DotAlgorithmSinglePassFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    if (c.FindAttribute("num_primitive_operations") == nullptr) return cpu().Run(c);
+    Case single = c;
+    single.attributes["lhs_component_count"] = int64_t{1};
+    single.attributes["rhs_component_count"] = int64_t{1};
+    single.attributes["num_primitive_operations"] = int64_t{1};
+    return cpu().Run(single);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -513,6 +532,10 @@ const std::vector<FaultEntry>& FaultTable() {
       {{"faulty-dot-general-drop", "dot_general",
         "dot_general dropping the last term of its first contracting dimension"},
        Make<DotGeneralDropTermFault>},
+      {{"faulty-dot-algorithm-single-pass", "dot_general",
+        "dot_general running a split algorithm (bf16_3x, bf16_6x, tf32_3x) as one pass over "
+        "the first components"},
+       Make<DotAlgorithmSinglePassFault>},
       {{"faulty-reduce-drop", "reduce",
         "reduce dropping the last element of each slice along its first reduced dimension"},
        Make<ReduceDropTermFault>},

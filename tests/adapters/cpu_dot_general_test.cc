@@ -246,6 +246,52 @@ TEST(CpuAdapterDotGeneralTest, F32WithinTheAccumulationBound) {
   }
 }
 
+// dot_general's algorithm: x = 1 + 2^-10 is not a bf16 (1 is), so x * x
+// shows how each algorithm rounds and splits its operands.
+Case SquareWithAlgorithm(const std::string& precision, const std::string& accumulation,
+                         int64_t components, int64_t products) {
+  const float x = 1.0f + std::ldexp(1.0f, -10);
+  Case c = Dot(Make<ET::kF32>({1}, {x}), Make<ET::kF32>({1}, {x}), {}, {}, {}, {0}, {0});
+  c.attributes["lhs_precision_type"] = precision;
+  c.attributes["rhs_precision_type"] = precision;
+  c.attributes["accumulation_type"] = accumulation;
+  c.attributes["lhs_component_count"] = components;
+  c.attributes["rhs_component_count"] = components;
+  c.attributes["num_primitive_operations"] = products;
+  c.attributes["allow_imprecise_accumulation"] = false;
+  return c;
+}
+
+TEST(CpuAdapterDotGeneralTest, AnAlgorithmRoundsAndSplitsTheOperands) {
+  auto square = [](const std::string& precision, int64_t components, int64_t products) {
+    return Values<ET::kF32>(RunOne(SquareWithAlgorithm(precision, "f32", components, products)))
+        .at(0);
+  };
+  const float x = 1.0f + std::ldexp(1.0f, -10);
+  EXPECT_EQ(square("bf16", 1, 1), 1.0f);                         // both rounded to 1
+  EXPECT_EQ(square("bf16", 2, 3), 1.0f + std::ldexp(1.0f, -9));  // 1 + 2 * 2^-10
+  EXPECT_EQ(square("bf16", 3, 6), x * x);                        // i + j <= 2 takes x1 * x1 too
+  EXPECT_EQ(square("bf16", 2, 4), x * x);                        // every product
+  EXPECT_EQ(square("tf32", 1, 1), x * x);                        // x is a tf32
+  EXPECT_EQ(square("f32", 1, 1), x * x);
+  EXPECT_EQ(Values<ET::kF32>(RunOne(SquareWithAlgorithm("bf16", "f64", 1, 1))).at(0), 1.0f);
+}
+
+TEST(CpuAdapterDotGeneralTest, AlgorithmsItCannotRunAreUnsupportedWithTheReason) {
+  for (const Case& c :
+       {SquareWithAlgorithm("bf16", "bf16", 1, 1), SquareWithAlgorithm("bf16", "f32", 3, 5),
+        SquareWithAlgorithm("f64", "f32", 1, 1)}) {
+    const AdapterSupport support = SharedAdapter().Supports(c);
+    EXPECT_FALSE(support.supported);
+    EXPECT_NE(support.reason.find("algorithm <"), std::string::npos) << support.reason;
+  }
+  // Integer operands keep their exact products whatever the algorithm.
+  Case ints =
+      Dot(Make<ET::kSI32>({2}, {3, 5}), Make<ET::kSI32>({2}, {7, 11}), {}, {}, {}, {0}, {0});
+  ints.attributes = SquareWithAlgorithm("tf32", "f32", 1, 1).attributes;
+  EXPECT_EQ(Values<ET::kSI32>(RunOne(ints)), std::vector<int32_t>{76});
+}
+
 TEST(CpuAdapterTest, ThreadCountComesFromTheOptions) {
   EXPECT_EQ(CpuAdapter(AdapterOptions(3)).threads(), 3);
   EXPECT_EQ(CpuAdapter(AdapterOptions(0)).threads(),

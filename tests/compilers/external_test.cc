@@ -174,7 +174,12 @@ TEST(IreeTest, GateOnIreeLlvmCpuPassesExactOps) {
   for (const GroupResult& g : run.groups) {
     EXPECT_EQ(g.failed, 0) << g.op << " " << Name(g.type)
                            << (g.findings.empty() ? "" : ": " + g.findings[0].message);
-    EXPECT_EQ(g.skipped, 0) << g.op << ": " << g.skip_reason;
+    // iree-compile 3.13 legalizes no dot_general that carries an algorithm;
+    // the spec asks for exactly that error, so those cases are skipped.
+    if (g.skipped > 0) {
+      EXPECT_NE(g.skip_reason.find("declined dot_general's algorithm"), std::string::npos)
+          << g.op << ": " << g.skip_reason;
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include "core/element_value.h"
 #include "oracle/compare.h"
 #include "oracle/oracle.h"
+#include "tests/oracle/oracle_test_util.h"
 
 namespace hlocheck {
 namespace {
@@ -141,6 +142,105 @@ TEST(DotGeneralOracleTest, SpecExample) {
   auto results = TheOracle().Run(c);
   ASSERT_TRUE(results.ok()) << results.status();
   EXPECT_TRUE((*results)[0].reference.BitwiseEquals(lhs));
+}
+
+// ------------------------------------------------------------ algorithm
+
+using ::hlocheck::testing::Passes;
+using ::hlocheck::testing::RunOk;
+
+void SetAlgorithm(Case& c, const std::string& precision, const std::string& accumulation,
+                  int64_t components, int64_t products, bool imprecise = false) {
+  c.attributes["lhs_precision_type"] = precision;
+  c.attributes["rhs_precision_type"] = precision;
+  c.attributes["accumulation_type"] = accumulation;
+  c.attributes["lhs_component_count"] = components;
+  c.attributes["rhs_component_count"] = components;
+  c.attributes["num_primitive_operations"] = products;
+  c.attributes["allow_imprecise_accumulation"] = imprecise;
+  c.attributes["precision_config"] =
+      std::vector<EnumValue>{EnumValue{"DEFAULT"}, EnumValue{"DEFAULT"}};
+}
+
+Tensor F32Scalar(float value) {
+  Tensor t(Shape{}, ElementType::kF32);
+  t.values<ElementType::kF32>()[0] = value;
+  return t;
+}
+
+// The spec's own example: tf32 on i64 operands keeps the exact products.
+TEST(DotGeneralOracleTest, AnAlgorithmLeavesIntegersExact) {
+  Case c = Dot(Vector<ElementType::kSI64>({3, 5}), Vector<ElementType::kSI64>({7, 11}), {});
+  SetAlgorithm(c, "tf32", "f32", 1, 1);
+  auto results = TheOracle().Run(c);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ((*results)[0].reference.values<ElementType::kSI64>()[0], 76);
+  EXPECT_EQ((*results)[0].check, Check::kExact);
+}
+
+// x = 1 + 2^-10 is not a bf16: with the operands rounded to bf16 the
+// product x * x may be 1, with them split in two components (bf16_3x) it is
+// within a few f32 ulps of x^2, and with f32 precision exact.
+TEST(DotGeneralOracleTest, ThePrecisionTypeDecidesHowFarTheResultMayBe) {
+  const float x = 1.0f + std::ldexp(1.0f, -10);
+  const float square = x * x;  // 1 + 2^-9 + 2^-20, exact in f32
+  auto expectation = [&](const std::string& precision, int64_t components, int64_t products) {
+    Case c = Dot(Vector<ElementType::kF32>({x}), Vector<ElementType::kF32>({x}), {});
+    SetAlgorithm(c, precision, "f32", components, products);
+    return RunOk(c);
+  };
+  const auto bf16 = expectation("bf16", 1, 1);
+  EXPECT_TRUE(Passes(bf16, F32Scalar(1.0f)));  // what bf16 rounding gives
+  EXPECT_TRUE(Passes(bf16, F32Scalar(square)));
+  EXPECT_FALSE(Passes(bf16, F32Scalar(0.99f)));
+  const auto tf32 = expectation("tf32", 1, 1);  // x is a tf32: exact products
+  EXPECT_TRUE(Passes(tf32, F32Scalar(square)));
+  EXPECT_FALSE(Passes(tf32, F32Scalar(1.0f)));
+  const auto bf16_3x = expectation("bf16", 2, 3);
+  EXPECT_TRUE(Passes(bf16_3x, F32Scalar(square)));
+  EXPECT_FALSE(Passes(bf16_3x, F32Scalar(1.0f)));  // the single pass's answer
+  const auto f32 = expectation("f32", 1, 1);
+  EXPECT_TRUE(Passes(f32, F32Scalar(square)));
+  EXPECT_FALSE(Passes(f32, F32Scalar(std::nextafter(square, 2.0f) + 1e-6f)));
+}
+
+// tf32 where bf16_6x (3 components, 6 products: about f32's accuracy) is
+// asked: caught on values with bits beyond tf32's 11.
+TEST(DotGeneralOracleTest, TheBoundOfASplitCatchesTf32) {
+  const float a = 1.0f + std::ldexp(1.0f, -15);
+  const float b = 3.0f + std::ldexp(1.0f, -14);
+  Case c = Dot(Vector<ElementType::kF32>({a, b}), Vector<ElementType::kF32>({b, a}), {});
+  SetAlgorithm(c, "bf16", "f32", 3, 6);
+  const auto e = RunOk(c);
+  EXPECT_TRUE(Passes(e, F32Scalar(a * b + b * a)));
+  EXPECT_FALSE(Passes(e, F32Scalar(2.0f * 1.0f * 3.0f)));  // tf32 rounds both to 1 and 3
+}
+
+// An infinity times a value that rounds to 0 in the precision type is NaN,
+// as the rounded operands multiply.
+TEST(DotGeneralOracleTest, AnInfinityTimesAValueThatRoundsToZeroIsNaN) {
+  Case c = Dot(Vector<ElementType::kF32>({HUGE_VALF}), Vector<ElementType::kF32>({1e-45f}), {});
+  SetAlgorithm(c, "bf16", "f32", 1, 1);
+  EXPECT_TRUE(std::isnan(RunOk(c)[0].center_hi[0]));
+  SetAlgorithm(c, "f32", "f32", 1, 1);
+  EXPECT_EQ(RunOk(c)[0].center_hi[0], HUGE_VAL);
+}
+
+TEST(DotGeneralOracleTest, AlgorithmsWithoutABoundAreUnimplemented) {
+  Case c = Dot(Vector<ElementType::kF32>({1, 2}), Vector<ElementType::kF32>({3, 4}), {});
+  SetAlgorithm(c, "f8E5M2", "f32", 1, 1, /*imprecise=*/true);
+  auto results = TheOracle().Run(c);
+  ASSERT_FALSE(results.ok());
+  EXPECT_EQ(results.status().code(), absl::StatusCode::kUnimplemented) << results.status();
+  EXPECT_NE(results.status().message().find("allow_imprecise_accumulation"), std::string::npos);
+  SetAlgorithm(c, "bf16", "f32", 3, 5);  // five of nine products: which five?
+  results = TheOracle().Run(c);
+  ASSERT_FALSE(results.ok());
+  EXPECT_EQ(results.status().code(), absl::StatusCode::kUnimplemented) << results.status();
+  SetAlgorithm(c, "f33", "f32", 1, 1);
+  results = TheOracle().Run(c);
+  ASSERT_FALSE(results.ok());
+  EXPECT_NE(results.status().message().find("not a FloatType or tf32"), std::string::npos);
 }
 
 TEST(OracleTest, RejectsInvalidCasesNamingTheConstraint) {

@@ -114,6 +114,10 @@ INSTANTIATE_TEST_SUITE_P(
         // A 2 x 2 positive definite matrix whose bf16 rounding moves its
         // factor beyond the f32 bound.
         FaultCase{"faulty-cholesky-bf16", "cholesky", ElementType::kF32, 4},
+        // A product of values with bits beyond the precision type's (the
+        // split's second components carry them); the shrinker keeps a
+        // second, zero, product beside it.
+        FaultCase{"faulty-dot-algorithm-single-pass", "dot_general", ElementType::kF32, 3},
         // A 2 x 2 triangle and a right-hand side of two or four elements.
         FaultCase{"faulty-triangular-solve-no-transpose", "triangular_solve", ElementType::kF32,
                   8}),
@@ -129,7 +133,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 17u);
+  EXPECT_EQ(Faults().size(), 18u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }
