@@ -68,6 +68,10 @@ HLOCHECK_CASE_BENCHMARKS(sort_si32, "sort", ElementType::kSI32)
 HLOCHECK_CASE_BENCHMARKS(scatter_f32, "scatter", ElementType::kF32)
 HLOCHECK_CASE_BENCHMARKS(reduce_f32, "reduce", ElementType::kF32)
 HLOCHECK_CASE_BENCHMARKS(reduce_si32, "reduce", ElementType::kSI32)
+// Windows and contractions over them.
+HLOCHECK_CASE_BENCHMARKS(reduce_window_f32, "reduce_window", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(convolution_f32, "convolution", ElementType::kF32)
+HLOCHECK_CASE_BENCHMARKS(convolution_si32, "convolution", ElementType::kSI32)
 
 }  // namespace
 }  // namespace hlocheck

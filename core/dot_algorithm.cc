@@ -43,33 +43,30 @@ double RoundToFormat(double x, const FloatFormat& format) {
 }
 
 std::string DotAlgorithm::ToString() const {
-  return absl::StrCat("lhs_precision_type = ", lhs_precision_type,
-                      ", rhs_precision_type = ", rhs_precision_type,
-                      ", accumulation_type = ", accumulation_type,
-                      ", lhs_component_count = ", lhs_component_count,
-                      ", rhs_component_count = ", rhs_component_count,
-                      ", num_primitive_operations = ", num_primitive_operations,
-                      ", allow_imprecise_accumulation = ",
-                      allow_imprecise_accumulation ? "true" : "false");
+  return absl::StrCat(
+      "lhs_precision_type = ", lhs_precision_type, ", rhs_precision_type = ", rhs_precision_type,
+      ", accumulation_type = ", accumulation_type, ", lhs_component_count = ", lhs_component_count,
+      ", rhs_component_count = ", rhs_component_count,
+      ", num_primitive_operations = ", num_primitive_operations,
+      ", allow_imprecise_accumulation = ", allow_imprecise_accumulation ? "true" : "false");
 }
 
 absl::StatusOr<std::optional<DotAlgorithm>> ReadDotAlgorithm(const Case& c) {
   static constexpr const char* kFields[] = {
-      "lhs_precision_type",  "rhs_precision_type",       "accumulation_type",
-      "lhs_component_count", "rhs_component_count",      "num_primitive_operations",
+      "lhs_precision_type",          "rhs_precision_type",  "accumulation_type",
+      "lhs_component_count",         "rhs_component_count", "num_primitive_operations",
       "allow_imprecise_accumulation"};
   int given = 0;
   for (const char* field : kFields) given += c.FindAttribute(field) != nullptr;
   if (given == 0) return std::nullopt;
   DotAlgorithm algorithm;
-  auto type_field = [&](const char* field, std::string& name,
-                        FloatFormat& format) -> absl::Status {
+  auto type_field = [&](const char* field, std::string& name, FloatFormat& format) -> absl::Status {
     absl::StatusOr<std::string> value = EnumAttribute(c, field);
     HLOCHECK_RETURN_IF_ERROR(value.status());
     std::optional<FloatFormat> found = PrecisionTypeFormat(*value);
     if (!found) {
-      return absl::InvalidArgumentError(absl::StrCat(c.op, ": attribute ", field, " is '", *value,
-                                                     "', not a FloatType or tf32"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(c.op, ": attribute ", field, " is '", *value, "', not a FloatType or tf32"));
     }
     name = *value;
     format = *found;
@@ -86,9 +83,8 @@ absl::StatusOr<std::optional<DotAlgorithm>> ReadDotAlgorithm(const Case& c) {
     absl::StatusOr<int64_t> value = IntAttribute(c, field);
     HLOCHECK_RETURN_IF_ERROR(value.status());
     if (*value <= 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(c.op, ": attribute ", field, " is ", *value, ", not positive (", constraint,
-                       ")"));
+      return absl::InvalidArgumentError(absl::StrCat(c.op, ": attribute ", field, " is ", *value,
+                                                     ", not positive (", constraint, ")"));
     }
     count = *value;
     return absl::OkStatus();

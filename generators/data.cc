@@ -229,6 +229,56 @@ ContainerT<T> RoundingTie(Bits& bits) {
   }
 }
 
+// Cancelling values: base * sign + base * d * 2^-k, with one base per
+// tensor (a significand of up to 10 random bits at an exponent within the
+// format's precision of 1, so that products and sums of a few stay finite),
+// d uniform in [-1, 1] and k from 2 to the format's precision, so that some
+// deviations are near the base's last bit and some are not. Integers and
+// booleans (exact in any order) get small integers.
+struct CancellationPlan {
+  double base = 1;
+  bool all_positive = false;
+};
+
+template <ElementType T>
+CancellationPlan PlanCancellation(Bits& bits) {
+  CancellationPlan plan;
+  constexpr ElementType kPart = IsComplex(T) ? ComponentType(T) : T;
+  if constexpr (IsFloat(kPart)) {
+    const FloatFormat& f = Format(kPart);
+    const int precision = f.mantissa_bits + 1;
+    const int significand_bits = std::min(f.mantissa_bits, 10);
+    const double significand =
+        1 + std::ldexp(static_cast<double>(bits.Below(uint64_t{1} << significand_bits)),
+                       -significand_bits);
+    const int exponent = static_cast<int>(bits.Below(2 * precision + 1)) - precision;
+    plan.base = std::ldexp(significand, exponent);
+    plan.all_positive = bits.Below(2) == 0;
+  }
+  return plan;
+}
+
+template <ElementType T>
+ContainerT<T> CancellingValue(const CancellationPlan& plan, Bits& bits) {
+  if constexpr (IsComplex(T)) {
+    constexpr ElementType kPart = ComponentType(T);
+    return {CancellingValue<kPart>(plan, bits), CancellingValue<kPart>(plan, bits)};
+  } else if constexpr (IsFloat(T) && T != ElementType::kF8E8M0FNU) {
+    const int precision = Format(T).mantissa_bits + 1;
+    const double sign = plan.all_positive || bits.Below(2) == 0 ? 1.0 : -1.0;
+    const int k = 2 + static_cast<int>(bits.Below(std::max(1, precision - 1)));
+    const double deviation =
+        std::ldexp(static_cast<double>(bits.Below(2049)) / 1024.0 - 1.0, -k) * plan.base;
+    uint8_t flags = 0;
+    ContainerT<T> v = FromExact<T>(ExactValue::FromDouble(sign * plan.base + deviation),
+                                   RoundingMode::kNearestEven, &flags);
+    const bool beyond = (flags & (kConversionOverflow | kConversionUnrepresentable)) != 0;
+    return beyond ? SmallInteger<T>(bits) : v;  // beyond the format: a plain value
+  } else {
+    return SmallInteger<T>(bits);
+  }
+}
+
 template <ElementType T>
 void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
   auto values = tensor.values<T>();
@@ -242,6 +292,11 @@ void Fill(Tensor& tensor, DataPolicy policy, Bits& bits) {
     case DataPolicy::kRoundingTies:
       for (auto& v : values) v = RoundingTie<T>(bits);
       break;
+    case DataPolicy::kCancellation: {
+      const CancellationPlan plan = PlanCancellation<T>(bits);
+      for (auto& v : values) v = CancellingValue<T>(plan, bits);
+      break;
+    }
     case DataPolicy::kSpecialValues: {
       const auto specials = SpecialValues<T>();
       const auto edges = ConversionEdges<T>();
@@ -381,16 +436,19 @@ std::string_view DataPolicyName(DataPolicy policy) {
       return "special-values";
     case DataPolicy::kRoundingTies:
       return "rounding-ties";
+    case DataPolicy::kCancellation:
+      return "cancellation";
   }
   return "?";
 }
 
-std::vector<DataPolicy> AllDataPolicies() { return DataPoliciesOfVersion(3); }
+std::vector<DataPolicy> AllDataPolicies() { return DataPoliciesOfVersion(4); }
 
 std::vector<DataPolicy> DataPoliciesOfVersion(int version) {
   std::vector<DataPolicy> policies = {DataPolicy::kSmallIntegers, DataPolicy::kUniform,
                                       DataPolicy::kSpecialValues};
   if (version >= 3) policies.push_back(DataPolicy::kRoundingTies);
+  if (version >= 4) policies.push_back(DataPolicy::kCancellation);
   return policies;
 }
 

@@ -19,13 +19,17 @@ enum class DataPolicy {
   kRoundingTies,   // exact rounding ties of every narrower float format (and one ULP either
                    // side), across its binades and subnormals: what double rounding and
                    // round-to-nearest-even get wrong (generation 3 on)
+  kCancellation,   // floats: one common magnitude per tensor with small deviations, its sign
+                   // random (terms that cancel in sums) or all positive (a large mean with a
+                   // small spread: a one-pass variance's trap) (generation 4 on)
 };
 
 std::string_view DataPolicyName(DataPolicy policy);
 // The policies of the current generation.
 std::vector<DataPolicy> AllDataPolicies();
-// The policies a generation drew from: version 3 added kRoundingTies, so
-// that keys of earlier versions draw from the list they drew from.
+// The policies a generation drew from: version 3 added kRoundingTies and
+// version 4 kCancellation, so that keys of earlier versions draw from the
+// list they drew from.
 std::vector<DataPolicy> DataPoliciesOfVersion(int version);
 
 // A tensor of `type` filled according to `policy`. Shrinks to all zeros

@@ -1,7 +1,9 @@
 // A backend's profile (backends/NAME.yaml): what it is, and its known
 // deviations from the spec, each with a reason and a public link. A
 // deviation excuses exactly the elements it describes, never a whole op:
-//   flush_subnormals  an element that matches once subnormal inputs, or the
+//   flush_subnormals  an element that matches once subnormal inputs (or,
+//                     for a float result narrower than its operands, inputs
+//                     below the result type's smallest normal), or the
 //                     exact result, are taken as zero (FTZ/DAZ);
 //   nan_min_max       a maximum/minimum element where an operand is NaN and
 //                     the result is the other operand (XLA's fast min/max);

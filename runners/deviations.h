@@ -21,6 +21,9 @@ void ExcuseDeclaredDeviations(const BackendProfile& profile, const Oracle& oracl
 // `tensor` with every subnormal float element (each part of a complex one)
 // replaced by zero of the same sign; other types unchanged.
 Tensor FlushSubnormals(const Tensor& tensor);
+// Every float element of magnitude below `smallest_normal` (a narrower
+// type's smallest normal value) taken as zero, its sign kept.
+Tensor FlushBelow(const Tensor& tensor, double smallest_normal);
 bool HasSubnormals(const Tensor& tensor);
 
 }  // namespace hlocheck

@@ -696,17 +696,21 @@ AdapterSupport SupportsDotGeneral(const Case& c) {
   if (!algorithm.ok()) return AdapterSupport::No(std::string(algorithm.status().message()));
   // Integer operands keep their exact products whatever the algorithm says.
   if (*algorithm && (IsFloat(lhs) || IsComplex(lhs))) {
-    if (AdapterSupport support = SupportsAlgorithm(**algorithm, result); !support.supported) {
+    if (AdapterSupport support = SupportsAlgorithm(**algorithm, lhs); !support.supported) {
       return support;
     }
   }
   // A result type of its own: the operands widened to it exactly, then
-  // contracted in it (accumulation in the result type).
-  if (lhs != rhs || !IsExactConversion(lhs, result)) {
-    return AdapterSupport::No(absl::StrCat("dot_general with element types ", TypeName(lhs), " x ",
-                                           TypeName(rhs), " -> ", TypeName(result),
-                                           " is not implemented (one operand type, and a result "
-                                           "type that holds every operand value)"));
+  // contracted in it (accumulation in the result type); or a narrower float
+  // or integer type, which the operand type's result is rounded or wrapped to.
+  const bool same_kind_narrowing =
+      (IsFloat(lhs) && IsFloat(result)) || (IsInteger(lhs) && IsInteger(result));
+  if (lhs != rhs || !(IsExactConversion(lhs, result) || same_kind_narrowing)) {
+    return AdapterSupport::No(absl::StrCat(
+        "dot_general with element types ", TypeName(lhs), " x ", TypeName(rhs), " -> ",
+        TypeName(result),
+        " is not implemented (one operand type, and a result type that holds every operand "
+        "value or is a narrower type of the same kind)"));
   }
   for (const Tensor& operand : c.operands) {
     if (operand.rank() > kMaxRank) {
@@ -724,8 +728,13 @@ absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
   }
   absl::StatusOr<DotPlan> plan = MakePlan(c);
   HLOCHECK_RETURN_IF_ERROR(plan.status());
-  const ElementType type = c.result_types[0].element_type;
-  // The operands as they are, or widened to the result type.
+  // The type the product is computed in: the result type (the operands
+  // widened to it), or for a narrower result the operands' own, rounded (or
+  // wrapped) to the result at the end.
+  const ElementType result_type = c.result_types[0].element_type;
+  const ElementType operand_type = c.operands[0].element_type();
+  const bool narrowing = !IsExactConversion(operand_type, result_type);
+  const ElementType type = narrowing ? operand_type : result_type;
   std::optional<Tensor> wide[2];
   for (int k = 0; k < 2; ++k) {
     const Tensor& t = c.operands[k];
@@ -735,7 +744,7 @@ absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
   }
   const Tensor& lhs = wide[0] ? *wide[0] : c.operands[0];
   const Tensor& rhs = wide[1] ? *wide[1] : c.operands[1];
-  Tensor result(c.result_types[0]);
+  Tensor result(TensorType{c.result_types[0].shape, type});
   HLOCHECK_ASSIGN_OR_RETURN(const std::optional<DotAlgorithm> algorithm, ReadDotAlgorithm(c));
   if (result.num_elements() == 0) {
     // Nothing to compute.
@@ -753,9 +762,27 @@ absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
     DispatchElementType(type,
                         [&]<ElementType T>() { DotKernel<T>(lhs, rhs, *plan, result, device); });
   }
-  Results results;
-  results.push_back(std::move(result));
-  return results;
+  if (!narrowing) return OneResult(std::move(result));
+  Tensor narrow(c.result_types[0]);
+  if (IsFloat(type)) {
+    ConvertBuffer(type, result.raw(), result_type, narrow.raw(), result.num_elements(), device);
+  } else {
+    // Integer sums wrap modulo 2^width: the narrower type keeps the low bits.
+    std::vector<uint64_t> bits(static_cast<size_t>(result.num_elements()));
+    DispatchElementType(type, [&]<ElementType T>() {
+      if constexpr (IsInteger(T)) {
+        auto values = result.values<T>();
+        for (size_t e = 0; e < bits.size(); ++e) bits[e] = IntegerBits<T>(values[e]);
+      }
+    });
+    DispatchElementType(result_type, [&]<ElementType T>() {
+      if constexpr (IsInteger(T)) {
+        auto values = narrow.values<T>();
+        for (size_t e = 0; e < bits.size(); ++e) values[e] = WrapInteger<T>(bits[e]);
+      }
+    });
+  }
+  return OneResult(std::move(narrow));
 }
 
 AdapterSupport SupportsConvolution(const Case& c) {

@@ -90,7 +90,19 @@ std::complex<W> ComplexExpm1(std::complex<W> z) {
   const W y = z.imag();
   const W half = std::sin(y / 2);
   const W imag = y == 0 ? y : std::exp(x) * std::sin(y);
-  return {std::expm1(x) * std::cos(y) - 2 * half * half, imag};
+  const W scaled = std::expm1(x) * std::cos(y);
+  W real = scaled - 2 * half * half;
+  if constexpr (std::is_same_v<W, long double>) {
+    // Where e^x cos y is near 1 the two terms cancel beyond long double's
+    // 64 bits (0.00830078125 + 2.09e24i loses 15 and was 72 ULP off in
+    // f64, found by the cancellation data): recomputed in binary128 there.
+    if (std::fabs(real) < (std::fabs(scaled) + 2 * half * half) * W{0x1p-6}) {
+      const __float128 q_half = sinq(static_cast<__float128>(y) / 2);
+      real = static_cast<W>(expm1q(static_cast<__float128>(x)) * cosq(static_cast<__float128>(y)) -
+                            2 * q_half * q_half);
+    }
+  }
+  return {real, imag};
 }
 
 // log1p(z) = log|1 + z| + i arg(1 + z); near zero |1 + z|^2 - 1 =
@@ -157,6 +169,39 @@ W ProductSum(P a, P b, P c, P d) {
   return (ab + cd) + (std::fma(W{a}, W{b}, -ab) + std::fma(W{c}, W{d}, -cd));
 }
 
+// The sum of the products a_k b_k, accurate to W's precision however they
+// cancel: each product split exactly into two W values (fma), the parts
+// accumulated into a nonoverlapping expansion (Shewchuk's grow-expansion of
+// two-sums, zeros dropped), which is then summed from its smallest
+// component up.
+template <typename W, typename P, size_t N>
+W SumOfProducts(const std::array<std::array<P, 2>, N>& products) {
+  std::array<W, 2 * N> expansion{};
+  size_t size = 0;
+  auto grow = [&](W value) {
+    size_t kept = 0;
+    W carry = value;
+    for (size_t i = 0; i < size; ++i) {
+      const W sum = expansion[i] + carry;
+      const W b_virtual = sum - expansion[i];
+      const W a_virtual = sum - b_virtual;
+      const W error = (expansion[i] - a_virtual) + (carry - b_virtual);
+      if (error != 0) expansion[kept++] = error;
+      carry = sum;
+    }
+    expansion[kept++] = carry;
+    size = kept;
+  };
+  for (const auto& [a, b] : products) {
+    const W high = W{a} * W{b};
+    grow(high);
+    grow(std::fma(W{a}, W{b}, -high));
+  }
+  W total = 0;
+  for (size_t i = 0; i < size; ++i) total += expansion[i];
+  return total;
+}
+
 // atan2(y, x) = -i log(w), w = (x + iy) / sqrt(x^2 + y^2): the public
 // interpreter's formula. Evaluated as written it loses all relative accuracy
 // where a part is near zero, so it is rearranged with u = x + iy and
@@ -182,7 +227,10 @@ std::complex<P> ComplexAtan2(std::complex<P> y, std::complex<P> x) {
   const W p_re = ProductSum<W>(xr, yr, xi, yi);
   const W p_im = ProductSum<W>(xr, yi, -xi, yr);
   const W norms = ProductSum<W>(xr, xr, xi, xi) + ProductSum<W>(yr, yr, yi, yi);
-  const W norm_difference = ProductSum<W>(xr, xr, -yr, yr) + ProductSum<W>(xi, xi, -yi, yi);
+  // |x|^2 - |y|^2 of four squares, which may cancel in any pairing
+  // ((5, 5e-37) and (-5e-10, -5): 25 - 25 leaves 2.5e-19, which a sum of
+  // two pairs lost; found by the cancellation data).
+  const W norm_difference = SumOfProducts<W, P, 4>({{{xr, xr}, {-yr, yr}, {xi, xi}, {-yi, yi}}});
   const std::complex<W> u(W{xr} - W{yi}, W{xi} + W{yr});
   const std::complex<W> v(W{xr} + W{yi}, W{xi} - W{yr});
 

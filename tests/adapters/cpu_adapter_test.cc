@@ -499,10 +499,11 @@ TEST(CpuAdapterSupportsTest, SaysWhatItCannotRun) {
   EXPECT_FALSE(exp_int.supported);
   EXPECT_NE(exp_int.reason.find("si32"), std::string::npos) << exp_int.reason;
 
-  // A result type that does not hold the operands' values.
-  Case narrowing = Dot(Tensor({2}, ET::kF32), Tensor({2}, ET::kF32), {}, {}, {}, {0}, {0});
-  narrowing.result_types[0].element_type = ET::kF16;
-  EXPECT_FALSE(adapter.Supports(narrowing).supported);
+  // A result type that neither holds the operands' values nor is a narrower
+  // type of their kind.
+  Case mixed = Dot(Tensor({2}, ET::kSI32), Tensor({2}, ET::kSI32), {}, {}, {}, {0}, {0});
+  mixed.result_types[0].element_type = ET::kF16;
+  EXPECT_FALSE(adapter.Supports(mixed).supported);
 
   Case rank9 = Unary("transpose", Tensor(Shape(9, 1), ET::kF32), {Shape(9, 1), ET::kF32});
   rank9.attributes["permutation"] = std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8};

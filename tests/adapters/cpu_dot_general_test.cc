@@ -216,10 +216,23 @@ TEST(CpuAdapterDotGeneralTest, AResultTypeOfItsOwnAccumulatesInIt) {
   absl::StatusOr<std::vector<Tensor>> r = SharedAdapter().Run(ints);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(Values<ET::kSI32>((*r)[0]), std::vector<int32_t>{10100});
+  // A narrower result: the operand type's product, rounded (or wrapped) once.
+  const float x = 1.0f + std::ldexp(1.0f, -12);
   Case narrowing =
-      Dot(Make<ET::kF32>({2}, {1, 2}), Make<ET::kF32>({2}, {3, 4}), {}, {}, {}, {0}, {0});
-  narrowing.result_types[0].element_type = ET::kF16;
-  EXPECT_FALSE(SharedAdapter().Supports(narrowing).supported);
+      Dot(Make<ET::kF32>({2}, {x, 2048}), Make<ET::kF32>({2}, {x, 1}), {}, {}, {}, {0}, {0});
+  narrowing.result_types[0].element_type = ET::kBF16;
+  Tensor bf16 = RunOne(narrowing);
+  float got;
+  ConvertElements(ET::kBF16, bf16.raw(), ET::kF32, &got, 1);
+  EXPECT_EQ(got, 2048.0f);  // 2049.0005 rounds to bf16's 2048
+  Case wrapping =
+      Dot(Make<ET::kSI32>({2}, {300, 2}), Make<ET::kSI32>({2}, {1, 1}), {}, {}, {}, {0}, {0});
+  wrapping.result_types[0].element_type = ET::kSI8;
+  EXPECT_EQ(Values<ET::kSI8>(RunOne(wrapping)), std::vector<int8_t>{46});
+  Case mixed =
+      Dot(Make<ET::kSI32>({2}, {3, 2}), Make<ET::kSI32>({2}, {1, 1}), {}, {}, {}, {0}, {0});
+  mixed.result_types[0].element_type = ET::kF16;
+  EXPECT_FALSE(SharedAdapter().Supports(mixed).supported);
 }
 
 TEST(CpuAdapterDotGeneralTest, F32WithinTheAccumulationBound) {

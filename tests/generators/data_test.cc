@@ -83,7 +83,35 @@ TEST(TensorDataTest, RoundingTiesCoverTheNarrowFormatsAcrossBinades) {
   // The policy is new in generation 3: generation 2 never draws it.
   const std::vector<DataPolicy> v2 = DataPoliciesOfVersion(2);
   EXPECT_EQ(std::count(v2.begin(), v2.end(), DataPolicy::kRoundingTies), 0);
-  EXPECT_EQ(AllDataPolicies().size(), 4u);
+  EXPECT_EQ(AllDataPolicies().size(), 5u);
+}
+
+// kCancellation: one magnitude per tensor with small deviations; the signs
+// all positive (a large mean, a small spread) or mixed (sums that cancel):
+// the sum of the values is much smaller than the sum of their magnitudes in
+// the mixed tensors, and the spread much smaller than the mean in the others.
+TEST(TensorDataTest, CancellationGivesSumsThatCancelAndSpreadsSmallAgainstTheMean) {
+  int cancelling = 0, narrow_spread = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    const Tensor data = TensorData(TensorType{{256}, ElementType::kF32}, DataPolicy::kCancellation)(
+                            rc::Random(seed), 50)
+                            .value();
+    double sum = 0, magnitude = 0, low = HUGE_VAL, high = -HUGE_VAL;
+    for (float v : data.values<ElementType::kF32>()) {
+      ASSERT_TRUE(std::isfinite(v));
+      sum += v;
+      magnitude += std::fabs(v);
+      low = std::min<double>(low, v);
+      high = std::max<double>(high, v);
+    }
+    if (low > 0 && (high - low) < low) ++narrow_spread;
+    if (low < 0 && std::fabs(sum) < 0.25 * magnitude) ++cancelling;
+  }
+  EXPECT_GT(cancelling, 10);
+  EXPECT_GT(narrow_spread, 5);
+  EXPECT_EQ(cancelling + narrow_spread, 40);
+  const std::vector<DataPolicy> v3 = DataPoliciesOfVersion(3);
+  EXPECT_EQ(std::count(v3.begin(), v3.end(), DataPolicy::kCancellation), 0);
 }
 
 TEST(TensorDataTest, TheFirstShrinkIsAllZeros) {
