@@ -162,6 +162,21 @@ void Finish(const PartSum& part, int64_t terms, const FloatFormat& format, doubl
   *bound = accumulation + UlpAt(format, std::fabs(*hi) + accumulation);
 }
 
+// The one error-bound result of a contraction: `reference` and the bounds
+// of `e`, its free elements (if any) with `free_reason`.
+Results BoundedResult(ResultExpectation e, Tensor reference, const char* free_reason) {
+  if (e.FreeCount() == 0) {
+    e.free.clear();
+  } else {
+    e.free_reason = free_reason;
+  }
+  e.reference = std::move(reference);
+  e.check = Check::kErrorBound;
+  std::vector<ResultExpectation> results;
+  results.push_back(std::move(e));
+  return results;
+}
+
 // The float sums of products of every result element: `terms` visits each
 // result r with a function that enumerates its terms (lhs offset, rhs
 // offset; kPaddingZero for a zero of padding).
@@ -225,18 +240,9 @@ Results ContractFloat(const Tensor& lhs, const Tensor& rhs, const TensorType& re
       out[r] = RoundDouble<T>(rounded[0]);
     }
   });
-  if (e.FreeCount() == 0) {
-    e.free.clear();
-  } else {
-    e.free_reason =
-        "the sum of magnitudes exceeds the accumulation type's range, or complex arithmetic "
-        "met Inf/NaN: the summation order decides the result";
-  }
-  e.reference = std::move(reference);
-  e.check = Check::kErrorBound;
-  std::vector<ResultExpectation> results;
-  results.push_back(std::move(e));
-  return results;
+  return BoundedResult(std::move(e), std::move(reference),
+                       "the sum of magnitudes exceeds the accumulation type's range, or complex "
+                       "arithmetic met Inf/NaN: the summation order decides the result");
 }
 
 // ------------------------------------------------ dot_general's algorithm
@@ -384,19 +390,10 @@ Results ContractWithAlgorithm(const Tensor& lhs, const Tensor& rhs, const Tensor
     e.free[r] = free ? 1 : 0;
     out[r] = RoundDouble<T>(hi + lo);
   });
-  if (e.FreeCount() == 0) {
-    e.free.clear();
-  } else {
-    e.free_reason =
-        "an operand beyond its precision type's range, an infinite operand split into "
-        "components, or a sum beyond the accumulation type's range: the algorithm's steps "
-        "decide the result";
-  }
-  e.reference = std::move(reference);
-  e.check = Check::kErrorBound;
-  std::vector<ResultExpectation> results;
-  results.push_back(std::move(e));
-  return results;
+  return BoundedResult(std::move(e), std::move(reference),
+                       "an operand beyond its precision type's range, an infinite operand split "
+                       "into components, or a sum beyond the accumulation type's range: the "
+                       "algorithm's steps decide the result");
 }
 
 // Integers wrap around; booleans are OR of ANDs. Both are exact in any order.

@@ -220,18 +220,22 @@ void ExcuseDeclaredDeviations(const BackendProfile& profile, const Oracle& oracl
           flushed_results.push_back(FlushExpectation(e));
         }
         candidates.push_back(std::move(flushed_results));
+        // The oracle again on flushed inputs, with and without its results
+        // flushed too.
+        auto recompute = [&](const Case& flushed) {
+          auto expectations = oracle.Compute(flushed);
+          if (!expectations.ok()) return;
+          std::vector<ResultExpectation> both;
+          for (const ResultExpectation& e : *expectations) both.push_back(FlushExpectation(e));
+          candidates.push_back(*std::move(expectations));
+          candidates.push_back(std::move(both));
+        };
         bool subnormal_inputs = false;
         for (const Tensor& t : c.operands) subnormal_inputs = subnormal_inputs || HasSubnormals(t);
         if (subnormal_inputs) {
           Case flushed = c;
           for (Tensor& t : flushed.operands) t = FlushSubnormals(t);
-          auto expectations = oracle.Compute(flushed);
-          if (expectations.ok()) {
-            std::vector<ResultExpectation> both;
-            for (const ResultExpectation& e : *expectations) both.push_back(FlushExpectation(e));
-            candidates.push_back(*std::move(expectations));
-            candidates.push_back(std::move(both));
-          }
+          recompute(flushed);
           if (c.op == "sort") {
             if (auto sorted = SortComparingFlushed(oracle, c); sorted.ok()) {
               candidates.push_back(*std::move(sorted));
@@ -255,15 +259,7 @@ void ExcuseDeclaredDeviations(const BackendProfile& profile, const Oracle& oracl
           below = below || !flushed.BitwiseEquals(t);
           t = std::move(flushed);
         }
-        if (below) {
-          auto expectations = oracle.Compute(converted);
-          if (expectations.ok()) {
-            std::vector<ResultExpectation> both;
-            for (const ResultExpectation& e : *expectations) both.push_back(FlushExpectation(e));
-            candidates.push_back(*std::move(expectations));
-            candidates.push_back(std::move(both));
-          }
-        }
+        if (below) recompute(converted);
         for (const auto& candidate : candidates) {
           std::vector<std::set<int64_t>> still = StillMismatched(candidate, outcome.actual);
           for (size_t r : applicable) excuse(d, r, still[r]);

@@ -265,13 +265,7 @@ Case SquareWithAlgorithm(const std::string& precision, const std::string& accumu
                          int64_t components, int64_t products) {
   const float x = 1.0f + std::ldexp(1.0f, -10);
   Case c = Dot(Make<ET::kF32>({1}, {x}), Make<ET::kF32>({1}, {x}), {}, {}, {}, {0}, {0});
-  c.attributes["lhs_precision_type"] = precision;
-  c.attributes["rhs_precision_type"] = precision;
-  c.attributes["accumulation_type"] = accumulation;
-  c.attributes["lhs_component_count"] = components;
-  c.attributes["rhs_component_count"] = components;
-  c.attributes["num_primitive_operations"] = products;
-  c.attributes["allow_imprecise_accumulation"] = false;
+  ::hlocheck::testing::SetDotAlgorithm(c, precision, accumulation, components, products);
   return c;
 }
 

@@ -174,15 +174,7 @@ using ::hlocheck::testing::RunOk;
 
 void SetAlgorithm(Case& c, const std::string& precision, const std::string& accumulation,
                   int64_t components, int64_t products, bool imprecise = false) {
-  c.attributes["lhs_precision_type"] = precision;
-  c.attributes["rhs_precision_type"] = precision;
-  c.attributes["accumulation_type"] = accumulation;
-  c.attributes["lhs_component_count"] = components;
-  c.attributes["rhs_component_count"] = components;
-  c.attributes["num_primitive_operations"] = products;
-  c.attributes["allow_imprecise_accumulation"] = imprecise;
-  c.attributes["precision_config"] =
-      std::vector<EnumValue>{EnumValue{"DEFAULT"}, EnumValue{"DEFAULT"}};
+  ::hlocheck::testing::SetDotAlgorithm(c, precision, accumulation, components, products, imprecise);
 }
 
 Tensor F32Scalar(float value) {

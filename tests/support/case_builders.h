@@ -111,6 +111,11 @@ Case BatchNormGradCase(Tensor operand, Tensor scale, Tensor mean, Tensor varianc
                        Tensor grad_output, double epsilon, int64_t feature_index);
 
 // cholesky of a batch of square matrices; the result has a's type.
+// dot_general's algorithm attribute, the same precision type and component
+// count for lhs and rhs; precision_config DEFAULT, as C21 asks.
+void SetDotAlgorithm(Case& c, const std::string& precision, const std::string& accumulation,
+                     int64_t components, int64_t products, bool imprecise = false);
+
 Case CholeskyCase(Tensor a, bool lower);
 // triangular_solve (transpose_a NO_TRANSPOSE, TRANSPOSE or ADJOINT); the
 // result has b's type.
