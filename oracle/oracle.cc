@@ -13,15 +13,26 @@ namespace {
 const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
   static const auto* table = [] {
     auto* map = new std::map<std::string, oracle::OpFunction, std::less<>>();
-    for (auto chapter :
-         {oracle::ElementwiseArithmeticOps, oracle::ElementwiseBitwiseOps,
-          oracle::ElementwiseCompareSelectOps, oracle::ElementwiseComplexOps,
-          oracle::ElementwiseMapOps, oracle::ElementwiseConversionOps,
-          oracle::ElementwiseRoundingOps, oracle::ElementwiseTranscendentalOps,
-          oracle::BatchNormOps, oracle::ContractionOps, oracle::FftOps, oracle::LinearAlgebraOps,
-          oracle::ReductionOps, oracle::DataMovementIndexingOps, oracle::DataMovementScatterOps,
-          oracle::DataMovementShapeOps, oracle::DataMovementSortOps, oracle::DataMovementTuplesOps,
-          oracle::DataMovementValuesOps}) {
+    for (auto chapter : {oracle::ElementwiseArithmeticOps,
+                         oracle::ElementwiseBitwiseOps,
+                         oracle::ElementwiseCompareSelectOps,
+                         oracle::ElementwiseComplexOps,
+                         oracle::ElementwiseMapOps,
+                         oracle::ElementwiseConversionOps,
+                         oracle::ElementwiseRoundingOps,
+                         oracle::ElementwiseTranscendentalOps,
+                         oracle::BatchNormOps,
+                         oracle::ContractionOps,
+                         oracle::FftOps,
+                         oracle::LinearAlgebraOps,
+                         oracle::ReductionOps,
+                         oracle::DataMovementIndexingOps,
+                         oracle::DataMovementScatterOps,
+                         oracle::DataMovementShapeOps,
+                         oracle::DataMovementSortOps,
+                         oracle::DataMovementTuplesOps,
+                         oracle::DataMovementValuesOps,
+                         oracle::RandomNumbersOps}) {
       for (const oracle::OpEntry& entry : chapter()) (*map)[entry.name] = entry.function;
     }
     return map;

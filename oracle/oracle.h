@@ -64,6 +64,7 @@ std::vector<OpEntry> ElementwiseConversionOps();
 std::vector<OpEntry> ElementwiseRoundingOps();
 std::vector<OpEntry> ElementwiseTranscendentalOps();
 std::vector<OpEntry> BatchNormOps();
+std::vector<OpEntry> RandomNumbersOps();
 std::vector<OpEntry> ContractionOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();

@@ -55,15 +55,26 @@ using cpu::OpEntry;
 const std::vector<OpEntry>& OpTable() {
   static const std::vector<OpEntry> table = [] {
     std::vector<OpEntry> ops;
-    for (const auto& family :
-         {cpu::ElementwiseArithmeticOps(), cpu::ElementwiseBitwiseOps(),
-          cpu::ElementwiseCompareSelectOps(), cpu::ElementwiseComplexOps(),
-          cpu::ElementwiseMapOps(), cpu::ElementwiseConversionOps(), cpu::ElementwiseRoundingOps(),
-          cpu::ElementwiseTranscendentalOps(), cpu::BatchNormOps(), cpu::ContractionOps(),
-          cpu::FftOps(), cpu::LinearAlgebraOps(), cpu::ReductionOps(),
-          cpu::DataMovementIndexingOps(), cpu::DataMovementScatterOps(),
-          cpu::DataMovementShapeOps(), cpu::DataMovementSortOps(), cpu::DataMovementTuplesOps(),
-          cpu::DataMovementValuesOps()}) {
+    for (const auto& family : {cpu::ElementwiseArithmeticOps(),
+                               cpu::ElementwiseBitwiseOps(),
+                               cpu::ElementwiseCompareSelectOps(),
+                               cpu::ElementwiseComplexOps(),
+                               cpu::ElementwiseMapOps(),
+                               cpu::ElementwiseConversionOps(),
+                               cpu::ElementwiseRoundingOps(),
+                               cpu::ElementwiseTranscendentalOps(),
+                               cpu::BatchNormOps(),
+                               cpu::ContractionOps(),
+                               cpu::FftOps(),
+                               cpu::LinearAlgebraOps(),
+                               cpu::ReductionOps(),
+                               cpu::DataMovementIndexingOps(),
+                               cpu::DataMovementScatterOps(),
+                               cpu::DataMovementShapeOps(),
+                               cpu::DataMovementSortOps(),
+                               cpu::DataMovementTuplesOps(),
+                               cpu::DataMovementValuesOps(),
+                               cpu::RandomNumbersOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

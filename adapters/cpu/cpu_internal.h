@@ -75,6 +75,7 @@ std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> ContractionOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
+std::vector<OpEntry> RandomNumbersOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> DataMovementIndexingOps();
 std::vector<OpEntry> DataMovementScatterOps();

@@ -1,0 +1,177 @@
+// rng_bit_generator on the CPU: Threefry-2x32 (20 rounds) and Philox-4x32
+// (10 rounds) as Random123 defines them, in XLA's layout of state and
+// counters (the de facto convention the oracle names; the spec leaves the
+// variant open). Written here again, not shared with the oracle, so that the
+// two are independent implementations of the published algorithms. DEFAULT
+// runs THREE_FRY with the state's first two words; output types of 8 and 16
+// bits take the low bits of one 32-bit word each (any value is legal there).
+#include <array>
+#include <cstring>
+
+#include "adapters/cpu/cpu_internal.h"
+
+namespace hlocheck::cpu {
+namespace {
+
+uint32_t Rotl32(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
+
+std::array<uint32_t, 2> Threefry(uint64_t counter, uint64_t key) {
+  static constexpr int kR[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+  const uint32_t k[3] = {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32),
+                         0x1BD11BDAu ^ static_cast<uint32_t>(key) ^
+                             static_cast<uint32_t>(key >> 32)};
+  uint32_t a = static_cast<uint32_t>(counter) + k[0];
+  uint32_t b = static_cast<uint32_t>(counter >> 32) + k[1];
+  for (uint32_t s = 1; s <= 5; ++s) {
+    for (int r = 0; r < 4; ++r) {
+      a += b;
+      b = Rotl32(b, kR[(s % 2 == 1 ? 0 : 4) + r]) ^ a;
+    }
+    a += k[s % 3];
+    b += k[(s + 1) % 3] + s;
+  }
+  return {a, b};
+}
+
+std::array<uint32_t, 4> Philox(uint64_t low, uint64_t high, uint64_t key) {
+  uint32_t x[4] = {static_cast<uint32_t>(low), static_cast<uint32_t>(low >> 32),
+                   static_cast<uint32_t>(high), static_cast<uint32_t>(high >> 32)};
+  uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
+  for (int round = 0; round < 10; ++round) {
+    const uint64_t m0 = uint64_t{x[0]} * 0xD2511F53u;
+    const uint64_t m1 = uint64_t{x[2]} * 0xCD9E8D57u;
+    const uint32_t next[4] = {static_cast<uint32_t>(m1 >> 32) ^ x[1] ^ k0,
+                              static_cast<uint32_t>(m1), static_cast<uint32_t>(m0 >> 32) ^ x[3] ^ k1,
+                              static_cast<uint32_t>(m0)};
+    std::memcpy(x, next, sizeof(x));
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return {x[0], x[1], x[2], x[3]};
+}
+
+// The linear index over XLA's half shape of the 32-bit Threefry layout for
+// each element, and which of the two words it takes: the shape halved
+// (rounded up) along its first even dimension, or else its largest.
+struct HalfLayout {
+  std::vector<int64_t> half_index;
+  std::vector<uint8_t> word;
+  int64_t half_count = 1;
+};
+
+HalfLayout ThreefryHalfLayout(const Shape& shape) {
+  HalfLayout layout;
+  const int64_t n = NumElements(shape);
+  layout.half_index.resize(static_cast<size_t>(n));
+  layout.word.resize(static_cast<size_t>(n));
+  if (shape.empty()) return layout;
+  const auto rank = static_cast<int64_t>(shape.size());
+  int64_t axis = -1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (axis < 0 && shape[d] % 2 == 0) axis = d;
+  }
+  if (axis < 0) {
+    axis = 0;
+    for (int64_t d = 1; d < rank; ++d) axis = shape[d] > shape[axis] ? d : axis;
+  }
+  Shape half = shape;
+  half[axis] = (shape[axis] + 1) / 2;
+  layout.half_count = NumElements(half);
+  const std::vector<int64_t> strides = RowMajorStrides(shape);
+  const std::vector<int64_t> half_strides = RowMajorStrides(half);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t index = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      const int64_t coordinate = i / strides[d] % shape[d];
+      index += (d == axis ? coordinate / 2 : coordinate) * half_strides[d];
+      if (d == axis) layout.word[i] = static_cast<uint8_t>(coordinate % 2);
+    }
+    layout.half_index[i] = index;
+  }
+  return layout;
+}
+
+// Two results (the state and the bits): the table's count says variadic.
+AdapterSupport SupportsRngBitGenerator(const Case& c) {
+  if (c.operands.size() != 1 || c.result_types.size() != 2) {
+    return AdapterSupport::No("rng_bit_generator needs 1 operand and 2 results");
+  }
+  const ElementType type = c.result_types[1].element_type;
+  if (!IsInteger(type) && !IsFloat(type)) {
+    return AdapterSupport::No("rng_bit_generator into " + TypeName(type) + " is not implemented");
+  }
+  return SupportsUnquantized(c);
+}
+
+absl::StatusOr<Results> RunRngBitGenerator(const Case& c, const Device&) {
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1, 2));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::string algorithm, EnumAttribute(c, "rng_algorithm"));
+  Tensor state = c.operands[0];
+  auto words = state.values<ElementType::kUI64>();
+  if (words.size() < 2 || (algorithm == "THREE_FRY" && words.size() != 2) ||
+      (algorithm == "PHILOX" && words.size() > 3)) {
+    return absl::InvalidArgumentError("rng_bit_generator: a state of " +
+                                      std::to_string(words.size()) + " for " + algorithm);
+  }
+  Tensor output(c.result_types[1]);
+  const int64_t n = output.num_elements();
+  const int width = ContainerBytes(output.element_type());
+  const bool wide = width == 8;
+  std::vector<uint64_t> bits(static_cast<size_t>(n));
+  if (algorithm == "PHILOX") {
+    // XLA's layout: a 128-bit counter (the state reversed where it has 2
+    // words, the key as its high word), blocks of four 32-bit or two
+    // 64-bit outputs.
+    uint64_t low = words[1];
+    const uint64_t high = words.size() == 3 ? words[2] : words[0];
+    const int64_t per_block = wide ? 2 : 4;
+    const int64_t blocks = (n + per_block - 1) / per_block;
+    for (int64_t j = 0; j < blocks; ++j) {
+      const uint64_t counter = low + static_cast<uint64_t>(j);
+      const std::array<uint32_t, 4> r = Philox(counter, high + (counter < low ? 1 : 0), words[0]);
+      for (int64_t k = 0; k < per_block && j * per_block + k < n; ++k) {
+        bits[j * per_block + k] =
+            wide ? (r[2 * k] | (uint64_t{r[2 * k + 1]} << 32)) : uint64_t{r[k]};
+      }
+    }
+    const uint64_t next = low + static_cast<uint64_t>(blocks);
+    if (words.size() == 3 && next < low) ++words[2];
+    low = next;
+    words[1] = low;
+  } else {
+    // THREE_FRY (and DEFAULT): counter words[1], key words[0].
+    if (wide) {
+      for (int64_t i = 0; i < n; ++i) {
+        const std::array<uint32_t, 2> r = Threefry(words[1] + static_cast<uint64_t>(i), words[0]);
+        bits[i] = r[0] | (uint64_t{r[1]} << 32);
+      }
+      words[1] += static_cast<uint64_t>(n);
+    } else {
+      const HalfLayout layout = ThreefryHalfLayout(output.shape());
+      for (int64_t i = 0; i < n; ++i) {
+        const std::array<uint32_t, 2> r =
+            Threefry(words[1] + static_cast<uint64_t>(layout.half_index[i]), words[0]);
+        bits[i] = r[layout.word[i]];
+      }
+      words[1] += static_cast<uint64_t>(output.shape().empty() ? 1 : layout.half_count);
+    }
+  }
+  // Each element's low `width` bytes (little-endian containers).
+  std::byte* out = static_cast<std::byte*>(output.raw());
+  for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * width, &bits[i], width);
+  if (IsBool(output.element_type())) {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<std::byte>(bits[i] & 1);
+  }
+  Results results;
+  results.push_back(std::move(state));
+  results.push_back(std::move(output));
+  return results;
+}
+
+}  // namespace
+
+std::vector<OpEntry> RandomNumbersOps() {
+  return {{"rng_bit_generator", kVariadic, &SupportsRngBitGenerator, &RunRngBitGenerator}};
+}
+
+}  // namespace hlocheck::cpu
