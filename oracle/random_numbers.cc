@@ -160,9 +160,9 @@ absl::StatusOr<std::vector<ResultExpectation>> RngBitGenerator(const Case& c) {
   Tensor output(c.result_types[1]);
   const ElementType type = output.element_type();
   const int bits = IsFloat(type) || IsInteger(type) ? BitWidth(type) : 0;
-  const bool has_convention =
-      (algorithm == "THREE_FRY" || algorithm == "PHILOX") && (bits == 32 || bits == 64) &&
-      (IsFloat(type) || (IsInteger(type) && !IsBool(type)));
+  const bool has_convention = (algorithm == "THREE_FRY" || algorithm == "PHILOX") &&
+                              (bits == 32 || bits == 64) &&
+                              (IsFloat(type) || (IsInteger(type) && !IsBool(type)));
   if (!has_convention) {
     const std::string why =
         algorithm == "DEFAULT"

@@ -17,9 +17,9 @@ uint32_t Rotl32(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
 
 std::array<uint32_t, 2> Threefry(uint64_t counter, uint64_t key) {
   static constexpr int kR[8] = {13, 15, 26, 6, 17, 29, 16, 24};
-  const uint32_t k[3] = {static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32),
-                         0x1BD11BDAu ^ static_cast<uint32_t>(key) ^
-                             static_cast<uint32_t>(key >> 32)};
+  const uint32_t k[3] = {
+      static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32),
+      0x1BD11BDAu ^ static_cast<uint32_t>(key) ^ static_cast<uint32_t>(key >> 32)};
   uint32_t a = static_cast<uint32_t>(counter) + k[0];
   uint32_t b = static_cast<uint32_t>(counter >> 32) + k[1];
   for (uint32_t s = 1; s <= 5; ++s) {
@@ -40,9 +40,9 @@ std::array<uint32_t, 4> Philox(uint64_t low, uint64_t high, uint64_t key) {
   for (int round = 0; round < 10; ++round) {
     const uint64_t m0 = uint64_t{x[0]} * 0xD2511F53u;
     const uint64_t m1 = uint64_t{x[2]} * 0xCD9E8D57u;
-    const uint32_t next[4] = {static_cast<uint32_t>(m1 >> 32) ^ x[1] ^ k0,
-                              static_cast<uint32_t>(m1), static_cast<uint32_t>(m0 >> 32) ^ x[3] ^ k1,
-                              static_cast<uint32_t>(m0)};
+    const uint32_t next[4] = {
+        static_cast<uint32_t>(m1 >> 32) ^ x[1] ^ k0, static_cast<uint32_t>(m1),
+        static_cast<uint32_t>(m0 >> 32) ^ x[3] ^ k1, static_cast<uint32_t>(m0)};
     std::memcpy(x, next, sizeof(x));
     k0 += 0x9E3779B9u;
     k1 += 0xBB67AE85u;

@@ -32,8 +32,8 @@ TEST(CpuRngBitGeneratorTest, SpecExampleKnownAnswersAndXlaLayouts) {
                                    18212823393184779219u, 2658481902456610144u}));
   EXPECT_EQ(Values<ET::kUI64>(Rng("THREE_FRY", {0, 0}, {{}, ET::kUI64})[1]),
             (std::vector<uint64_t>{0x99ba4efe6b200159u}));
-  EXPECT_EQ(Values<ET::kUI32>(Rng("PHILOX", {0x299f31d0a4093822u, 0x85a308d3243f6a88u,
-                                             0x0370734413198a2eu},
+  EXPECT_EQ(Values<ET::kUI32>(Rng("PHILOX",
+                                  {0x299f31d0a4093822u, 0x85a308d3243f6a88u, 0x0370734413198a2eu},
                                   {{4}, ET::kUI32})[1]),
             (std::vector<uint32_t>{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
   auto threefry32 = Rng("THREE_FRY", {7, 9}, {{3, 2}, ET::kUI32});
@@ -43,9 +43,9 @@ TEST(CpuRngBitGeneratorTest, SpecExampleKnownAnswersAndXlaLayouts) {
                                    757886286u}));
   auto philox = Rng("PHILOX", {7, 9}, {{3}, ET::kUI64});
   EXPECT_EQ(Values<ET::kUI64>(philox[0]), (std::vector<uint64_t>{7, 11}));
-  EXPECT_EQ(Values<ET::kUI64>(philox[1]),
-            (std::vector<uint64_t>{16603597155184054554u, 16134980256878943355u,
-                                   18422141051084485941u}));
+  EXPECT_EQ(
+      Values<ET::kUI64>(philox[1]),
+      (std::vector<uint64_t>{16603597155184054554u, 16134980256878943355u, 18422141051084485941u}));
 }
 
 }  // namespace

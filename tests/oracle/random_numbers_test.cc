@@ -84,9 +84,9 @@ TEST(RngBitGeneratorOracleTest, XlaLayoutsFor32BitThreefryAndATwoWordPhiloxState
                                    757886286u}));
   auto philox = RunOk(Rng("PHILOX", {7, 9}, {{3}, ElementType::kUI64}));
   EXPECT_EQ(ValuesOf<ElementType::kUI64>(philox[0].reference), (std::vector<uint64_t>{7, 11}));
-  EXPECT_EQ(ValuesOf<ElementType::kUI64>(philox[1].reference),
-            (std::vector<uint64_t>{16603597155184054554u, 16134980256878943355u,
-                                   18422141051084485941u}));
+  EXPECT_EQ(
+      ValuesOf<ElementType::kUI64>(philox[1].reference),
+      (std::vector<uint64_t>{16603597155184054554u, 16134980256878943355u, 18422141051084485941u}));
 }
 
 // DEFAULT, and output types XLA's variant does not make: any value.
