@@ -9,6 +9,7 @@
 
 #include "core/element_value.h"
 #include "core/literal.h"
+#include "oracle/distribution_test.h"
 
 namespace hlocheck {
 namespace {
@@ -410,6 +411,7 @@ ResultComparison CompareResult(const ResultExpectation& expectation, const Tenso
         runs, {&expectation.reference}, {&actual},
         [&] { return "a permutation of the equivalent elements here (" + runs.reason + ")"; }, out);
   }
+  if (expectation.distribution != nullptr) TestDistribution(*expectation.distribution, actual, out);
   return out;
 }
 

@@ -41,6 +41,18 @@ struct PermutableRuns {
 inline constexpr uint8_t kFreeAnyValue = 1;
 inline constexpr uint8_t kFreeWithConvention = 2;
 
+// A distribution a result's elements are drawn from: uniform over [a, b)
+// (real, or integers), or normal with mean a and standard deviation b. The
+// test rejects a sample from it with probability at most `false_alarm`.
+struct DistributionTest {
+  enum class Kind : uint8_t { kUniformReal, kUniformInteger, kNormal };
+  Kind kind = Kind::kUniformReal;
+  double a = 0;
+  double b = 1;
+  double false_alarm = 1e-6;
+  std::string Describe() const;
+};
+
 struct ResultExpectation {
   // The exact or correctly rounded result (kErrorBound: the center rounded
   // to the result type), for display and reproducers.
@@ -70,6 +82,12 @@ struct ResultExpectation {
   // null when every element has a fixed place. All results of one op that
   // must be reordered together point to the same object.
   std::shared_ptr<const PermutableRuns> permutable;
+
+  // Where the spec fixes a distribution but not the values (rng): every
+  // element free, and the result as a whole must lie in the distribution's
+  // support and pass a goodness-of-fit test (oracle/distribution_test.h).
+  // Null elsewhere.
+  std::shared_ptr<const DistributionTest> distribution;
 
   // Where the spec's text is read two ways and a public issue says so
   // (scatter's windows partly out of bounds: the text updates their in-bounds

@@ -13,7 +13,7 @@ namespace {
 constexpr char kQuantization[] = "quantized tensors";
 constexpr char kDistributed[] = "control flow, side effects, random numbers and collectives";
 
-constexpr std::array<NotYetImplemented, 22> kNotYetImplemented = {{
+constexpr std::array<NotYetImplemented, 21> kNotYetImplemented = {{
     {"uniform_dequantize", 20, kQuantization},
     {"uniform_quantize", 20, kQuantization},
     {"after_all", 21, kDistributed},
@@ -33,7 +33,6 @@ constexpr std::array<NotYetImplemented, 22> kNotYetImplemented = {{
     {"recv", 21, kDistributed},
     {"reduce_scatter", 21, kDistributed},
     {"replica_id", 21, kDistributed},
-    {"rng", 21, kDistributed},
     {"send", 21, kDistributed},
     {"while", 21, kDistributed},
 }};

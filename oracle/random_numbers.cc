@@ -13,12 +13,15 @@
 // generate (8- and 16-bit, i1, f16, bf16, f8) and DEFAULT have no convention:
 // any value.
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "absl/status/status.h"
 #include "core/case_attributes.h"
+#include "core/element_value.h"
 #include "core/status_macros.h"
 #include "oracle/oracle.h"
 
@@ -219,8 +222,51 @@ absl::StatusOr<std::vector<ResultExpectation>> RngBitGenerator(const Case& c) {
   return results;
 }
 
+// rng: the spec fixes the distribution ("uniform over [a, b)", "normal with
+// mean a and standard deviation b") and leaves how the numbers are made to
+// the implementation, including determinism. So every element is free, and
+// the result as a whole must lie in the support and pass the fit test of
+// oracle/distribution_test.h (false alarm 1e-6 per result). Where the spec
+// makes the behaviour undefined (a >= b; b < 0; NaN parameters) nothing is
+// checked.
+absl::StatusOr<std::vector<ResultExpectation>> Rng(const Case& c) {
+  HLOCHECK_ASSIGN_OR_RETURN(const std::string distribution, EnumAttribute(c, "rng_distribution"));
+  const ElementType type = c.operands[0].element_type();
+  double a = 0, b = 0;
+  DispatchElementType(type, [&]<ElementType T>() {
+    if constexpr (IsFloat(T) || IsInteger(T)) {
+      a = ToDouble<T>(c.operands[0].values<T>()[0]);
+      b = ToDouble<T>(c.operands[1].values<T>()[0]);
+    }
+  });
+  auto test = std::make_shared<DistributionTest>();
+  test->a = a;
+  test->b = b;
+  bool defined = !std::isnan(a) && !std::isnan(b) && std::isfinite(a) && std::isfinite(b);
+  if (distribution == "NORMAL") {
+    test->kind = DistributionTest::Kind::kNormal;
+    defined = defined && b >= 0 && IsFloat(type);
+  } else {
+    test->kind = IsFloat(type) ? DistributionTest::Kind::kUniformReal
+                               : DistributionTest::Kind::kUniformInteger;
+    defined = defined && a < b;
+  }
+  ResultExpectation e =
+      AllFree(Tensor(c.result_types[0]), kFreeAnyValue,
+              defined ? "rng: the values are random; the result as a whole must follow the " +
+                            test->Describe() + " (its support, and a Kolmogorov-Smirnov test)"
+                      : "rng with " + distribution +
+                            " parameters for which the spec leaves the behaviour undefined");
+  if (defined) e.distribution = std::move(test);
+  std::vector<ResultExpectation> results;
+  results.push_back(std::move(e));
+  return results;
+}
+
 }  // namespace
 
-std::vector<OpEntry> RandomNumbersOps() { return {{"rng_bit_generator", RngBitGenerator}}; }
+std::vector<OpEntry> RandomNumbersOps() {
+  return {{"rng_bit_generator", RngBitGenerator}, {"rng", Rng}};
+}
 
 }  // namespace hlocheck::oracle

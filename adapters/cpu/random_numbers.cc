@@ -6,7 +6,10 @@
 // runs THREE_FRY with the state's first two words; output types of 8 and 16
 // bits take the low bits of one 32-bit word each (any value is legal there).
 #include <array>
+#include <cmath>
 #include <cstring>
+#include <numbers>
+#include <random>
 
 #include "adapters/cpu/cpu_internal.h"
 
@@ -168,10 +171,82 @@ absl::StatusOr<Results> RunRngBitGenerator(const Case& c, const Device&) {
   return results;
 }
 
+// rng: a 64-bit Mersenne Twister seeded from the case's a, b and shape, so
+// that a case gives the same numbers every run. UNIFORM: a (1 - u) + b u
+// for u in [0, 1) with 53 random bits (no overflow where b - a would), kept
+// below b after rounding to the type; integers a + r mod (b - a). NORMAL:
+// Box-Muller in double, a + b z, rounded once to the type.
+template <ElementType T>
+void FillRng(const Tensor& a_tensor, const Tensor& b_tensor, bool normal, Tensor& result) {
+  using C = ContainerT<T>;
+  const C a_value = a_tensor.values<T>()[0];
+  const C b_value = b_tensor.values<T>()[0];
+  uint64_t seed = 0x5eed;
+  auto mix = [&](uint64_t v) { seed = (seed ^ v) * 0x9E3779B97F4A7C15ull + (seed >> 29); };
+  mix(static_cast<uint64_t>(a_tensor.bytes().size()));
+  for (std::byte x : a_tensor.bytes()) mix(static_cast<uint64_t>(x));
+  for (std::byte x : b_tensor.bytes()) mix(static_cast<uint64_t>(x) + 0x100);
+  for (int64_t d : result.shape()) mix(static_cast<uint64_t>(d) + 0x10000);
+  std::mt19937_64 engine(seed);
+  auto unit = [&] { return static_cast<double>(engine() >> 11) * 0x1p-53; };  // [0, 1)
+  auto out = result.values<T>();
+  if constexpr (IsFloat(T)) {
+    const double a = ToDouble<T>(a_value);
+    const double b = ToDouble<T>(b_value);
+    const FloatFormat& format = Format(T);
+    for (C& cell : out) {
+      double x;
+      if (normal) {
+        const double u1 = 1.0 - unit();  // (0, 1]
+        const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * std::numbers::pi * unit());
+        x = a + b * z;
+      } else {
+        const double u = unit();
+        x = a * (1 - u) + b * u;
+      }
+      uint8_t flags = 0;
+      C rounded = FromExact<T>(ExactValue::FromDouble(x), RoundingMode::kNearestEven, &flags);
+      if (!normal && !(ToDouble<T>(rounded) < b)) {
+        // Rounded up to b: the largest value of the type below it.
+        rounded = FloatFromBits<T>(NextFloatBits(format, FloatBits<T>(b_value), true));
+      }
+      cell = rounded;
+    }
+  } else {
+    // Uniform over [0, span) without modulo bias, which a span near 2^64
+    // makes large (found by the oracle's fit test).
+    const uint64_t a = IntegerBits<T>(a_value);
+    const uint64_t span = IntegerBits<T>(b_value) - a;
+    std::uniform_int_distribution<uint64_t> offset(0, span == 0 ? 0 : span - 1);
+    for (C& cell : out) cell = WrapInteger<T>(a + offset(engine));
+  }
+}
+
+AdapterSupport SupportsRng(const Case& c) {
+  const ElementType type = c.operands[0].element_type();
+  if (!IsFloat(type) && !IsInteger(type)) {
+    return AdapterSupport::No("rng of " + TypeName(type) + " is not implemented");
+  }
+  return SupportsUnquantized(c);
+}
+
+absl::StatusOr<Results> RunRng(const Case& c, const Device&) {
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 2));
+  HLOCHECK_ASSIGN_OR_RETURN(const std::string distribution, EnumAttribute(c, "rng_distribution"));
+  Tensor result(c.result_types[0]);
+  DispatchElementType(result.element_type(), [&]<ElementType T>() {
+    if constexpr (IsFloat(T) || IsInteger(T)) {
+      FillRng<T>(c.operands[0], c.operands[1], distribution == "NORMAL", result);
+    }
+  });
+  return OneResult(std::move(result));
+}
+
 }  // namespace
 
 std::vector<OpEntry> RandomNumbersOps() {
-  return {{"rng_bit_generator", kVariadic, &SupportsRngBitGenerator, &RunRngBitGenerator}};
+  return {{"rng_bit_generator", kVariadic, &SupportsRngBitGenerator, &RunRngBitGenerator},
+          {"rng", kVariadic, &SupportsRng, &RunRng}};
 }
 
 }  // namespace hlocheck::cpu

@@ -457,6 +457,57 @@ class DotAlgorithmSinglePassFault : public FaultyAdapter {
   }
 };
 
+// rng NORMAL with one and a half times the standard deviation asked for.
+class RngWideNormalFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    const Attribute* distribution = c.FindAttribute("rng_distribution");
+    const auto* name = distribution ? std::get_if<EnumValue>(distribution) : nullptr;
+    if (name == nullptr || name->name != "NORMAL") return cpu().Run(c);
+    Case wide = c;
+    Tensor& b = wide.operands[1];
+    DispatchElementType(b.element_type(), [&]<ElementType T>() {
+      if constexpr (IsFloat(T)) {
+        uint8_t flags = 0;
+        b.values<T>()[0] = FromExact<T>(ExactValue::FromDouble(1.5 * ToDouble<T>(b.values<T>()[0])),
+                                        RoundingMode::kNearestEven, &flags);
+      }
+    });
+    return cpu().Run(wide);
+  }
+};
+
+// rng UNIFORM on integers over [a, b] instead of [a, b): b itself drawn.
+class RngClosedIntervalFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case closed = c;
+    Tensor& b = closed.operands[1];
+    DispatchElementType(b.element_type(), [&]<ElementType T>() {
+      if constexpr (IsInteger(T) && !IsBool(T)) {
+        b.values<T>()[0] = WrapInteger<T>(IntegerBits<T>(b.values<T>()[0]) + 1);
+      }
+    });
+    // Where b + 1 wraps, [a, b + 1) is no longer an interval: as asked.
+    if (IsInteger(b.element_type()) && !IsBool(b.element_type())) {
+      bool wrapped = false;
+      DispatchElementType(b.element_type(), [&]<ElementType T>() {
+        if constexpr (IsInteger(T) && !IsBool(T)) {
+          wrapped = ToDouble<T>(b.values<T>()[0]) < ToDouble<T>(c.operands[1].values<T>()[0]);
+        }
+      });
+      if (wrapped) return cpu().Run(c);
+    }
+    return cpu().Run(closed);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -536,6 +587,12 @@ const std::vector<FaultEntry>& FaultTable() {
         "dot_general running a split algorithm (bf16_3x, bf16_6x, tf32_3x) as one pass over "
         "the first components"},
        Make<DotAlgorithmSinglePassFault>},
+      {{"faulty-rng-wide-normal", "rng",
+        "rng NORMAL with 1.5 times the standard deviation asked for"},
+       Make<RngWideNormalFault>},
+      {{"faulty-rng-closed-interval", "rng",
+        "rng UNIFORM on integers over [a, b] instead of [a, b)"},
+       Make<RngClosedIntervalFault>},
       {{"faulty-reduce-drop", "reduce",
         "reduce dropping the last element of each slice along its first reduced dimension"},
        Make<ReduceDropTermFault>},

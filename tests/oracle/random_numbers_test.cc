@@ -7,7 +7,9 @@
 // vectors' (a 64-bit Threefry output is the two words joined low first).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "oracle/oracle.h"
@@ -99,6 +101,71 @@ TEST(RngBitGeneratorOracleTest, DefaultAndNarrowOutputsAreFreeWithoutAConvention
     for (uint8_t f : e[1].free) EXPECT_EQ(f, kFreeAnyValue);
     EXPECT_FALSE(e[1].free_reason.empty());
   }
+}
+
+}  // namespace
+}  // namespace hlocheck
+
+namespace hlocheck {
+namespace {
+
+using ::hlocheck::testing::Passes;
+
+Case RngCase(const std::string& distribution, double a, double b, int64_t n) {
+  Case c;
+  c.op = "rng";
+  Tensor ta(Shape{}, ElementType::kF32), tb(Shape{}, ElementType::kF32);
+  ta.values<ElementType::kF32>()[0] = static_cast<float>(a);
+  tb.values<ElementType::kF32>()[0] = static_cast<float>(b);
+  c.operands = {ta, tb};
+  c.attributes["shape"] = std::vector<int64_t>{n};
+  c.attributes["rng_distribution"] = EnumValue{distribution};
+  c.result_types.push_back({{n}, ElementType::kF32});
+  return c;
+}
+
+template <typename Draw>
+Tensor Sample(int64_t n, Draw draw) {
+  Tensor t(Shape{n}, ElementType::kF32);
+  for (float& v : t.values<ElementType::kF32>()) v = static_cast<float>(draw());
+  return t;
+}
+
+// Samples drawn as the spec says pass (over many seeds: the false-alarm
+// rate is 1e-6 per result); a wider normal, a shifted uniform and a value
+// outside [a, b) fail.
+TEST(RngOracleTest, TheFitTestAcceptsTheDistributionAndRejectsOthers) {
+  const auto uniform = RunOk(RngCase("UNIFORM", -2, 3, 2000));
+  const auto normal = RunOk(RngCase("NORMAL", 1, 2, 2000));
+  ASSERT_NE(uniform[0].distribution, nullptr);
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-2, 3);
+    std::normal_distribution<double> z(1, 2);
+    EXPECT_TRUE(Passes(uniform, Sample(2000,
+                                       [&] {
+                                         float v = static_cast<float>(u(rng));
+                                         return v < 3.0f ? v : std::nextafter(3.0f, 0.0f);
+                                       })))
+        << seed;
+    EXPECT_TRUE(Passes(normal, Sample(2000, [&] { return z(rng); }))) << seed;
+  }
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> wide(1, 3);
+  EXPECT_FALSE(Passes(normal, Sample(2000, [&] { return wide(rng); })));
+  std::uniform_real_distribution<double> shifted(-1.5, 3);
+  EXPECT_FALSE(Passes(uniform, Sample(2000, [&] { return shifted(rng); })));
+  Tensor with_b = Sample(2000, [&] { return 0.5; });
+  with_b.values<ElementType::kF32>()[0] = 3.0f;  // b is outside [a, b)
+  EXPECT_FALSE(Passes(uniform, with_b));
+}
+
+// a >= b (UNIFORM) and b < 0 (NORMAL) leave the behaviour undefined.
+TEST(RngOracleTest, UndefinedParametersCheckNothing) {
+  const auto e = RunOk(RngCase("UNIFORM", 3, 3, 10));
+  EXPECT_EQ(e[0].distribution, nullptr);
+  EXPECT_TRUE(Passes(e, Sample(10, [] { return 1e30; })));
+  EXPECT_EQ(RunOk(RngCase("NORMAL", 0, -1, 10))[0].distribution, nullptr);
 }
 
 }  // namespace

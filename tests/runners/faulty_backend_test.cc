@@ -119,6 +119,11 @@ INSTANTIATE_TEST_SUITE_P(
         // split's second components carry them); the shrinker keeps a
         // second, zero, product beside it.
         FaultCase{"faulty-dot-algorithm-single-pass", "dot_general", ElementType::kF32, 3},
+        // rng's inputs are its two scalars; the output's size comes from
+        // the shape, which the shrinker keeps large enough for the fit test
+        // (wide normal) or for one draw of b (closed interval).
+        FaultCase{"faulty-rng-wide-normal", "rng", ElementType::kF32, 2},
+        FaultCase{"faulty-rng-closed-interval", "rng", ElementType::kSI32, 2},
         // A 2 x 2 triangle and a right-hand side of two or four elements.
         FaultCase{"faulty-triangular-solve-no-transpose", "triangular_solve", ElementType::kF32,
                   8}),
@@ -134,7 +139,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 18u);
+  EXPECT_EQ(Faults().size(), 20u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }
