@@ -35,8 +35,7 @@ double Cdf(const DistributionTest& t, double x) {
     case DistributionTest::Kind::kUniformInteger:
       // P(X <= x) over the integers of [a, b).
       return std::clamp((std::floor(x) - t.a + 1) / (t.b - t.a), 0.0, 1.0);
-    case DistributionTest::Kind::kNormal:
-    {
+    case DistributionTest::Kind::kNormal: {
       // x - a first (exact where x is near a, as a sample of a small
       // deviation around a large mean is); scaled first where it overflows.
       const double offset = x - t.a;
@@ -139,8 +138,8 @@ void TestDistribution(const DistributionTest& test, const Tensor& actual, Result
   double statistic = 0;
   for (int64_t k = 0; k < n; ++k) {
     const Sample& s = samples[order[k]];
-    statistic = std::max({statistic, static_cast<double>(k + 1) / n - s.upto,
-                          s.below - static_cast<double>(k) / n});
+    statistic = std::max(
+        {statistic, static_cast<double>(k + 1) / n - s.upto, s.below - static_cast<double>(k) / n});
   }
   const double epsilon = std::sqrt(std::log(2 / test.false_alarm) / (2.0 * n));
   if (statistic <= epsilon) return;

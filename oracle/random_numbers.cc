@@ -156,6 +156,15 @@ ResultExpectation AllFree(Tensor reference, uint8_t kind, std::string reason) {
   return e;
 }
 
+// rng_bit_generator's two results, every element free as `kind` says.
+std::vector<ResultExpectation> BothFree(Tensor output_state, Tensor output, uint8_t kind,
+                                        const std::string& why) {
+  std::vector<ResultExpectation> results;
+  results.push_back(AllFree(std::move(output_state), kind, why));
+  results.push_back(AllFree(std::move(output), kind, why));
+  return results;
+}
+
 absl::StatusOr<std::vector<ResultExpectation>> RngBitGenerator(const Case& c) {
   HLOCHECK_ASSIGN_OR_RETURN(const std::string algorithm, EnumAttribute(c, "rng_algorithm"));
   const Tensor& initial_state = c.operands[0];
@@ -173,10 +182,7 @@ absl::StatusOr<std::vector<ResultExpectation>> RngBitGenerator(const Case& c) {
             : "rng_bit_generator " + algorithm + " into " + std::string(Name(type)) +
                   ": the variant is implementation-defined and XLA's generates only 32- and "
                   "64-bit values";
-    std::vector<ResultExpectation> results;
-    results.push_back(AllFree(std::move(output_state), kFreeAnyValue, why));
-    results.push_back(AllFree(std::move(output), kFreeAnyValue, why));
-    return results;
+    return BothFree(std::move(output_state), std::move(output), kFreeAnyValue, why);
   }
   auto state = output_state.values<ElementType::kUI64>();
   const size_t count = static_cast<size_t>(output.num_elements());
@@ -216,10 +222,7 @@ absl::StatusOr<std::vector<ResultExpectation>> RngBitGenerator(const Case& c) {
   const std::string why = "rng_bit_generator " + algorithm +
                           ": the spec leaves the variant to the implementation; the reference is "
                           "XLA's (Random123's algorithm in XLA's layout)";
-  std::vector<ResultExpectation> results;
-  results.push_back(AllFree(std::move(output_state), kFreeWithConvention, why));
-  results.push_back(AllFree(std::move(output), kFreeWithConvention, why));
-  return results;
+  return BothFree(std::move(output_state), std::move(output), kFreeWithConvention, why);
 }
 
 // rng: the spec fixes the distribution ("uniform over [a, b)", "normal with
