@@ -342,6 +342,9 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
                 " {tolerance = " + PrintElementLiteral(ElementType::kF64, &check.tolerance) +
                 " : f64}\n";
         break;
+      case CaseCheck::Kind::kComment:
+        text += "  // " + value + ": " + check.comment + "\n";
+        break;
     }
   }
   text += structured ? "  func.return " + absl::StrJoin(result_names, ", ") + " : " +

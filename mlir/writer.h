@@ -25,11 +25,14 @@ std::string PrintOperation(const Operation& op, const spec::SpecRegistry& regist
 // `check.expect_almost_eq_const` (within an absolute tolerance). `comments`
 // go first as `//` lines.
 struct CaseCheck {
-  enum class Kind { kExact, kUlp, kTolerance };
+  // kComment: no check op can say it (rng's distribution); `comment` is
+  // written in its place.
+  enum class Kind { kExact, kUlp, kTolerance, kComment };
   Tensor expected;
   Kind kind = Kind::kExact;
   int64_t max_ulp = 0;
   double tolerance = 0;
+  std::string comment;
 };
 std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSpec& op,
                             const Case& c, const std::vector<CaseCheck>& checks,

@@ -159,7 +159,11 @@ std::vector<mlir::CaseCheck> ExpectedResults(const CaseOutcome& outcome) {
   for (const ResultExpectation& e : outcome.expectations) {
     mlir::CaseCheck check;
     check.expected = e.reference;
-    if (e.check == Check::kUlp && e.allowed_ulp > 0) {
+    if (e.distribution != nullptr) {
+      check.kind = mlir::CaseCheck::Kind::kComment;
+      check.comment = "random; must be a sample " + e.distribution->Describe() +
+                      " (hlocheck's support and Kolmogorov-Smirnov test; no check op says it)";
+    } else if (e.check == Check::kUlp && e.allowed_ulp > 0) {
       check.kind = mlir::CaseCheck::Kind::kUlp;
       check.max_ulp = e.allowed_ulp;
     } else if (e.check == Check::kErrorBound) {
