@@ -32,8 +32,11 @@ constexpr double kSplitProduct = 128.0 * 128.0 * 128.0;
 std::vector<const GemmKernel*> SupportedGemmKernels() {
   std::vector<const GemmKernel*> kernels;
 #if defined(__x86_64__)
-  for (const GemmKernel* kernel : {&kGemmKernelAvx512, &kGemmKernelAvx2}) {
-    if (kernel->supported()) kernels.push_back(kernel);
+  // Asked here, in code built for the baseline (libgcc's checks include the
+  // operating system's support for the wider registers).
+  if (__builtin_cpu_supports("avx512f")) kernels.push_back(&kGemmKernelAvx512);
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    kernels.push_back(&kGemmKernelAvx2);
   }
 #endif
   kernels.push_back(&kGemmKernelBaseline);

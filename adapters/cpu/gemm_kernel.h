@@ -40,10 +40,11 @@ struct GemmFunctions {
   void (*multiply)(const GemmProblem<T>& problem, T* workspace);
 };
 
+// Whether the CPU runs a kernel is asked in gemm.cc, compiled for the
+// baseline: code in a kernel's translation unit may already use its
+// instruction set, even a function that only asks.
 struct GemmKernel {
   const char* name;
-  // Whether this CPU (and its operating system) runs the instruction set.
-  bool (*supported)();
   GemmFunctions<float> f32;
   GemmFunctions<double> f64;
 };

@@ -5,5 +5,4 @@
 #define HLOCHECK_GEMM_NAME "avx2"
 #define HLOCHECK_GEMM_VECTOR_BYTES 32
 #define HLOCHECK_GEMM_TILE_ROWS 6
-#define HLOCHECK_GEMM_SUPPORTED() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
 #include "adapters/cpu/gemm_kernel.inc"

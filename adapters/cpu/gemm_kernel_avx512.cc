@@ -5,5 +5,4 @@
 #define HLOCHECK_GEMM_NAME "avx512"
 #define HLOCHECK_GEMM_VECTOR_BYTES 64
 #define HLOCHECK_GEMM_TILE_ROWS 12
-#define HLOCHECK_GEMM_SUPPORTED() __builtin_cpu_supports("avx512f")
 #include "adapters/cpu/gemm_kernel.inc"

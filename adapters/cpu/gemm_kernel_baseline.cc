@@ -5,5 +5,4 @@
 #define HLOCHECK_GEMM_NAME "baseline"
 #define HLOCHECK_GEMM_VECTOR_BYTES 16
 #define HLOCHECK_GEMM_TILE_ROWS 6
-#define HLOCHECK_GEMM_SUPPORTED() true
 #include "adapters/cpu/gemm_kernel.inc"

@@ -188,7 +188,6 @@ TEST(CpuGemmTest, TheSelectedKernelIsTheWidestThisCpuRuns) {
   ASSERT_FALSE(kernels.empty());
   EXPECT_EQ(&SelectedGemmKernel(), kernels.front());
   EXPECT_STREQ(kernels.back()->name, "baseline");
-  for (const GemmKernel* kernel : kernels) EXPECT_TRUE(kernel->supported()) << kernel->name;
 }
 
 }  // namespace
