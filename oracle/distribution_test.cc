@@ -17,6 +17,7 @@ namespace {
 // that round to it; exact for integers).
 struct Sample {
   double value;
+  double shown;  // the value as the message prints it
   double below;  // a lower bound on P(X < value)
   double upto;   // an upper bound on P(X <= value)
 };
@@ -49,7 +50,9 @@ double Cdf(const DistributionTest& t, double x) {
 // A normal sample beyond a type without infinities overflows to NaN (or
 // saturates): `overflow_nan` says whether NaN is that overflow.
 bool InSupport(const DistributionTest& t, double x, bool overflow_nan) {
+  // (An integer sample outside [a, b) comes as NaN: Samples decides it exactly.)
   if (std::isnan(x)) return overflow_nan && t.kind == DistributionTest::Kind::kNormal;
+  if (t.kind == DistributionTest::Kind::kUniformInteger) return true;
   if (t.kind == DistributionTest::Kind::kNormal) return t.b > 0 || x == t.a;
   return x >= t.a && x < t.b;
 }
@@ -60,7 +63,7 @@ std::vector<Sample> Samples(const DistributionTest& t, const Tensor& actual) {
   auto values = actual.values<T>();
   for (const auto& v : values) {
     const double x = ToDouble<T>(v);
-    Sample s{x, 0, 1};
+    Sample s{x, x, 0, 1};
     if constexpr (IsFloat(T)) {
       // The reals that any monotone rounding (to nearest, down, up, or a
       // draw kept below b) takes to x lie strictly between its neighbours.
@@ -73,8 +76,13 @@ std::vector<Sample> Samples(const DistributionTest& t, const Tensor& actual) {
       s.below = Cdf(t, lo);
       s.upto = Cdf(t, hi);
     } else {
-      s.below = Cdf(t, x - 1);
-      s.upto = Cdf(t, x);
+      // The sample's rank in [a, b) exactly, in 64-bit modular arithmetic;
+      // outside it (rank >= b - a) the support check fails it.
+      const uint64_t rank = IntegerBits<T>(v) - t.integer_a;
+      const double span = static_cast<double>(t.integer_span);
+      s.value = rank < t.integer_span ? x : std::nan("");
+      s.below = std::min(1.0, static_cast<double>(rank) / span);
+      s.upto = std::min(1.0, (static_cast<double>(rank) + 1) / span);
     }
     samples.push_back(s);
   }
@@ -120,11 +128,12 @@ void TestDistribution(const DistributionTest& test, const Tensor& actual, Result
   bool outside = false;
   bool overflowed = false;
   for (int64_t i = 0; i < n; ++i) {
-    overflowed = overflowed || std::isnan(samples[i].value);
+    overflowed = overflowed || (std::isnan(samples[i].value) &&
+                                test.kind != DistributionTest::Kind::kUniformInteger);
     if (InSupport(test, samples[i].value, overflow_nan)) continue;
     outside = true;
     char text[32];
-    std::snprintf(text, sizeof(text), "%.9g", samples[i].value);
+    std::snprintf(text, sizeof(text), "%.9g", samples[i].shown);
     add(i, text, "inside the distribution's support");
   }
   // A NaN of overflow has no place in the order: no fit test then.
@@ -133,8 +142,11 @@ void TestDistribution(const DistributionTest& test, const Tensor& actual, Result
   }
   std::vector<int64_t> order(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int64_t x, int64_t y) { return samples[x].value < samples[y].value; });
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    // Then by rank: 64-bit integers that one double holds.
+    return samples[x].value < samples[y].value ||
+           (samples[x].value == samples[y].value && samples[x].below < samples[y].below);
+  });
   double statistic = 0;
   for (int64_t k = 0; k < n; ++k) {
     const Sample& s = samples[order[k]];

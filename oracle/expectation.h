@@ -50,6 +50,10 @@ struct DistributionTest {
   double a = 0;
   double b = 1;
   double false_alarm = 1e-6;
+  // kUniformInteger: a's bits and b - a, modulo 2^64, so that 64-bit
+  // bounds and samples are compared exactly (a double holds neither).
+  uint64_t integer_a = 0;
+  uint64_t integer_span = 0;
   std::string Describe() const;
 };
 

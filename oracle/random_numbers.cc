@@ -236,13 +236,19 @@ absl::StatusOr<std::vector<ResultExpectation>> Rng(const Case& c) {
   HLOCHECK_ASSIGN_OR_RETURN(const std::string distribution, EnumAttribute(c, "rng_distribution"));
   const ElementType type = c.operands[0].element_type();
   double a = 0, b = 0;
+  bool integer_ordered = false;  // a < b, compared exactly
+  auto test = std::make_shared<DistributionTest>();
   DispatchElementType(type, [&]<ElementType T>() {
     if constexpr (IsFloat(T) || IsInteger(T)) {
       a = ToDouble<T>(c.operands[0].values<T>()[0]);
       b = ToDouble<T>(c.operands[1].values<T>()[0]);
     }
+    if constexpr (IsInteger(T)) {
+      test->integer_a = IntegerBits<T>(c.operands[0].values<T>()[0]);
+      test->integer_span = IntegerBits<T>(c.operands[1].values<T>()[0]) - test->integer_a;
+      integer_ordered = c.operands[0].values<T>()[0] < c.operands[1].values<T>()[0];
+    }
   });
-  auto test = std::make_shared<DistributionTest>();
   test->a = a;
   test->b = b;
   bool defined = !std::isnan(a) && !std::isnan(b) && std::isfinite(a) && std::isfinite(b);
@@ -252,7 +258,7 @@ absl::StatusOr<std::vector<ResultExpectation>> Rng(const Case& c) {
   } else {
     test->kind = IsFloat(type) ? DistributionTest::Kind::kUniformReal
                                : DistributionTest::Kind::kUniformInteger;
-    defined = defined && a < b;
+    defined = defined && (IsFloat(type) ? a < b : integer_ordered);
   }
   ResultExpectation e =
       AllFree(Tensor(c.result_types[0]), kFreeAnyValue,

@@ -170,3 +170,32 @@ TEST(RngOracleTest, UndefinedParametersCheckNothing) {
 
 }  // namespace
 }  // namespace hlocheck
+
+namespace hlocheck {
+namespace {
+
+// 64-bit integer bounds no double holds: [2^62, 2^62 + 3) is compared
+// exactly, its three values accepted and 2^62 + 3 refused.
+TEST(RngOracleTest, SixtyFourBitIntegerBoundsAreExact) {
+  const int64_t a = int64_t{1} << 62;
+  Case c;
+  c.op = "rng";
+  Tensor ta(Shape{}, ElementType::kSI64), tb(Shape{}, ElementType::kSI64);
+  ta.values<ElementType::kSI64>()[0] = a;
+  tb.values<ElementType::kSI64>()[0] = a + 3;
+  c.operands = {ta, tb};
+  c.attributes["shape"] = std::vector<int64_t>{300};
+  c.attributes["rng_distribution"] = EnumValue{"UNIFORM"};
+  c.result_types.push_back({{300}, ElementType::kSI64});
+  const auto e = ::hlocheck::testing::RunOk(c);
+  ASSERT_NE(e[0].distribution, nullptr);
+  Tensor sample(Shape{300}, ElementType::kSI64);
+  auto values = sample.values<ElementType::kSI64>();
+  for (size_t i = 0; i < values.size(); ++i) values[i] = a + static_cast<int64_t>(i % 3);
+  EXPECT_TRUE(::hlocheck::testing::Passes(e, sample));
+  values[5] = a + 3;
+  EXPECT_FALSE(::hlocheck::testing::Passes(e, sample));
+}
+
+}  // namespace
+}  // namespace hlocheck
