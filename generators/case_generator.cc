@@ -496,6 +496,17 @@ bool PassesValuesThrough(const spec::OpSpec& op) {
 
 bool IsStructured(const ValueType& t) { return !t.is_tensor(); }
 
+// The control-flow ops carry tokens through their regions; their cases hold
+// the tensors only (Case's structure), as the tuple ops' do.
+bool CarriesTokens(const spec::OpSpec& op) {
+  return op.name == "if" || op.name == "case" || op.name == "while";
+}
+
+bool Carried(const spec::OpSpec& op, const ValueType& t) {
+  return IsPlainTensor(t) || PassesValuesThrough(op) ||
+         (CarriesTokens(op) && t.kind == ValueType::Kind::kToken);
+}
+
 // Data for a tensor of `type`; a quantized one gets random storage values
 // (the recipes' quantized types take the storage type's whole range).
 Tensor LeafData(const TensorType& type, DataPolicy policy) {
@@ -519,14 +530,41 @@ void AppendLeafData(const ValueType& type, DataPolicy policy, std::vector<Tensor
   for (const ValueType& element : type.elements) AppendLeafData(element, policy, leaves);
 }
 
+// A loop counter's start: three times in four inside or just below the
+// range its cond runs in (counter_in_range), so that loops run 0 to
+// hi - lo iterations; otherwise anywhere in its type, where most loops
+// run zero times.
+std::optional<Tensor> CounterData(const TensorType& type) {
+  if (Choose(rc::gen::inRange(0, 4)) == 0) return std::nullopt;
+  const CounterRange range = CounterRangeOf(type.element_type);
+  const int64_t first = std::max(range.lo - 3, IntegerMin(type.element_type));
+  const int64_t start = Choose(rc::gen::inRange(first, range.hi + 1));
+  Tensor counter(type);
+  if (!ParseElementLiteral(std::to_string(start), type.element_type, counter.raw()).ok()) {
+    return std::nullopt;
+  }
+  return counter;
+}
+
+// Draws the values of a "data" region body's constants (region_bodies.h).
+void FillDataConstants(Region& region, DataPolicy policy) {
+  for (Block& block : region.blocks) {
+    for (Operation& op : block.operations) {
+      if (op.name != "stablehlo.constant" || op.result_types.size() != 1) continue;
+      std::vector<Tensor> value;
+      AppendLeafData(op.result_types[0], policy, &value);
+      if (value.size() == 1) op.attributes["value"] = std::move(value[0]);
+    }
+  }
+}
+
 // Data for a runnable case, else the reason.
 void AddData(const spec::OpSpec& op, const GenerationOptions& options, GeneratedCase& g) {
-  const bool opaque_values = PassesValuesThrough(op);
   bool structured = false;
   for (const auto& group : g.instance.operands) {
     for (const ValueType& t : group) {
       structured = structured || IsStructured(t);
-      if (!IsPlainTensor(t) && !opaque_values) {
+      if (!Carried(op, t)) {
         g.not_runnable = "operand of type " + t.ToString() + " (only plain tensors carry data)";
         return;
       }
@@ -536,7 +574,7 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
   for (const auto& group : g.instance.results) {
     for (const ValueType& t : group) {
       structured_results = structured_results || IsStructured(t);
-      if (!IsPlainTensor(t) && !opaque_values) {
+      if (!Carried(op, t)) {
         g.not_runnable = "result of type " + t.ToString();
         return;
       }
@@ -583,8 +621,21 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
       matrix = op.operands[i].data == "triangular" ? MatrixKind::kTriangular
                                                    : MatrixKind::kPositiveDefinite;
     }
-    for (const ValueType& t : g.instance.operands[i]) {
+    // The loop counter of a while whose cond counts (counter_in_range).
+    std::optional<size_t> counter;
+    if (op.operands[i].data == "loop_counter" && !g.region_kinds.empty() &&
+        g.region_kinds[0] == "counter_in_range") {
+      counter = LoopCounterArgument(g.instance.operands[i]);
+    }
+    for (size_t j = 0; j < g.instance.operands[i].size(); ++j) {
+      const ValueType& t = g.instance.operands[i][j];
       if (structured) c.operand_structure.push_back(t);
+      if (counter == j) {
+        if (std::optional<Tensor> start = CounterData(t.tensor())) {
+          c.operands.push_back(*std::move(start));
+          continue;
+        }
+      }
       // The identity of the first region body that has one (reduce's body,
       // select_and_scatter's scatter after its select).
       std::optional<Tensor> identity_value;
@@ -621,6 +672,9 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
   if (!variadic_results) c.result_segments.clear();
   c.attributes = g.instance.attributes;
   c.regions = g.regions;
+  for (size_t r = 0; r < c.regions.size() && r < g.region_kinds.size(); ++r) {
+    if (HasDataConstants(g.region_kinds[r])) FillDataConstants(c.regions[r], policy);
+  }
   bool variadic_regions = false;
   for (const spec::RegionSpec& r : op.regions) variadic_regions = variadic_regions || r.variadic;
   if (variadic_regions) c.region_segments = g.region_segments;

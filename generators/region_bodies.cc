@@ -108,6 +108,19 @@ std::string CompareType(ElementType type, bool total) {
 
 }  // namespace
 
+std::optional<size_t> LoopCounterArgument(const std::vector<ValueType>& inputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (IsIntegerScalar(inputs[i])) return i;
+  }
+  return std::nullopt;
+}
+
+CounterRange CounterRangeOf(ElementType type) {
+  const int64_t min = IntegerMin(type);
+  const uint64_t max = IntegerMaxUnsigned(type);
+  return {std::max<int64_t>(-8, min), static_cast<int64_t>(std::min<uint64_t>(4, max))};
+}
+
 std::vector<std::string> BodyKindsFor(const FunctionType& s) {
   std::vector<std::string> kinds;
   if (IsCombinerSignature(s)) {
@@ -136,6 +149,15 @@ std::vector<std::string> BodyKindsFor(const FunctionType& s) {
   if (s.outputs.size() == 1 && s.outputs[0] == BoolScalar() && !s.inputs.empty() &&
       IsIntegerScalar(s.inputs[0])) {
     kinds.push_back("counter_lt_4");
+  }
+  if (s.outputs.size() == 1 && s.outputs[0] == BoolScalar() && LoopCounterArgument(s.inputs)) {
+    kinds.push_back("counter_in_range");
+  }
+  if (s.inputs == s.outputs && LoopCounterArgument(s.inputs)) kinds.push_back("count_and_double");
+  if (std::all_of(s.outputs.begin(), s.outputs.end(), [](const ValueType& t) {
+        return (t.is_tensor() && !t.quantization) || t.kind == ValueType::Kind::kToken;
+      })) {
+    kinds.push_back("data");
   }
   if (std::all_of(s.outputs.begin(), s.outputs.end(),
                   [](const ValueType& t) { return t.is_tensor() && !t.quantization; })) {
@@ -271,6 +293,57 @@ absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType
                {{"comparison_direction", EnumValue{"LT"}},
                 {"compare_type", EnumValue{CompareType(s.inputs[0].element_type, false)}}});
     return b.Return({cmp});
+  }
+  if (kind == "counter_in_range") {
+    const std::optional<size_t> counter = LoopCounterArgument(s.inputs);
+    if (!counter || s.outputs.size() != 1 || !(s.outputs[0] == BoolScalar())) {
+      return refuse("expected (..., integer scalar, ...) -> tensor<i1>");
+    }
+    const ValueType& type = s.inputs[*counter];
+    const CounterRange range = CounterRangeOf(type.element_type);
+    const auto c = static_cast<ValueId>(*counter);
+    auto compare = [&](ValueId lhs, ValueId rhs, const char* direction) {
+      return b.Emit("stablehlo.compare", {lhs, rhs}, BoolScalar(),
+                    {{"comparison_direction", EnumValue{direction}},
+                     {"compare_type", EnumValue{CompareType(type.element_type, false)}}});
+    };
+    ValueId below = compare(c, b.IntConstant(type, range.hi), "LT");
+    // Unsigned counters start at their lower bound already.
+    if (range.lo == IntegerMin(type.element_type)) return b.Return({below});
+    ValueId above = compare(c, b.IntConstant(type, range.lo), "GE");
+    return b.Return({b.Emit("stablehlo.and", {above, below}, BoolScalar())});
+  }
+  if (kind == "count_and_double") {
+    const std::optional<size_t> counter = LoopCounterArgument(s.inputs);
+    if (!(s.inputs == s.outputs) || !counter) {
+      return refuse("expected (T0, ..., Tn-1) -> (T0, ..., Tn-1) with an integer scalar");
+    }
+    std::vector<ValueId> out;
+    for (size_t i = 0; i < s.inputs.size(); ++i) {
+      const ValueType& t = s.inputs[i];
+      const auto arg = static_cast<ValueId>(i);
+      if (i == *counter) {
+        out.push_back(b.Emit("stablehlo.add", {arg, b.IntConstant(t, 1)}, t));
+      } else if (t.is_tensor() && !t.quantization) {
+        out.push_back(b.Emit("stablehlo.add", {arg, arg}, t));
+      } else {
+        out.push_back(arg);
+      }
+    }
+    return b.Return(out);
+  }
+  if (kind == "data") {
+    std::vector<ValueId> out;
+    for (const ValueType& t : s.outputs) {
+      if (t.kind == ValueType::Kind::kToken) {
+        out.push_back(b.Emit("stablehlo.after_all", {}, t));
+      } else if (t.is_tensor() && !t.quantization) {
+        out.push_back(b.Zero(t));
+      } else {
+        return refuse("outputs must be plain tensors or tokens");
+      }
+    }
+    return b.Return(out);
   }
   if (kind == "constant") {
     std::vector<ValueId> out;

@@ -29,7 +29,31 @@ namespace hlocheck {
 // constant: every output a zero constant; with no inputs (case branches).
 // counter_lt_K: one i1 output, true while arg 0 (an integer scalar) < K.
 // increment: outputs = inputs, except arg 0 (an integer scalar) plus 1.
+// counter_in_range: one i1 output, true while lo <= c < hi for the loop
+//   counter c, the first argument that is a plain integer scalar, and the
+//   range of CounterRange (so a loop from any start value ends within
+//   hi - lo iterations, and c + 1 never wraps).
+// count_and_double: outputs = inputs, except the loop counter plus 1 and
+//   every other plain tensor x as x + x (exact, so each iteration shows in
+//   the results).
+// data: outputs are constants (tokens from stablehlo.after_all); the
+//   generator fills them with drawn data (FillDataConstants), so that
+//   branches differ and a wrong branch shows.
 absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType& signature);
+
+// The argument a loop counter body counts with: the first plain integer
+// scalar of the signature's inputs; nothing when there is none.
+std::optional<size_t> LoopCounterArgument(const std::vector<ValueType>& inputs);
+
+// counter_in_range's range for a counter type: [max(-8, min), min(4, max)).
+struct CounterRange {
+  int64_t lo = 0;
+  int64_t hi = 0;
+};
+CounterRange CounterRangeOf(ElementType type);
+
+// Whether a kind's constants are drawn by the generator after building.
+inline bool HasDataConstants(std::string_view kind) { return kind == "data"; }
 
 // A tensor of `type` filled with the identity of the combiner `kind` (add,
 // or, xor: 0; multiply: 1; and: all ones; maximum: -Inf, or the lowest

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "core/status_macros.h"
+#include "oracle/control_flow.h"
 #include "spec/instance.h"
 
 namespace hlocheck {
@@ -166,6 +167,10 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunRegion(
 absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     const Operation& op, const std::vector<RuntimeValue>& operands,
     const Environment& environment) {
+  // The op's regions see the values around it.
+  auto in_scope = [&](const Region& region, std::vector<RuntimeValue> arguments) {
+    return RunRegion(region, std::move(arguments), &environment);
+  };
   if (op.name == "func.call") {
     auto callee = op.attributes.find("callee");
     if (callee == op.attributes.end() || !std::holds_alternative<std::string>(callee->second)) {
@@ -216,9 +221,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     return std::vector<RuntimeValue>{RuntimeValue::Token()};
   }
   if (op.name == "stablehlo.while") {
-    // while cond(values) is true: values = body(values).
     if (op.regions.size() != 2) return absl::InvalidArgumentError("while needs cond and body");
-    std::vector<RuntimeValue> values = operands;
     // Ops of cond and body are verified at their first iteration only
     // (RunOracleOp); the cache lives until the outermost loop ends.
     struct LoopScope {
@@ -228,38 +231,21 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
         if (--interpreter->loop_depth_ == 0) interpreter->verified_in_loop_.clear();
       }
     } scope(this);
-    for (;;) {
-      auto condition = RunRegion(op.regions[0], values, &environment);
-      HLOCHECK_RETURN_IF_ERROR(condition.status());
-      if (condition->size() != 1 || condition->at(0).tensor.element_type() != ElementType::kI1 ||
-          condition->at(0).tensor.num_elements() != 1) {
-        return absl::InvalidArgumentError("while: cond must return a tensor<i1> (spec C1)");
-      }
-      if (condition->at(0).tensor.values<ElementType::kI1>()[0] == 0) return values;
-      auto next = RunRegion(op.regions[1], values, &environment);
-      HLOCHECK_RETURN_IF_ERROR(next.status());
-      values = *std::move(next);
-    }
+    return oracle::WhileLoop(op.regions[0], op.regions[1], operands, in_scope);
   }
   if (op.name == "stablehlo.if" || op.name == "stablehlo.case") {
-    // if: the true branch when pred, else the false one. case: branches[index],
-    // or the last branch when index is out of range.
-    if (operands.size() != 1 || operands[0].tensor.num_elements() != 1) {
+    if (operands.size() != 1 || !operands[0].type.is_tensor()) {
       return absl::InvalidArgumentError(op.name + " needs one 0-d operand");
     }
-    int64_t n = static_cast<int64_t>(op.regions.size());
-    int64_t branch = 0;
+    absl::StatusOr<size_t> branch;
     if (op.name == "stablehlo.if") {
-      if (n != 2) return absl::InvalidArgumentError("if needs two branches");
-      branch = operands[0].tensor.values<ElementType::kI1>()[0] != 0 ? 0 : 1;
+      if (op.regions.size() != 2) return absl::InvalidArgumentError("if needs two branches");
+      branch = oracle::IfBranch(operands[0].tensor);
     } else {
-      if (operands[0].tensor.element_type() != ElementType::kSI32) {
-        return absl::InvalidArgumentError("case: index must be tensor<i32> (spec C2)");
-      }
-      int64_t index = operands[0].tensor.values<ElementType::kSI32>()[0];
-      branch = index < 0 || index >= n ? n - 1 : index;
+      branch = oracle::CaseBranch(operands[0].tensor, op.regions.size());
     }
-    return RunRegion(op.regions[branch], {}, &environment);
+    HLOCHECK_RETURN_IF_ERROR(branch.status());
+    return in_scope(op.regions[*branch], {});
   }
   bool check_call = false;
   if (op.name == "stablehlo.custom_call") {
@@ -441,6 +427,12 @@ absl::Status RunInterpreted(Interpreter& interpreter, const Region& region,
 }
 
 }  // namespace
+
+std::unique_ptr<Interpreter> NewDefaultInterpreter() {
+  const DefaultOracle& d = TheOracle();
+  if (d.oracle == nullptr) return nullptr;
+  return std::make_unique<Interpreter>(d.oracle, d.registry, nullptr);
+}
 
 absl::StatusOr<std::vector<Tensor>> CallRegion(const Region& region,
                                                const std::vector<Tensor>& arguments) {

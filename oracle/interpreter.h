@@ -112,6 +112,14 @@ class Interpreter {
   std::map<const Operation*, std::vector<TensorType>> verified_in_loop_;
 };
 
+namespace oracle {
+
+// An interpreter on the oracle and spec registry that CallRegion uses, for
+// the ops that run regions of values (control_flow.cc); null when the spec
+// could not be loaded.
+std::unique_ptr<Interpreter> NewDefaultInterpreter();
+
+}  // namespace oracle
 }  // namespace hlocheck
 
 #endif  // HLOCHECK_ORACLE_INTERPRETER_H_

@@ -23,6 +23,7 @@ const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
                          oracle::ElementwiseTranscendentalOps,
                          oracle::BatchNormOps,
                          oracle::ContractionOps,
+                         oracle::ControlFlowOps,
                          oracle::FftOps,
                          oracle::LinearAlgebraOps,
                          oracle::ReductionOps,

@@ -234,9 +234,10 @@ class Loader : public YamlReader {
         auto data = Scalar(entry["data"], "data");
         HLOCHECK_RETURN_IF_ERROR(data.status());
         if (*data != "indices" && *data != "identity" && *data != "positive_definite" &&
-            *data != "triangular") {
+            *data != "triangular" && *data != "loop_counter") {
           return Error(entry["data"],
-                       "expected data: indices, identity, positive_definite or triangular");
+                       "expected data: indices, identity, positive_definite, triangular or "
+                       "loop_counter");
         }
         value.data = *data;
       }

@@ -54,7 +54,9 @@ struct ValueSpec {  // an operand or a result
   // computes (a sum starts at 0, a maximum at -Inf), as real programs do;
   // "positive_definite" (cholesky's a) and "triangular" (triangular_solve's
   // a) for matrices the linear algebra ops are defined on, mostly
-  // (generators/data.h, MatrixData). Empty: ordinary data.
+  // (generators/data.h, MatrixData); "loop_counter" for while's operands,
+  // whose loop counter mostly starts where the cond's range makes the loop
+  // run (generators/region_bodies.h, counter_in_range). Empty: ordinary data.
   std::string data;
   // The rank seed 002's Inputs or Outputs table gives the value (a
   // 0-dimensional padding_value, a 1-dimensional batch-norm scale) where no

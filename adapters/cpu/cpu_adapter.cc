@@ -65,6 +65,7 @@ const std::vector<OpEntry>& OpTable() {
                                cpu::ElementwiseTranscendentalOps(),
                                cpu::BatchNormOps(),
                                cpu::ContractionOps(),
+                               cpu::ControlFlowOps(),
                                cpu::FftOps(),
                                cpu::LinearAlgebraOps(),
                                cpu::ReductionOps(),
@@ -100,8 +101,11 @@ AdapterSupport SupportsCase(const Case& c) {
   if (op == nullptr) return AdapterSupport::No(absl::StrCat("op ", c.op, " is not implemented"));
   if (!c.operand_structure.empty() || !c.result_structure.empty()) {
     static const std::vector<OpEntry> tuple_ops = DataMovementTuplesOps();
+    static const std::vector<OpEntry> control_flow_ops = ControlFlowOps();
     bool takes_structure = false;
-    for (const OpEntry& entry : tuple_ops) takes_structure |= entry.name == op->name;
+    for (const auto* ops : {&tuple_ops, &control_flow_ops}) {
+      for (const OpEntry& entry : *ops) takes_structure |= entry.name == op->name;
+    }
     if (!takes_structure) {
       return AdapterSupport::No(absl::StrCat(std::string(op->name), " takes no tokens or tuples"));
     }

@@ -73,6 +73,8 @@ std::vector<OpEntry> ElementwiseRoundingOps();
 std::vector<OpEntry> ElementwiseTranscendentalOps();
 std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> ContractionOps();
+// if, case and while: they and the tuple ops take tokens (Case's structure).
+std::vector<OpEntry> ControlFlowOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> RandomNumbersOps();

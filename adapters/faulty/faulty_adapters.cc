@@ -508,6 +508,51 @@ class RngClosedIntervalFault : public FaultyAdapter {
   }
 };
 
+// case with its index clamped into range: a negative index runs branch 0
+// instead of the last branch (the spec sends every out-of-range index to
+// branches[-1]; a lowering to a clamped jump table gets only the high side
+// right).
+class CaseClampedIndexFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case clamped = c;
+    if (clamped.operands.size() == 1 && clamped.operands[0].element_type() == ElementType::kSI32 &&
+        clamped.operands[0].num_elements() == 1) {
+      int32_t& index = clamped.operands[0].values<ElementType::kSI32>()[0];
+      index = std::max(index, 0);
+    }
+    return cpu().Run(clamped);
+  }
+};
+
+// while whose cond compares with LE where it says LT: one iteration too
+// many for a counting loop (an off-by-one in a loop-bound rewrite).
+class WhileLessEqualFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case off_by_one = c;
+    if (!off_by_one.regions.empty()) {
+      for (Block& block : off_by_one.regions[0].blocks) {
+        for (Operation& op : block.operations) {
+          auto direction = op.attributes.find("comparison_direction");
+          if (op.name == "stablehlo.compare" && direction != op.attributes.end() &&
+              std::holds_alternative<EnumValue>(direction->second) &&
+              std::get<EnumValue>(direction->second).name == "LT") {
+            direction->second = EnumValue{"LE"};
+          }
+        }
+      }
+    }
+    return cpu().Run(off_by_one);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -593,6 +638,12 @@ const std::vector<FaultEntry>& FaultTable() {
       {{"faulty-rng-closed-interval", "rng",
         "rng UNIFORM on integers over [a, b] instead of [a, b)"},
        Make<RngClosedIntervalFault>},
+      {{"faulty-case-clamped-index", "case",
+        "case running branch 0, not the last branch, for a negative index"},
+       Make<CaseClampedIndexFault>},
+      {{"faulty-while-less-equal", "while",
+        "while comparing with LE where its cond says LT (one iteration too many)"},
+       Make<WhileLessEqualFault>},
       {{"faulty-reduce-drop", "reduce",
         "reduce dropping the last element of each slice along its first reduced dimension"},
        Make<ReduceDropTermFault>},

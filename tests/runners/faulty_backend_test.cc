@@ -127,6 +127,10 @@ INSTANTIATE_TEST_SUITE_P(
         // (wide normal) or for one draw of b (closed interval).
         FaultCase{"faulty-rng-wide-normal", "rng", ElementType::kF32, 2},
         FaultCase{"faulty-rng-closed-interval", "rng", ElementType::kSI32, 2},
+        // The index alone: the branches' results are constants.
+        FaultCase{"faulty-case-clamped-index", "case", ElementType::kSI32, 1},
+        // The loop counter, and at most a tensor doubled at each iteration.
+        FaultCase{"faulty-while-less-equal", "while", ElementType::kSI32, 2},
         // A 2 x 2 triangle and a right-hand side of two or four elements.
         FaultCase{"faulty-triangular-solve-no-transpose", "triangular_solve", ElementType::kF32,
                   8}),
@@ -142,7 +146,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 20u);
+  EXPECT_EQ(Faults().size(), 22u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }
