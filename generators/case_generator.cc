@@ -486,12 +486,14 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
   return g;
 }
 
-// Ops that pass their values through untouched: for them a token, a tuple
+// Ops that pass their values through untouched (custom_call: hlocheck's
+// targets only move them or write zeros): for them a token, a tuple
 // or a quantized tensor is data like any other (the tensors inside, their
 // storage bits), so their cases are runnable with such values too. Other
 // ops compute on quantized values, which no runner takes as a Case yet.
 bool PassesValuesThrough(const spec::OpSpec& op) {
-  return op.name == "tuple" || op.name == "get_tuple_element" || op.name == "optimization_barrier";
+  return op.name == "tuple" || op.name == "get_tuple_element" ||
+         op.name == "optimization_barrier" || op.name == "custom_call";
 }
 
 bool IsStructured(const ValueType& t) { return !t.is_tensor(); }

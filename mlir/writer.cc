@@ -9,6 +9,13 @@
 namespace hlocheck::mlir {
 namespace {
 
+// "%result = " for one result, "%result:N = " for N, nothing for none (an
+// op without results binds no name).
+std::string ResultBinding(size_t results) {
+  if (results == 0) return "";
+  return results == 1 ? "%result = " : "%result:" + std::to_string(results) + " = ";
+}
+
 std::string Types(const std::vector<ValueType>& types) {
   std::vector<std::string> parts;
   for (const ValueType& t : types) parts.push_back(t.ToString());
@@ -305,9 +312,7 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
   for (size_t i = 0; i < operands.size() && i < names.size(); ++i) {
     BuildValue(operands[i], names[i], c.operands, &next_leaf, &text);
   }
-  std::string result =
-      results.size() == 1 ? "%result" : "%result:" + std::to_string(results.size());
-  text += "  " + result + " = " + CaseOperationText(registry, spec, c) + "\n";
+  text += "  " + ResultBinding(results.size()) + CaseOperationText(registry, spec, c) + "\n";
   std::vector<std::string> result_names;
   for (size_t i = 0; i < results.size(); ++i) {
     result_names.push_back(results.size() == 1 ? "%result" : "%result#" + std::to_string(i));
@@ -347,9 +352,9 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
         break;
     }
   }
-  text += structured ? "  func.return " + absl::StrJoin(result_names, ", ") + " : " +
-                           Types(results) + "\n}\n"
-                     : "  func.return\n}\n";
+  text += structured && !results.empty() ? "  func.return " + absl::StrJoin(result_names, ", ") +
+                                               " : " + Types(results) + "\n}\n"
+                                         : "  func.return\n}\n";
   return text;
 }
 
@@ -376,9 +381,7 @@ CaseFunction BuildCaseFunction(const spec::SpecRegistry& registry, const spec::O
                inputs == ProgramInputs::kArguments ? &function.arguments : nullptr);
   }
   const std::vector<ValueType> results = c.ResultValueTypes();
-  std::string result =
-      results.size() == 1 ? "%result" : "%result:" + std::to_string(results.size());
-  body += "  " + result + " = " + CaseOperationText(registry, spec, c) + "\n";
+  body += "  " + ResultBinding(results.size()) + CaseOperationText(registry, spec, c) + "\n";
   // The function returns the tensors inside the results, depth-first: the
   // case's flat result list (a token holds none).
   std::vector<std::string> tensors;

@@ -57,11 +57,6 @@ absl::StatusOr<std::vector<RuntimeValue>> WhileLoop(const Region& cond, const Re
   }
 }
 
-namespace {
-
-// The operand values of a case: its tensors, and tokens where its structure
-// has them (tuples do not reach these ops: their operands and results are
-// tensors, quantized tensors or tokens).
 absl::StatusOr<std::vector<RuntimeValue>> OperandValues(const Case& c) {
   const std::vector<ValueType> types = c.OperandValueTypes();
   std::vector<RuntimeValue> values;
@@ -88,79 +83,70 @@ absl::StatusOr<std::vector<RuntimeValue>> OperandValues(const Case& c) {
   return values;
 }
 
-// An interpreter on the default oracle for one case's regions, which notes
-// every op inside them whose result is not one exact value.
-class CaseRegions {
- public:
-  explicit CaseRegions(std::string op)
-      : op_(std::move(op)),
-        interpreter_(NewDefaultInterpreter()),
-        inexact_(std::make_shared<std::string>()) {
-    if (interpreter_ == nullptr) return;
-    interpreter_->set_observer(
-        [inexact = inexact_](const Operation& operation,
-                             const std::vector<ResultExpectation>& expectations) {
-          if (!inexact->empty()) return;
-          for (const ResultExpectation& e : expectations) {
-            std::string why;
-            if (e.check == Check::kErrorBound || (e.check == Check::kUlp && e.allowed_ulp > 0)) {
-              why = "is only bounded, not exact";
-            } else if (e.FreeCount() > 0) {
-              why = "has elements the spec leaves to the implementation";
-            } else if (e.permutable != nullptr) {
-              why = "may come back reordered";
-            } else if (e.distribution != nullptr) {
-              why = "follows a distribution";
-            } else if (e.other_reading != nullptr) {
-              why = "has a second reading of the spec";
-            }
-            if (!why.empty()) {
-              *inexact = absl::StrCat(operation.name, "'s result ", why);
-              return;
-            }
+CaseRegions::CaseRegions(std::string op)
+    : op_(std::move(op)),
+      interpreter_(NewDefaultInterpreter()),
+      inexact_(std::make_shared<std::string>()) {
+  if (interpreter_ == nullptr) return;
+  interpreter_->set_observer(
+      [inexact = inexact_](const Operation& operation,
+                           const std::vector<ResultExpectation>& expectations) {
+        if (!inexact->empty()) return;
+        for (const ResultExpectation& e : expectations) {
+          std::string why;
+          if (e.check == Check::kErrorBound || (e.check == Check::kUlp && e.allowed_ulp > 0)) {
+            why = "is only bounded, not exact";
+          } else if (e.FreeCount() > 0) {
+            why = "has elements the spec leaves to the implementation";
+          } else if (e.permutable != nullptr) {
+            why = "may come back reordered";
+          } else if (e.distribution != nullptr) {
+            why = "follows a distribution";
+          } else if (e.other_reading != nullptr) {
+            why = "has a second reading of the spec";
           }
-        });
-  }
+          if (!why.empty()) {
+            *inexact = absl::StrCat(operation.name, "'s result ", why);
+            return;
+          }
+        }
+      });
+}
 
-  RegionRunner runner() {
-    return
-        [this](const Region& region,
-               std::vector<RuntimeValue> arguments) -> absl::StatusOr<std::vector<RuntimeValue>> {
-          if (interpreter_ == nullptr) {
-            return absl::FailedPreconditionError("the spec could not be loaded");
-          }
-          auto results = interpreter_->RunRegion(region, std::move(arguments));
-          HLOCHECK_RETURN_IF_ERROR(results.status());
-          if (!inexact_->empty()) {
-            return absl::UnimplementedError(absl::StrCat(
-                "unsupported: ", op_, " whose region has an op that the oracle does not ",
-                "carry exactly from op to op: ", *inexact_));
-          }
-          return results;
-        };
-  }
-
-  // The tensors of the values, depth-first, each compared bit for bit.
-  Results Expectations(const std::vector<RuntimeValue>& values) const {
-    std::vector<ResultExpectation> results;
-    for (const RuntimeValue& value : values) {
-      if (value.type.kind == ValueType::Kind::kToken) continue;
-      if (!value.type.is_tensor()) {
-        return absl::UnimplementedError("unsupported: " + op_ + " with a tuple result");
-      }
-      ResultExpectation e;
-      e.reference = value.tensor;
-      e.check = Check::kExact;
-      results.push_back(std::move(e));
+RegionRunner CaseRegions::runner() {
+  return [this](const Region& region,
+                std::vector<RuntimeValue> arguments) -> absl::StatusOr<std::vector<RuntimeValue>> {
+    if (interpreter_ == nullptr) {
+      return absl::FailedPreconditionError("the spec could not be loaded");
+    }
+    auto results = interpreter_->RunRegion(region, std::move(arguments));
+    HLOCHECK_RETURN_IF_ERROR(results.status());
+    if (!inexact_->empty()) {
+      return absl::UnimplementedError(
+          absl::StrCat("unsupported: ", op_, " whose region has an op that the oracle does not ",
+                       "carry exactly from op to op: ", *inexact_));
     }
     return results;
-  }
+  };
+}
 
- private:
-  std::string op_;
-  std::unique_ptr<Interpreter> interpreter_;
-  std::shared_ptr<std::string> inexact_;  // the first inexact op, or empty
-};
+absl::StatusOr<std::vector<ResultExpectation>> CaseRegions::Expectations(
+    const std::vector<RuntimeValue>& values) const {
+  std::vector<ResultExpectation> results;
+  for (const RuntimeValue& value : values) {
+    if (value.type.kind == ValueType::Kind::kToken) continue;
+    if (!value.type.is_tensor()) {
+      return absl::UnimplementedError("unsupported: " + op_ + " with a tuple result");
+    }
+    ResultExpectation e;
+    e.reference = value.tensor;
+    e.check = Check::kExact;
+    results.push_back(std::move(e));
+  }
+  return results;
+}
+
+namespace {
 
 // if: result = true_branch() if pred else false_branch().
 Results If(const Case& c) {

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -37,6 +39,36 @@ absl::StatusOr<size_t> CaseBranch(const Tensor& index, size_t branch_count);
 absl::StatusOr<std::vector<RuntimeValue>> WhileLoop(const Region& cond, const Region& body,
                                                     std::vector<RuntimeValue> operands,
                                                     const RegionRunner& run);
+
+// The operand values of a case: its tensors, and tokens where its structure
+// has them. Unimplemented for tuples and quantized tensors (the ops that run
+// regions on a case take tensors and tokens: control flow, composite).
+absl::StatusOr<std::vector<RuntimeValue>> OperandValues(const Case& c);
+
+// Runs the regions of one case (a branch, a loop's cond and body, a
+// decomposition) through an interpreter of its own on the default oracle,
+// and notes every op inside them whose result is not one exact value.
+//
+// The interpreter carries only an op's reference values to the next op.
+// That is exact only where every op of the regions is: a rounding bound, a
+// value the spec leaves free, a permutable order or a distribution inside a
+// region would be lost at the next op, so the runner then fails with
+// Unimplemented ("unsupported: ...") rather than give a value the oracle
+// cannot stand by.
+class CaseRegions {
+ public:
+  explicit CaseRegions(std::string op);
+  RegionRunner runner();
+  // The tensors of the values, in order (a token holds none), each to be
+  // compared bit for bit.
+  absl::StatusOr<std::vector<ResultExpectation>> Expectations(
+      const std::vector<RuntimeValue>& values) const;
+
+ private:
+  std::string op_;
+  std::unique_ptr<Interpreter> interpreter_;
+  std::shared_ptr<std::string> inexact_;  // the first inexact op, or empty
+};
 
 }  // namespace hlocheck::oracle
 

@@ -87,6 +87,34 @@ absl::Status AtOperation(const Operation& op, const absl::Status& status) {
                                          ": " + std::string(status.message()));
 }
 
+// Ops whose oracle function takes any value (tokens, tuples, quantized
+// tensors as their storage): custom_call's targets only move values or
+// write zeros (oracle/calls.cc). Every other op the interpreter hands the
+// oracle takes plain tensors.
+bool TakesAnyValue(std::string_view op) { return op == "custom_call"; }
+
+void AppendLeaves(const RuntimeValue& value, std::vector<Tensor>* leaves) {
+  if (value.type.is_tensor()) leaves->push_back(value.tensor);
+  for (const RuntimeValue& element : value.elements) AppendLeaves(element, leaves);
+}
+
+// The value of `type` made of the next tensors of `leaves`.
+RuntimeValue ValueFromLeaves(const ValueType& type, std::vector<RuntimeValue>& leaves,
+                             size_t* next) {
+  if (type.is_tensor()) {
+    RuntimeValue value = std::move(leaves.at((*next)++));
+    value.type = type;
+    return value;
+  }
+  if (type.kind == ValueType::Kind::kToken) return RuntimeValue::Token();
+  RuntimeValue tuple;
+  tuple.type = type;
+  for (const ValueType& element : type.elements) {
+    tuple.elements.push_back(ValueFromLeaves(element, leaves, next));
+  }
+  return tuple;
+}
+
 bool IsReturn(const Operation& op) {
   return op.name == "func.return" || op.name == "stablehlo.return";
 }
@@ -177,6 +205,17 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
       return absl::InvalidArgumentError("func.call without a callee");
     }
     return Call(std::get<std::string>(callee->second), operands);
+  }
+  if (op.name == "stablehlo.composite") {
+    // In a program the decomposition is a function of the module, named by
+    // symbol: the composite is a call of it (its other regions are ignored,
+    // as when the decomposition is inlined). A case gives it as a region
+    // instead, which the oracle's composite runs.
+    auto decomposition = op.attributes.find("decomposition");
+    if (decomposition != op.attributes.end() &&
+        std::holds_alternative<std::string>(decomposition->second)) {
+      return Call(std::get<std::string>(decomposition->second), operands);
+    }
   }
   if (op.name == "stablehlo.constant") {
     auto value = op.attributes.find("value");
@@ -280,12 +319,24 @@ absl::StatusOr<Case> Interpreter::OracleCase(const Operation& op,
   if (!oracle_->Implements(mnemonic)) return Unsupported(op.name, "");
   Case c;
   c.op = mnemonic;
+  if (TakesAnyValue(mnemonic)) {
+    // Tokens and tuples as Case's structure, quantized tensors as their
+    // storage under their quantized type.
+    for (const RuntimeValue& operand : operands) {
+      c.operand_structure.push_back(operand.type);
+      AppendLeaves(operand, &c.operands);
+    }
+    c.result_structure = op.result_types;
+    for (const ValueType& type : op.result_types) AppendLeafTypes(type, &c.result_types);
+  }
   for (const RuntimeValue& operand : operands) {
+    if (TakesAnyValue(mnemonic)) break;
     if (!operand.type.is_tensor()) return Unsupported(op.name, "with token or tuple operands");
     if (operand.type.is_quantized()) return Unsupported(op.name, "with quantized operands");
     c.operands.push_back(operand.tensor);
   }
   for (const ValueType& type : op.result_types) {
+    if (TakesAnyValue(mnemonic)) break;
     if (!type.is_tensor()) return Unsupported(op.name, "with token or tuple results");
     if (type.is_quantized()) return Unsupported(op.name, "with quantized results");
     c.result_types.push_back(type.tensor());
@@ -345,7 +396,17 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOracleOp(
     value.permutable = std::move(expectation.permutable);
     results.push_back(std::move(value));
   }
-  return results;
+  if (c->result_structure.empty()) return results;
+  if (results.size() != c->result_types.size()) {
+    return absl::InternalError(op.name + ": the oracle gave " + std::to_string(results.size()) +
+                               " tensors for " + std::to_string(c->result_types.size()));
+  }
+  std::vector<RuntimeValue> values;
+  size_t next = 0;
+  for (const ValueType& type : c->result_structure) {
+    values.push_back(ValueFromLeaves(type, results, &next));
+  }
+  return values;
 }
 
 std::set<std::string> Interpreter::OpsUsedBy(const std::string& name) const {

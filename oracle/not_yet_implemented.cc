@@ -13,7 +13,7 @@ namespace {
 constexpr char kQuantization[] = "quantized tensors";
 constexpr char kDistributed[] = "control flow, side effects, random numbers and collectives";
 
-constexpr std::array<NotYetImplemented, 18> kNotYetImplemented = {{
+constexpr std::array<NotYetImplemented, 16> kNotYetImplemented = {{
     {"uniform_dequantize", 20, kQuantization},
     {"uniform_quantize", 20, kQuantization},
     {"after_all", 21, kDistributed},
@@ -23,8 +23,6 @@ constexpr std::array<NotYetImplemented, 18> kNotYetImplemented = {{
     {"collective_broadcast", 21, kDistributed},
     {"collective_permute", 21, kDistributed},
     {"collective_reduce", 21, kDistributed},
-    {"composite", 21, kDistributed},
-    {"custom_call", 21, kDistributed},
     {"infeed", 21, kDistributed},
     {"outfeed", 21, kDistributed},
     {"partition_id", 21, kDistributed},

@@ -24,6 +24,7 @@ const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
                          oracle::BatchNormOps,
                          oracle::ContractionOps,
                          oracle::ControlFlowOps,
+                         oracle::CallsOps,
                          oracle::FftOps,
                          oracle::LinearAlgebraOps,
                          oracle::ReductionOps,

@@ -67,6 +67,7 @@ std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> RandomNumbersOps();
 std::vector<OpEntry> ContractionOps();
 std::vector<OpEntry> ControlFlowOps();
+std::vector<OpEntry> CallsOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> ReductionOps();

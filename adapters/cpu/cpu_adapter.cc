@@ -66,6 +66,7 @@ const std::vector<OpEntry>& OpTable() {
                                cpu::BatchNormOps(),
                                cpu::ContractionOps(),
                                cpu::ControlFlowOps(),
+                               cpu::CallsOps(),
                                cpu::FftOps(),
                                cpu::LinearAlgebraOps(),
                                cpu::ReductionOps(),
@@ -102,8 +103,9 @@ AdapterSupport SupportsCase(const Case& c) {
   if (!c.operand_structure.empty() || !c.result_structure.empty()) {
     static const std::vector<OpEntry> tuple_ops = DataMovementTuplesOps();
     static const std::vector<OpEntry> control_flow_ops = ControlFlowOps();
+    static const std::vector<OpEntry> calls_ops = CallsOps();
     bool takes_structure = false;
-    for (const auto* ops : {&tuple_ops, &control_flow_ops}) {
+    for (const auto* ops : {&tuple_ops, &control_flow_ops, &calls_ops}) {
       for (const OpEntry& entry : *ops) takes_structure |= entry.name == op->name;
     }
     if (!takes_structure) {

@@ -75,6 +75,8 @@ std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> ContractionOps();
 // if, case and while: they and the tuple ops take tokens (Case's structure).
 std::vector<OpEntry> ControlFlowOps();
+// composite and custom_call: they take tokens and tuples too.
+std::vector<OpEntry> CallsOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> RandomNumbersOps();

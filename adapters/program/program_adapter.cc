@@ -32,6 +32,17 @@ std::vector<std::string> ProgramAdapter::ImplementedOps() const {
 
 AdapterSupport ProgramAdapter::Supports(const Case& c) const {
   if (registry_.Find(c.op) == nullptr) return AdapterSupport::No("no spec for " + c.op);
+  if (c.op == "custom_call") {
+    // hlocheck's targets are its own (docs/custom-call-targets.md): a
+    // compiler has no implementation to link them to.
+    const hlocheck::Attribute* target = c.FindAttribute("call_target_name");
+    return AdapterSupport::No(
+        absl::StrCat("custom_call @",
+                     target != nullptr && std::holds_alternative<std::string>(*target)
+                         ? std::get<std::string>(*target)
+                         : std::string("?"),
+                     ": hlocheck's custom_call targets have no implementation in a compiler"));
+  }
   // `at_boundary`: the tensor is an argument or a result of @main (inputs
   // folded in as constants are not).
   auto check = [&](const TensorType& type, bool at_boundary) -> std::string {
