@@ -473,6 +473,8 @@ std::string EncodeAttributeValue(const spec::AttributeSpec& spec, const Attribut
         } else if constexpr (std::is_same_v<T, double>) {
           return PrintElementLiteral(ElementType::kF64, &v) + " : f32";
         } else if constexpr (std::is_same_v<T, std::string>) {
+          // composite_attributes is a dictionary, held as its MLIR text.
+          if (spec.name == "composite_attributes") return v;
           return QuoteString(v);
         } else if constexpr (std::is_same_v<T, EnumValue>) {
           return "#stablehlo<" + spec.mlir.enum_attr + " " + v.name + ">";

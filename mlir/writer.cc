@@ -367,11 +367,47 @@ struct CaseFunction {
   std::vector<std::string> arguments;
   std::vector<std::string> result_types;
   std::string body;  // ends in the func.return line
+  // Private functions the case's op names by symbol (composite's
+  // decomposition), as module-level text.
+  std::string helpers;
 };
 
+// composite's decomposition, given in a case as region 0, as the function
+// `name` that a program's composite names by symbol (StableHLO's composite
+// takes no regions): the region's block, its stablehlo.return a
+// func.return.
+std::string DecompositionFunction(const spec::SpecRegistry& registry, const std::string& name,
+                                  const Region& region) {
+  Module module;
+  Function function;
+  function.name = name;
+  function.is_public = false;
+  function.type = region.type();
+  function.body = region;
+  if (!function.body.blocks.empty() && !function.body.blocks[0].operations.empty()) {
+    function.body.blocks[0].operations.back().name = "func.return";
+  }
+  module.functions.push_back(std::move(function));
+  std::string text;
+  for (absl::string_view line : absl::StrSplit(PrintModule(module, registry), '\n')) {
+    if (!line.empty()) text += "  " + std::string(line) + "\n";
+  }
+  return text;
+}
+
+// `prefix` names the helper functions apart from other cases' in a batch.
 CaseFunction BuildCaseFunction(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
-                               const Case& c, ProgramInputs inputs) {
+                               const Case& case_to_print, ProgramInputs inputs,
+                               const std::string& prefix) {
   CaseFunction function;
+  Case c = case_to_print;
+  if (spec.name == "composite" && !c.regions.empty()) {
+    const std::string name = prefix + "_decomposition";
+    function.helpers = DecompositionFunction(registry, name, c.regions[0]);
+    c.regions.clear();
+    c.region_segments.clear();
+    c.attributes["decomposition"] = name;
+  }
   std::string& body = function.body;
   std::vector<std::string> names = OperandNames(spec, c);
   const std::vector<ValueType> operands = c.OperandValueTypes();
@@ -415,8 +451,8 @@ std::string Signature(const std::string& name, const std::vector<std::string>& a
 
 std::string PrintCaseProgram(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
                              const Case& c, ProgramInputs inputs) {
-  CaseFunction function = BuildCaseFunction(registry, spec, c, inputs);
-  return "module @hlocheck_case {\n" +
+  CaseFunction function = BuildCaseFunction(registry, spec, c, inputs, "main");
+  return "module @hlocheck_case {\n" + function.helpers +
          FunctionText(Signature("public @main", function.arguments, function.result_types),
                       function.body) +
          "}\n";
@@ -430,8 +466,10 @@ std::string PrintBatchProgram(const spec::SpecRegistry& registry,
   std::vector<std::string> main_result_types;
   std::string main_body;
   for (size_t k = 0; k < cases.size(); ++k) {
-    CaseFunction function = BuildCaseFunction(registry, *cases[k].op, *cases[k].c, inputs);
+    CaseFunction function =
+        BuildCaseFunction(registry, *cases[k].op, *cases[k].c, inputs, "case_" + std::to_string(k));
     const std::string callee = "@case_" + std::to_string(k);
+    functions += function.helpers;
     functions += FunctionText(
         Signature("private " + callee, function.arguments, function.result_types), function.body);
     // @main's arguments for this case: its own, renamed apart from the

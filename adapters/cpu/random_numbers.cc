@@ -62,7 +62,7 @@ struct HalfLayout {
   int64_t half_count = 1;
 };
 
-HalfLayout ThreefryHalfLayout(const Shape& shape) {
+HalfLayout ThreefryHalfLayout(const Shape& shape, const Device& device) {
   HalfLayout layout;
   const int64_t n = NumElements(shape);
   layout.half_index.resize(static_cast<size_t>(n));
@@ -82,15 +82,17 @@ HalfLayout ThreefryHalfLayout(const Shape& shape) {
   layout.half_count = NumElements(half);
   const std::vector<int64_t> strides = RowMajorStrides(shape);
   const std::vector<int64_t> half_strides = RowMajorStrides(half);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t index = 0;
-    for (int64_t d = 0; d < rank; ++d) {
-      const int64_t coordinate = i / strides[d] % shape[d];
-      index += (d == axis ? coordinate / 2 : coordinate) * half_strides[d];
-      if (d == axis) layout.word[i] = static_cast<uint8_t>(coordinate % 2);
+  ParallelFor(device, n, 9, 10.0 * rank, [&](int64_t first, int64_t last) {
+    for (int64_t i = first; i < last; ++i) {
+      int64_t index = 0;
+      for (int64_t d = 0; d < rank; ++d) {
+        const int64_t coordinate = i / strides[d] % shape[d];
+        index += (d == axis ? coordinate / 2 : coordinate) * half_strides[d];
+        if (d == axis) layout.word[i] = static_cast<uint8_t>(coordinate % 2);
+      }
+      layout.half_index[i] = index;
     }
-    layout.half_index[i] = index;
-  }
+  });
   return layout;
 }
 
@@ -106,7 +108,9 @@ AdapterSupport SupportsRngBitGenerator(const Case& c) {
   return SupportsUnquantized(c);
 }
 
-absl::StatusOr<Results> RunRngBitGenerator(const Case& c, const Device&) {
+// The blocks are independent (counter-based generators), so every loop
+// below is split over the pool.
+absl::StatusOr<Results> RunRngBitGenerator(const Case& c, const Device& device) {
   HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1, 2));
   HLOCHECK_ASSIGN_OR_RETURN(const std::string algorithm, EnumAttribute(c, "rng_algorithm"));
   Tensor state = c.operands[0];
@@ -129,14 +133,16 @@ absl::StatusOr<Results> RunRngBitGenerator(const Case& c, const Device&) {
     const uint64_t high = words.size() == 3 ? words[2] : words[0];
     const int64_t per_block = wide ? 2 : 4;
     const int64_t blocks = (n + per_block - 1) / per_block;
-    for (int64_t j = 0; j < blocks; ++j) {
-      const uint64_t counter = low + static_cast<uint64_t>(j);
-      const std::array<uint32_t, 4> r = Philox(counter, high + (counter < low ? 1 : 0), words[0]);
-      for (int64_t k = 0; k < per_block && j * per_block + k < n; ++k) {
-        bits[j * per_block + k] =
-            wide ? (r[2 * k] | (uint64_t{r[2 * k + 1]} << 32)) : uint64_t{r[k]};
+    ParallelFor(device, blocks, 32, 120, [&](int64_t first, int64_t last) {
+      for (int64_t j = first; j < last; ++j) {
+        const uint64_t counter = low + static_cast<uint64_t>(j);
+        const std::array<uint32_t, 4> r = Philox(counter, high + (counter < low ? 1 : 0), words[0]);
+        for (int64_t k = 0; k < per_block && j * per_block + k < n; ++k) {
+          bits[j * per_block + k] =
+              wide ? (r[2 * k] | (uint64_t{r[2 * k + 1]} << 32)) : uint64_t{r[k]};
+        }
       }
-    }
+    });
     const uint64_t next = low + static_cast<uint64_t>(blocks);
     if (words.size() == 3 && next < low) ++words[2];
     low = next;
@@ -144,27 +150,41 @@ absl::StatusOr<Results> RunRngBitGenerator(const Case& c, const Device&) {
   } else {
     // THREE_FRY (and DEFAULT): counter words[1], key words[0].
     if (wide) {
-      for (int64_t i = 0; i < n; ++i) {
-        const std::array<uint32_t, 2> r = Threefry(words[1] + static_cast<uint64_t>(i), words[0]);
-        bits[i] = r[0] | (uint64_t{r[1]} << 32);
-      }
+      ParallelFor(device, n, 8, 100, [&](int64_t first, int64_t last) {
+        for (int64_t i = first; i < last; ++i) {
+          const std::array<uint32_t, 2> r = Threefry(words[1] + static_cast<uint64_t>(i), words[0]);
+          bits[i] = r[0] | (uint64_t{r[1]} << 32);
+        }
+      });
       words[1] += static_cast<uint64_t>(n);
     } else {
-      const HalfLayout layout = ThreefryHalfLayout(output.shape());
-      for (int64_t i = 0; i < n; ++i) {
-        const std::array<uint32_t, 2> r =
-            Threefry(words[1] + static_cast<uint64_t>(layout.half_index[i]), words[0]);
-        bits[i] = r[layout.word[i]];
-      }
+      // One block per pair of elements (the half layout): each block once.
+      const HalfLayout layout = ThreefryHalfLayout(output.shape(), device);
+      std::vector<std::array<uint32_t, 2>> halves(static_cast<size_t>(layout.half_count));
+      ParallelFor(device, layout.half_count, 8, 100, [&](int64_t first, int64_t last) {
+        for (int64_t h = first; h < last; ++h) {
+          halves[h] = Threefry(words[1] + static_cast<uint64_t>(h), words[0]);
+        }
+      });
+      ParallelFor(device, n, 17, 2, [&](int64_t first, int64_t last) {
+        for (int64_t i = first; i < last; ++i)
+          bits[i] = halves[layout.half_index[i]][layout.word[i]];
+      });
       words[1] += static_cast<uint64_t>(output.shape().empty() ? 1 : layout.half_count);
     }
   }
   // Each element's low `width` bytes (little-endian containers).
   std::byte* out = static_cast<std::byte*>(output.raw());
-  for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * width, &bits[i], width);
-  if (IsBool(output.element_type())) {
-    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<std::byte>(bits[i] & 1);
-  }
+  const bool boolean = IsBool(output.element_type());
+  ParallelFor(device, n, 8.0 + width, 2, [&](int64_t first, int64_t last) {
+    for (int64_t i = first; i < last; ++i) {
+      if (boolean) {
+        out[i] = static_cast<std::byte>(bits[i] & 1);
+      } else {
+        std::memcpy(out + i * width, &bits[i], width);
+      }
+    }
+  });
   Results results;
   results.push_back(std::move(state));
   results.push_back(std::move(output));

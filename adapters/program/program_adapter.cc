@@ -43,6 +43,11 @@ AdapterSupport ProgramAdapter::Supports(const Case& c) const {
                          : std::string("?"),
                      ": hlocheck's custom_call targets have no implementation in a compiler"));
   }
+  if (c.op == "composite" && c.regions.size() > 1) {
+    return AdapterSupport::No(
+        "composite with regions besides its decomposition: StableHLO's composite (v1.13) takes "
+        "no regions, so a program cannot give the spec's `regions` (I6)");
+  }
   // `at_boundary`: the tensor is an argument or a result of @main (inputs
   // folded in as constants are not).
   auto check = [&](const TensorType& type, bool at_boundary) -> std::string {
