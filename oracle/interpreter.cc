@@ -206,6 +206,58 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     }
     return Call(std::get<std::string>(callee->second), operands);
   }
+  if (op.name == "stablehlo.replica_id" || op.name == "stablehlo.partition_id") {
+    const oracle::ProcessId id =
+        rendezvous_ != nullptr ? rendezvous_->grid().At(process_) : oracle::ProcessId{};
+    Tensor result(Shape{}, ElementType::kUI32);
+    result.values<ElementType::kUI32>()[0] =
+        static_cast<uint32_t>(op.name == "stablehlo.replica_id" ? id.replica : id.partition);
+    return std::vector<RuntimeValue>{RuntimeValue::Of(std::move(result))};
+  }
+  if (op.name.starts_with("stablehlo.") && oracle::IsGridCollective(op.name.substr(10))) {
+    // Every process's operands meet at the rendezvous (a lone program is
+    // the only process of a 1 x 1 grid). The spec's constraints are not
+    // verified here: they need the grid, which a Case does not carry yet;
+    // GridResults checks what it computes with.
+    if (const spec::OpSpec* spec = registry_->Find(op.name.substr(10))) {
+      for (const std::string& name : spec->unmodelled_attributes) {
+        if (op.raw_attributes.count(name)) {
+          return Unsupported(op.name, "its attribute " + name + " is not modelled");
+        }
+      }
+    }
+    std::vector<Tensor> tensors;
+    for (const RuntimeValue& operand : operands) {
+      if (!operand.type.is_tensor() || operand.type.is_quantized()) {
+        return Unsupported(op.name, "with other than plain tensor operands");
+      }
+      tensors.push_back(operand.tensor);
+    }
+    std::vector<TensorType> types;
+    for (const ValueType& type : op.result_types) {
+      if (!type.is_tensor()) return Unsupported(op.name, "with token or tuple results");
+      types.push_back(type.tensor());
+    }
+    const std::string mnemonic = op.name.substr(10);
+    absl::StatusOr<std::vector<Tensor>> results;
+    if (rendezvous_ != nullptr) {
+      results = rendezvous_->Arrive(process_, mnemonic, op.attributes, types, std::move(tensors));
+    } else {
+      auto all = oracle::GridResults(mnemonic, op.attributes, types, oracle::ProcessGrid{},
+                                     {std::move(tensors)});
+      if (all.ok())
+        results = std::move(all->at(0));
+      else
+        results = all.status();
+    }
+    if (absl::IsUnimplemented(results.status())) {
+      return Unsupported(op.name, std::string(results.status().message()));
+    }
+    HLOCHECK_RETURN_IF_ERROR(results.status());
+    std::vector<RuntimeValue> values;
+    for (Tensor& t : *results) values.push_back(RuntimeValue::Of(std::move(t)));
+    return values;
+  }
   if (op.name == "stablehlo.composite") {
     // In a program the decomposition is a function of the module, named by
     // symbol: the composite is a call of it (its other regions are ignored,

@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/program.h"
+#include "oracle/collectives.h"
 #include "oracle/oracle.h"
 
 namespace hlocheck {
@@ -45,6 +46,13 @@ class Interpreter {
   Interpreter(const Oracle* oracle, const spec::SpecRegistry* registry, const Module* module)
       : oracle_(oracle), registry_(registry), module_(module) {}
   void set_hook(Hook hook) { hook_ = std::move(hook); }
+  // Runs as process `process` of the rendezvous' grid (run_parallel): its
+  // replica_id and partition_id, and its collectives met with the other
+  // processes'. Without one, the program runs on a 1 x 1 grid.
+  void set_process(oracle::ProcessRendezvous* rendezvous, int64_t process) {
+    rendezvous_ = rendezvous;
+    process_ = process;
+  }
   // Called after every op the oracle ran, with the oracle's expectations for
   // its results (before the interpreter keeps only their reference values).
   // `interpret` uses it to judge a check's constant by what the spec allows.
@@ -110,6 +118,8 @@ class Interpreter {
   // when the outermost loop ends (the Operation pointers live that long).
   int loop_depth_ = 0;
   std::map<const Operation*, std::vector<TensorType>> verified_in_loop_;
+  oracle::ProcessRendezvous* rendezvous_ = nullptr;
+  int64_t process_ = 0;
 };
 
 namespace oracle {

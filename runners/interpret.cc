@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "core/element_value.h"
 #include "core/exact_value.h"
@@ -576,10 +577,11 @@ class Runner {
     return false;
   }
 
-  // programs[i][j] runs on process (i, j) with its share of the inputs, in
-  // order; their results are concatenated. Programs run one after another:
-  // ops that talk between processes (collectives, send/recv) are not in the
-  // oracle yet and stop the run as unsupported.
+  // programs[i][j] runs on process (replica i, partition j) with its share
+  // of the inputs, in order; their results are concatenated. Each process
+  // runs on a thread of its own with an interpreter of its own, and their
+  // collectives meet at one rendezvous (oracle/collectives.h): processes
+  // that never meet are a reported deadlock.
   absl::StatusOr<bool> RunParallel(const Operation& op, const std::vector<RuntimeValue>& operands,
                                    std::vector<RuntimeValue>* results) {
     auto programs = op.raw_attributes.find("programs");
@@ -587,15 +589,23 @@ class Runner {
       return absl::InvalidArgumentError("interpreter.run_parallel needs programs");
     }
     std::vector<std::string> names;
+    int64_t replicas = 0;
+    int64_t partitions = -1;
     try {
       mlir::Cursor cursor(programs->second, "programs");
       mlir::AttrSyntax grid = mlir::ParseAttribute(cursor);
       for (const mlir::AttrSyntax& row : grid.items) {
+        ++replicas;
+        if (partitions >= 0 && partitions != static_cast<int64_t>(row.items.size())) {
+          return absl::InvalidArgumentError("run_parallel: programs rows of different lengths");
+        }
+        partitions = static_cast<int64_t>(row.items.size());
         for (const mlir::AttrSyntax& program : row.items) names.push_back(program.string);
       }
     } catch (const mlir::SyntaxError& e) {
       return absl::InvalidArgumentError(std::string("run_parallel programs: ") + e.what());
     }
+    std::vector<std::vector<RuntimeValue>> arguments;
     size_t next = 0;
     for (const std::string& name : names) {
       const Function* f = module_.Find(name);
@@ -604,12 +614,33 @@ class Runner {
       if (next + count > operands.size()) {
         return absl::InvalidArgumentError("run_parallel: too few inputs for @" + name);
       }
-      std::vector<RuntimeValue> arguments(operands.begin() + next, operands.begin() + next + count);
+      arguments.emplace_back(operands.begin() + next, operands.begin() + next + count);
       next += count;
-      auto outputs = interpreter_.Call(name, std::move(arguments));
-      HLOCHECK_RETURN_IF_ERROR(outputs.status());
-      results->insert(results->end(), outputs->begin(), outputs->end());
     }
+    oracle::ProcessRendezvous rendezvous(
+        oracle::ProcessGrid{replicas, std::max<int64_t>(partitions, 0)});
+    std::vector<absl::StatusOr<std::vector<RuntimeValue>>> outputs(names.size(),
+                                                                   absl::UnknownError("not run"));
+    std::vector<std::thread> threads;
+    for (size_t p = 0; p < names.size(); ++p) {
+      threads.emplace_back([&, p] {
+        Interpreter process(&oracle_, &registry_, &module_);
+        process.set_process(&rendezvous, static_cast<int64_t>(p));
+        outputs[p] = process.Call(names[p], std::move(arguments[p]));
+        rendezvous.Finish(static_cast<int64_t>(p));
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    // A process's own error before the deadlock it left the others in.
+    for (bool deadlocks : {false, true}) {
+      for (const auto& output : outputs) {
+        if (!output.ok() &&
+            (deadlocks || output.status().message().find("deadlock:") == std::string::npos)) {
+          return output.status();
+        }
+      }
+    }
+    for (auto& output : outputs) results->insert(results->end(), output->begin(), output->end());
     return true;
   }
 

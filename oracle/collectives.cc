@@ -1,0 +1,399 @@
+#include "oracle/collectives.h"
+
+#include <cstring>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/status_macros.h"
+#include "oracle/data_movement_helpers.h"
+
+namespace hlocheck::oracle {
+
+std::string ProcessId::ToString() const { return absl::StrCat("(", replica, ", ", partition, ")"); }
+
+namespace {
+
+absl::Status OutOfGrid(const char* what, int64_t id, int64_t limit) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(what, " ", id, " is outside the grid's 0..", limit - 1));
+}
+
+}  // namespace
+
+absl::StatusOr<ProcessGroups> CrossReplica(const std::vector<std::vector<int64_t>>& groups,
+                                           const ProcessGrid& grid) {
+  ProcessGroups result;
+  for (int64_t partition = 0; partition < grid.partitions; ++partition) {
+    for (const std::vector<int64_t>& group : groups) {
+      std::vector<ProcessId>& processes = result.emplace_back();
+      for (int64_t replica : group) {
+        if (replica < 0 || replica >= grid.replicas) {
+          return OutOfGrid("replica id", replica, grid.replicas);
+        }
+        processes.push_back({replica, partition});
+      }
+    }
+  }
+  return result;
+}
+
+absl::StatusOr<ProcessGroups> CrossPartition(const std::vector<std::vector<int64_t>>& groups,
+                                             const ProcessGrid& grid) {
+  ProcessGroups result;
+  for (int64_t replica = 0; replica < grid.replicas; ++replica) {
+    for (const std::vector<int64_t>& group : groups) {
+      std::vector<ProcessId>& processes = result.emplace_back();
+      for (int64_t partition : group) {
+        if (partition < 0 || partition >= grid.partitions) {
+          return OutOfGrid("partition id", partition, grid.partitions);
+        }
+        processes.push_back({replica, partition});
+      }
+    }
+  }
+  return result;
+}
+
+absl::StatusOr<ProcessGroups> CrossReplicaAndPartition(
+    const std::vector<std::vector<int64_t>>& groups, const ProcessGrid& grid) {
+  ProcessGroups result;
+  // Partition by partition, the group's replicas within each (seed 002's
+  // definition; [[0, 1]] on 2 partitions is (0,0), (1,0), (0,1), (1,1)).
+  for (const std::vector<int64_t>& group : groups) {
+    std::vector<ProcessId>& processes = result.emplace_back();
+    for (int64_t partition = 0; partition < grid.partitions; ++partition) {
+      for (int64_t replica : group) {
+        if (replica < 0 || replica >= grid.replicas) {
+          return OutOfGrid("replica id", replica, grid.replicas);
+        }
+        processes.push_back({replica, partition});
+      }
+    }
+  }
+  return result;
+}
+
+absl::StatusOr<ProcessGroups> FlattenedIds(const std::vector<std::vector<int64_t>>& groups,
+                                           const ProcessGrid& grid) {
+  ProcessGroups result;
+  for (const std::vector<int64_t>& group : groups) {
+    std::vector<ProcessId>& processes = result.emplace_back();
+    for (int64_t id : group) {
+      if (id < 0 || id >= grid.size()) return OutOfGrid("process id", id, grid.size());
+      processes.push_back(grid.At(id));
+    }
+  }
+  return result;
+}
+
+bool IsGridCollective(const std::string& op) {
+  return op == "all_gather" || op == "all_to_all" || op == "collective_permute" ||
+         op == "collective_broadcast";
+}
+
+namespace {
+
+using Attributes = std::map<std::string, Attribute>;
+
+int64_t IntOr(const Attributes& attributes, const std::string& name, int64_t missing) {
+  auto it = attributes.find(name);
+  return it != attributes.end() && std::holds_alternative<int64_t>(it->second)
+             ? std::get<int64_t>(it->second)
+             : missing;
+}
+
+bool BoolOr(const Attributes& attributes, const std::string& name, bool missing) {
+  auto it = attributes.find(name);
+  return it != attributes.end() && std::holds_alternative<bool>(it->second)
+             ? std::get<bool>(it->second)
+             : missing;
+}
+
+// A 2-dimensional integer attribute (replica_groups, source_target_pairs)
+// as its rows; absent means none.
+absl::StatusOr<std::vector<std::vector<int64_t>>> Rows(const Attributes& attributes,
+                                                       const std::string& name) {
+  std::vector<std::vector<int64_t>> rows;
+  auto it = attributes.find(name);
+  if (it == attributes.end()) return rows;
+  if (!std::holds_alternative<Tensor>(it->second)) {
+    return absl::InvalidArgumentError(name + " must be a 2-dimensional integer tensor");
+  }
+  const Tensor& t = std::get<Tensor>(it->second);
+  if (t.shape().size() != 2 || !IsInteger(t.element_type())) {
+    return absl::InvalidArgumentError(name + " must be a 2-dimensional integer tensor");
+  }
+  const int64_t columns = t.shape()[1];
+  rows.assign(static_cast<size_t>(t.shape()[0]), std::vector<int64_t>(columns));
+  DispatchElementType(t.element_type(), [&]<ElementType T>() {
+    if constexpr (IsInteger(T)) {
+      auto values = t.values<T>();
+      for (size_t i = 0; i < values.size(); ++i) {
+        rows[i / columns][i % columns] = static_cast<int64_t>(values[i]);
+      }
+    }
+  });
+  return rows;
+}
+
+// The op's process groups (its summary in spec/ops says which strategy).
+absl::StatusOr<ProcessGroups> GroupsOf(const std::string& op, const Attributes& attributes,
+                                       const ProcessGrid& grid) {
+  const int64_t channel_id = IntOr(attributes, "channel_id", 0);
+  if (op == "collective_permute") {
+    HLOCHECK_ASSIGN_OR_RETURN(auto pairs, Rows(attributes, "source_target_pairs"));
+    return channel_id <= 0 ? CrossReplica(pairs, grid) : CrossPartition(pairs, grid);
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(auto groups, Rows(attributes, "replica_groups"));
+  if (op == "all_gather") {
+    const bool global = BoolOr(attributes, "use_global_device_ids", false);
+    if (channel_id <= 0 && !global) return CrossReplica(groups, grid);
+    if (channel_id > 0 && !global) return CrossReplicaAndPartition(groups, grid);
+    if (channel_id > 0 && global) return FlattenedIds(groups, grid);
+    return absl::InvalidArgumentError("all_gather: use_global_device_ids needs a channel (C4)");
+  }
+  return channel_id <= 0 ? CrossReplica(groups, grid) : CrossPartition(groups, grid);
+}
+
+// The tensors `pieces` concatenated along `dimension` into `type`.
+absl::StatusOr<Tensor> Concatenate(const std::vector<const Tensor*>& pieces, int64_t dimension,
+                                   const TensorType& type) {
+  if (dimension < 0 || dimension >= static_cast<int64_t>(type.shape.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("dimension ", dimension, " out of range"));
+  }
+  std::vector<int64_t> starts;
+  int64_t size = 0;
+  for (const Tensor* piece : pieces) {
+    Shape expected = type.shape;
+    expected[dimension] =
+        piece->shape().size() == type.shape.size() ? piece->shape()[dimension] : -1;
+    if (piece->shape() != expected || piece->element_type() != type.element_type) {
+      return absl::InvalidArgumentError("the pieces do not concatenate to " + type.ToString());
+    }
+    starts.push_back(size);
+    size += piece->shape()[dimension];
+  }
+  if (size != type.shape[dimension]) {
+    return absl::InvalidArgumentError("the pieces do not concatenate to " + type.ToString());
+  }
+  std::vector<ElementView> views;
+  for (const Tensor* piece : pieces) views.emplace_back(*piece);
+  std::vector<int64_t> index;
+  return ResultFrom(type, [&](std::span<const int64_t> at) {
+    index.assign(at.begin(), at.end());
+    size_t k = 0;
+    while (k + 1 < pieces.size() && index[dimension] >= starts[k + 1]) ++k;
+    index[dimension] -= starts[k];
+    return views[k].at(index);
+  });
+}
+
+// Part `part` of `count` equal parts of `t` along `dimension`.
+absl::StatusOr<Tensor> SplitPart(const Tensor& t, int64_t dimension, int64_t count, int64_t part) {
+  if (dimension < 0 || dimension >= static_cast<int64_t>(t.shape().size()) || count <= 0 ||
+      t.shape()[dimension] % count != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot split ", t.type().ToString(), " in ", count, " along ", dimension));
+  }
+  Shape shape = t.shape();
+  const int64_t length = shape[dimension] / count;
+  shape[dimension] = length;
+  ElementView view(t);
+  std::vector<int64_t> index;
+  return ResultFrom(TensorType(shape, t.element_type()), [&](std::span<const int64_t> at) {
+    index.assign(at.begin(), at.end());
+    index[dimension] += part * length;
+    return view.at(index);
+  });
+}
+
+absl::Status CheckType(const Tensor& result, const TensorType& type, const std::string& op) {
+  if (result.type() != type) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": the result is ", result.type().ToString(), ", not ", type.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::vector<Tensor>>> GridResults(
+    const std::string& op, const Attributes& attributes,
+    const std::vector<TensorType>& result_types, const ProcessGrid& grid,
+    const std::vector<std::vector<Tensor>>& operands) {
+  if (!IsGridCollective(op)) {
+    return absl::UnimplementedError("unsupported: stablehlo." + op +
+                                    " across processes (issue 21)");
+  }
+  if (static_cast<int64_t>(operands.size()) != grid.size()) {
+    return absl::InternalError(absl::StrCat(op, ": operands of ", operands.size(),
+                                            " processes for a grid of ", grid.size()));
+  }
+  const size_t n = result_types.size();
+  for (const std::vector<Tensor>& process : operands) {
+    if (process.size() != n) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(op, ": ", process.size(), " operands for ", n, " results"));
+    }
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(const ProcessGroups groups, GroupsOf(op, attributes, grid));
+  std::vector<std::vector<Tensor>> results(static_cast<size_t>(grid.size()),
+                                           std::vector<Tensor>(n));
+  // The variadic forms (the public spec's) work operand by operand.
+  for (size_t j = 0; j < n; ++j) {
+    const TensorType& type = result_types[j];
+    if (type.quantization) {
+      return absl::UnimplementedError("unsupported: stablehlo." + op +
+                                      " on quantized tensors (issue 20)");
+    }
+    std::vector<bool> written(static_cast<size_t>(grid.size()), false);
+    auto set = [&](ProcessId process, Tensor value) -> absl::Status {
+      HLOCHECK_RETURN_IF_ERROR(CheckType(value, type, op));
+      const int64_t flat = grid.Flat(process);
+      if (written[flat]) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(op, ": process ", process.ToString(), " is in two process groups"));
+      }
+      written[flat] = true;
+      results[flat][j] = std::move(value);
+      return absl::OkStatus();
+    };
+    auto operand = [&](ProcessId process) -> const Tensor& {
+      return operands[grid.Flat(process)][j];
+    };
+    for (const std::vector<ProcessId>& group : groups) {
+      if (op == "all_gather") {
+        // result@process = concatenate(operand@sender for sender in group).
+        std::vector<const Tensor*> pieces;
+        for (ProcessId sender : group) pieces.push_back(&operand(sender));
+        for (ProcessId receiver : group) {
+          HLOCHECK_ASSIGN_OR_RETURN(
+              Tensor gathered, Concatenate(pieces, IntOr(attributes, "all_gather_dim", 0), type));
+          HLOCHECK_RETURN_IF_ERROR(set(receiver, std::move(gathered)));
+        }
+      } else if (op == "all_to_all") {
+        // Each sender's operand in split_count parts; the receiver at index
+        // i of the group gets part i of every sender, concatenated in order.
+        const int64_t split_dimension = IntOr(attributes, "split_dimension", 0);
+        const int64_t split_count = IntOr(attributes, "split_count", 0);
+        if (split_count != static_cast<int64_t>(group.size())) {
+          return absl::InvalidArgumentError(absl::StrCat("all_to_all: split_count ", split_count,
+                                                         " for a group of ", group.size()));
+        }
+        for (size_t i = 0; i < group.size(); ++i) {
+          std::vector<Tensor> parts;
+          for (ProcessId sender : group) {
+            HLOCHECK_ASSIGN_OR_RETURN(Tensor part, SplitPart(operand(sender), split_dimension,
+                                                             split_count, static_cast<int64_t>(i)));
+            parts.push_back(std::move(part));
+          }
+          std::vector<const Tensor*> pieces;
+          for (const Tensor& part : parts) pieces.push_back(&part);
+          HLOCHECK_ASSIGN_OR_RETURN(
+              Tensor scattered,
+              Concatenate(pieces, IntOr(attributes, "concat_dimension", 0), type));
+          HLOCHECK_RETURN_IF_ERROR(set(group[i], std::move(scattered)));
+        }
+      } else if (op == "collective_permute") {
+        // Each group is one [source, target] pair.
+        if (group.size() != 2) {
+          return absl::InvalidArgumentError("collective_permute: a pair of other than 2 ids");
+        }
+        HLOCHECK_RETURN_IF_ERROR(set(group[1], operand(group[0])));
+      } else {  // collective_broadcast: the group's first process's operand.
+        for (ProcessId receiver : group) {
+          HLOCHECK_RETURN_IF_ERROR(set(receiver, operand(group[0])));
+        }
+      }
+    }
+    // Processes no group writes: zeros (collective_permute's non-targets,
+    // collective_broadcast's processes in no group). all_gather's and
+    // all_to_all's groups cover every process (their constraints).
+    for (int64_t flat = 0; flat < grid.size(); ++flat) {
+      if (written[flat]) continue;
+      if (op == "all_gather" || op == "all_to_all") {
+        return absl::InvalidArgumentError(
+            absl::StrCat(op, ": process ", grid.At(flat).ToString(), " is in no group"));
+      }
+      results[flat][j] = Tensor(type);
+    }
+  }
+  return results;
+}
+
+absl::StatusOr<std::vector<Tensor>> ProcessRendezvous::Arrive(
+    int64_t process, const std::string& op, const Attributes& attributes,
+    const std::vector<TensorType>& result_types, std::vector<Tensor> operands) {
+  std::unique_lock lock(mutex_);
+  if (!deadlock_.ok()) return deadlock_;
+  const int64_t number = next_step_[process]++;
+  Step& step = steps_[number];
+  step.arrivals[process] = Arrival{op, attributes, result_types, std::move(operands)};
+  if (static_cast<int64_t>(step.arrivals.size()) == grid_.size()) {
+    const Arrival& first = step.arrivals.begin()->second;
+    std::vector<std::string> ops;
+    for (const auto& [p, arrival] : step.arrivals) {
+      ops.push_back(absl::StrCat(grid_.At(p).ToString(), " ", arrival.op));
+      if (arrival.op != first.op || arrival.attributes != first.attributes ||
+          arrival.result_types != first.result_types) {
+        step.status = absl::FailedPreconditionError(
+            absl::StrCat("mismatched collectives: at their collective ", number + 1,
+                         " the processes reach ", absl::StrJoin(ops, ", "), ", ...: every ",
+                         "process of the grid must reach the same op with the same attributes"));
+      }
+    }
+    if (step.status.ok()) {
+      std::vector<std::vector<Tensor>> all;
+      for (auto& [p, arrival] : step.arrivals) all.push_back(std::move(arrival.operands));
+      auto results = GridResults(first.op, first.attributes, first.result_types, grid_, all);
+      if (results.ok()) {
+        step.results = *std::move(results);
+      } else {
+        step.status = results.status();
+      }
+    }
+    step.done = true;
+    // The others no longer wait, though they run again only once they have
+    // the lock: a deadlock check before then must not count them.
+    for (const auto& [p, arrival] : step.arrivals) waiting_at_.erase(p);
+    changed_.notify_all();
+  } else {
+    waiting_at_[process] = number;
+    CheckForDeadlock();
+    changed_.wait(lock, [&] { return step.done || !deadlock_.ok(); });
+    waiting_at_.erase(process);
+  }
+  if (!step.done) return deadlock_;
+  HLOCHECK_RETURN_IF_ERROR(step.status);
+  return std::move(step.results[process]);
+}
+
+void ProcessRendezvous::Finish(int64_t process) {
+  std::lock_guard lock(mutex_);
+  finished_[process] = true;
+  if (!waiting_at_.empty()) CheckForDeadlock();
+}
+
+void ProcessRendezvous::CheckForDeadlock() {
+  for (int64_t p = 0; p < grid_.size(); ++p) {
+    if (!finished_.count(p) && !waiting_at_.count(p)) return;  // p may still arrive
+  }
+  std::vector<std::string> states;
+  for (int64_t p = 0; p < grid_.size(); ++p) {
+    auto waiting = waiting_at_.find(p);
+    if (waiting != waiting_at_.end()) {
+      const Step& step = steps_[waiting->second];
+      states.push_back(absl::StrCat("process ", grid_.At(p).ToString(), " waits at its collective ",
+                                    waiting->second + 1, " (stablehlo.", step.arrivals.at(p).op,
+                                    ")"));
+    } else {
+      states.push_back(absl::StrCat("process ", grid_.At(p).ToString(), " has finished after ",
+                                    next_step_[p], " collective(s)"));
+    }
+  }
+  deadlock_ = absl::FailedPreconditionError("deadlock: " + absl::StrJoin(states, "; "));
+  changed_.notify_all();
+}
+
+}  // namespace hlocheck::oracle

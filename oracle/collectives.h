@@ -1,0 +1,124 @@
+// The StableHLO process grid and the ops that work across it: replica_id,
+// partition_id and the collectives that move data between processes
+// (all_gather, all_to_all, collective_permute, collective_broadcast).
+//
+// A collective's semantics are a function of every process's operands: the
+// grid runs it once all processes have reached it (ProcessRendezvous), and
+// GridResults computes every process's results as the spec says. The
+// interpreter's run_parallel runs each process on a thread of its own with
+// one rendezvous between them, so a program whose processes never meet is
+// a reported deadlock, naming the processes, never a hang.
+//
+// Not yet: all_reduce, reduce_scatter and collective_reduce (their
+// implementation-defined schedule needs a bound for float sums), send and
+// recv, and collectives as gate cases (a Case with a grid). Issue 21.
+#ifndef HLOCHECK_ORACLE_COLLECTIVES_H_
+#define HLOCHECK_ORACLE_COLLECTIVES_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/attribute.h"
+#include "core/tensor.h"
+
+namespace hlocheck::oracle {
+
+struct ProcessId {
+  int64_t replica = 0;
+  int64_t partition = 0;
+  bool operator==(const ProcessId&) const = default;
+  std::string ToString() const;
+};
+
+// num_replicas x num_partitions processes; a process's flat index is
+// replica_id * num_partitions + partition_id (run_parallel's row-major
+// order of its programs).
+struct ProcessGrid {
+  int64_t replicas = 1;
+  int64_t partitions = 1;
+  int64_t size() const { return replicas * partitions; }
+  ProcessId At(int64_t flat) const { return {flat / partitions, flat % partitions}; }
+  int64_t Flat(ProcessId id) const { return id.replica * partitions + id.partition; }
+};
+
+// The spec's process_groups, from ids (replica_groups, or
+// source_target_pairs' pairs).
+using ProcessGroups = std::vector<std::vector<ProcessId>>;
+absl::StatusOr<ProcessGroups> CrossReplica(const std::vector<std::vector<int64_t>>& groups,
+                                           const ProcessGrid& grid);
+absl::StatusOr<ProcessGroups> CrossPartition(const std::vector<std::vector<int64_t>>& groups,
+                                             const ProcessGrid& grid);
+absl::StatusOr<ProcessGroups> CrossReplicaAndPartition(
+    const std::vector<std::vector<int64_t>>& groups, const ProcessGrid& grid);
+absl::StatusOr<ProcessGroups> FlattenedIds(const std::vector<std::vector<int64_t>>& groups,
+                                           const ProcessGrid& grid);
+
+// Whether the oracle runs the op across a grid (GridResults).
+bool IsGridCollective(const std::string& op);
+
+// Every process's results of collective `op` (without "stablehlo."), from
+// every process's operands (operands[flat process index]), its attributes
+// and one process's result types (every process has the same).
+absl::StatusOr<std::vector<std::vector<Tensor>>> GridResults(
+    const std::string& op, const std::map<std::string, Attribute>& attributes,
+    const std::vector<TensorType>& result_types, const ProcessGrid& grid,
+    const std::vector<std::vector<Tensor>>& operands);
+
+// Where the processes of a grid running concurrently meet at each
+// collective: the n-th collective a process reaches is matched with the
+// n-th of every other process. When all have arrived, the last one
+// computes every process's results (GridResults) and wakes the others.
+// Processes that reach different ops (or the same op with different
+// attributes) at the same step are a mismatch; a step some process never
+// reaches (it finished, or waits at another op) is a deadlock. Both are
+// errors for every waiting process, naming the processes and their ops.
+class ProcessRendezvous {
+ public:
+  explicit ProcessRendezvous(ProcessGrid grid) : grid_(grid) {}
+
+  const ProcessGrid& grid() const { return grid_; }
+
+  // Process `process` reaches collective `op` with `operands`; returns its
+  // results once every process has reached its step.
+  absl::StatusOr<std::vector<Tensor>> Arrive(int64_t process, const std::string& op,
+                                             const std::map<std::string, Attribute>& attributes,
+                                             const std::vector<TensorType>& result_types,
+                                             std::vector<Tensor> operands);
+  // Process `process` has finished its program (or stopped with an error):
+  // it will reach no more collectives.
+  void Finish(int64_t process);
+
+ private:
+  struct Arrival {
+    std::string op;
+    std::map<std::string, Attribute> attributes;
+    std::vector<TensorType> result_types;
+    std::vector<Tensor> operands;
+  };
+  struct Step {
+    std::map<int64_t, Arrival> arrivals;  // by process
+    bool done = false;
+    absl::Status status;
+    std::vector<std::vector<Tensor>> results;  // by process
+  };
+  // With the lock held: a deadlock when no process can move on.
+  void CheckForDeadlock();
+
+  const ProcessGrid grid_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<int64_t, Step> steps_;          // by step number
+  std::map<int64_t, int64_t> next_step_;   // by process
+  std::map<int64_t, int64_t> waiting_at_;  // process -> step it waits at
+  std::map<int64_t, bool> finished_;
+  absl::Status deadlock_;
+};
+
+}  // namespace hlocheck::oracle
+
+#endif  // HLOCHECK_ORACLE_COLLECTIVES_H_
