@@ -135,4 +135,17 @@ bool LeavesMatchStructure(const Case& c, std::string* why) {
          check(c.result_structure, c.result_types, "results");
 }
 
+Case OneProcess(const Case& c, int64_t process) {
+  const int64_t processes = c.ProcessCount();
+  if (processes <= 1) return c;
+  Case one = c;
+  const auto operands = static_cast<int64_t>(c.operands.size()) / processes;
+  const auto results = static_cast<int64_t>(c.result_types.size()) / processes;
+  one.operands.assign(c.operands.begin() + process * operands,
+                      c.operands.begin() + (process + 1) * operands);
+  one.result_types.assign(c.result_types.begin() + process * results,
+                          c.result_types.begin() + (process + 1) * results);
+  return one;
+}
+
 }  // namespace hlocheck

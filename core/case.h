@@ -37,6 +37,16 @@ struct Case {
   // flat list of tensors. Empty when every operand (result) is a tensor.
   std::vector<ValueType> operand_structure;
   std::vector<ValueType> result_structure;
+  // The process grid (the spec's num_replicas x num_partitions) of an op
+  // that runs on every process of one (the collectives, replica_id,
+  // partition_id). With more than one process, `operands` holds every
+  // process's operands, one process after another in process order
+  // (replica_id * num_partitions + partition_id), and `result_types` every
+  // process's result types the same way; segments and structure describe
+  // one process's (OneProcess). 1 x 1 for every other op.
+  int64_t num_replicas = 1;
+  int64_t num_partitions = 1;
+  int64_t ProcessCount() const { return num_replicas * num_partitions; }
 
   // The type of each operand (result) value: the structure when there is
   // one, else one tensor type per operand (result).
@@ -53,6 +63,10 @@ struct Case {
     return std::get<T>(attributes.at(name));
   }
 };
+
+// Process `process`'s part of a case on a grid: its operands and result
+// types, on the same grid (the case itself on a 1 x 1 grid).
+Case OneProcess(const Case& c, int64_t process);
 
 // The number of tensors a value of `type` holds (a tensor 1, a token 0, a
 // tuple the sum over its elements), and their types, depth-first.

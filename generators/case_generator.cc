@@ -672,6 +672,19 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
     c.result_segments.push_back(static_cast<int64_t>(g.instance.results[i].size()));
   }
   if (!variadic_results) c.result_segments.clear();
+  // On a grid every process has operands of its own, drawn alike, and the
+  // same result types (Case's process order).
+  if (const int64_t processes = g.instance.num_replicas * g.instance.num_partitions;
+      processes > 1) {
+    c.num_replicas = g.instance.num_replicas;
+    c.num_partitions = g.instance.num_partitions;
+    const std::vector<Tensor> first = c.operands;
+    const std::vector<TensorType> types = c.result_types;
+    for (int64_t p = 1; p < processes; ++p) {
+      for (const Tensor& t : first) c.operands.push_back(LeafData(t.type(), policy));
+      c.result_types.insert(c.result_types.end(), types.begin(), types.end());
+    }
+  }
   c.attributes = g.instance.attributes;
   c.regions = g.regions;
   for (size_t r = 0; r < c.regions.size() && r < g.region_kinds.size(); ++r) {

@@ -5,10 +5,92 @@
 #include <map>
 
 #include "core/status_macros.h"
+#include "mlir/attribute_syntax.h"
 #include "mlir/reader.h"
 #include "spec/instance.h"
 
 namespace hlocheck::mlir {
+namespace {
+
+// A case on a process grid (PrintCaseModule's grid form): @main runs one
+// function on every process with interpreter.run_parallel, its inputs the
+// constants of @main, process by process; the function's one stablehlo op
+// is the op under test.
+absl::StatusOr<Case> ReadGridCase(const Module& module, const Operation& run_parallel,
+                                  const std::vector<Operation>& main_operations,
+                                  const std::string& file, const spec::SpecRegistry& registry) {
+  auto programs = run_parallel.raw_attributes.find("programs");
+  if (programs == run_parallel.raw_attributes.end()) {
+    return absl::InvalidArgumentError(file + ": interpreter.run_parallel without programs");
+  }
+  std::vector<std::string> names;
+  int64_t rows = 0;
+  int64_t columns = 0;
+  try {
+    Cursor cursor(programs->second, "programs");
+    AttrSyntax grid = ParseAttribute(cursor);
+    for (const AttrSyntax& row : grid.items) {
+      ++rows;
+      columns = static_cast<int64_t>(row.items.size());
+      for (const AttrSyntax& program : row.items) names.push_back(program.string);
+    }
+  } catch (const SyntaxError& e) {
+    return absl::InvalidArgumentError(file + ": run_parallel programs: " + e.what());
+  }
+  if (names.empty() || std::any_of(names.begin(), names.end(),
+                                   [&](const std::string& n) { return n != names[0]; })) {
+    return absl::InvalidArgumentError(file + ": a grid case runs one function on every process");
+  }
+  const Function* f = module.Find(names[0]);
+  if (f == nullptr || f->body.blocks.empty() || f->body.blocks[0].operations.empty()) {
+    return absl::InvalidArgumentError(file + ": no function @" + names[0]);
+  }
+  const Operation& tested = f->body.blocks[0].operations[0];
+  const spec::OpSpec* spec =
+      tested.name.rfind("stablehlo.", 0) == 0 ? registry.Find(tested.name.substr(10)) : nullptr;
+  if (spec == nullptr)
+    return absl::InvalidArgumentError(file + ": @" + names[0] + " runs no spec op");
+  if (tested.operands != f->body.blocks[0].arguments) {
+    return absl::InvalidArgumentError(file + ": the op under test takes @" + names[0] +
+                                      "'s arguments in order");
+  }
+  std::map<ValueId, Tensor> constants;
+  for (const Operation& op : main_operations) {
+    auto value = op.attributes.find("value");
+    if (op.name == "stablehlo.constant" && op.results.size() == 1 && value != op.attributes.end() &&
+        std::holds_alternative<Tensor>(value->second)) {
+      constants[op.results[0]] = std::get<Tensor>(value->second);
+    }
+  }
+  Case c;
+  c.op = spec->name;
+  c.num_replicas = rows;
+  c.num_partitions = columns;
+  for (ValueId id : run_parallel.operands) {
+    auto it = constants.find(id);
+    if (it == constants.end()) {
+      return absl::InvalidArgumentError(file + ": a run_parallel input is not a constant");
+    }
+    c.operands.push_back(it->second);
+  }
+  for (const ValueType& type : run_parallel.result_types) {
+    if (!type.is_tensor())
+      return absl::InvalidArgumentError(file + ": a grid case's results are tensors");
+    c.result_types.push_back(type.tensor());
+  }
+  if (static_cast<int64_t>(c.operands.size()) !=
+          c.ProcessCount() * static_cast<int64_t>(tested.operands.size()) ||
+      static_cast<int64_t>(c.result_types.size()) !=
+          c.ProcessCount() * static_cast<int64_t>(tested.results.size())) {
+    return absl::InvalidArgumentError(file +
+                                      ": run_parallel's inputs and results are not the grid's");
+  }
+  c.attributes = tested.attributes;
+  c.regions = tested.regions;
+  return c;
+}
+
+}  // namespace
 
 absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& file,
                                     const spec::SpecRegistry& registry) {
@@ -17,6 +99,11 @@ absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& fi
   const Function* main = module->Find("main");
   if (main == nullptr || main->body.blocks.empty()) {
     return absl::InvalidArgumentError(file + ": a case module needs a func.func @main");
+  }
+  for (const Operation& op : main->body.blocks[0].operations) {
+    if (op.name == "interpreter.run_parallel") {
+      return ReadGridCase(*module, op, main->body.blocks[0].operations, file, registry);
+    }
   }
   // The op under test is the one whose results @main returns, when it
   // returns any (cases with tokens or tuples: tuple ops build the inputs and

@@ -293,36 +293,12 @@ std::string PrintCaseOperation(const spec::SpecRegistry& registry, const spec::O
   return CaseOperationText(registry, spec, c);
 }
 
-std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
-                            const Case& c, const std::vector<CaseCheck>& checks,
-                            const std::vector<std::string>& comments) {
+namespace {
+
+// The checks of a case module, one per result tensor (`tensors` names them).
+std::string CheckLines(const std::vector<CaseCheck>& checks,
+                       const std::vector<std::string>& tensors) {
   std::string text;
-  for (const std::string& comment : comments) text += "// " + comment + "\n";
-  // With tokens or tuples, @main returns the op's results: that marks the op
-  // under test among the tuple ops that build its inputs and take its
-  // results apart (ReadCaseModule).
-  const bool structured = !c.operand_structure.empty() || !c.result_structure.empty();
-  const std::vector<ValueType> results = c.ResultValueTypes();
-  text += "func.func @main()";
-  if (structured) text += " -> (" + Types(results) + ")";
-  text += " {\n";
-  std::vector<std::string> names = OperandNames(spec, c);
-  const std::vector<ValueType> operands = c.OperandValueTypes();
-  size_t next_leaf = 0;
-  for (size_t i = 0; i < operands.size() && i < names.size(); ++i) {
-    BuildValue(operands[i], names[i], c.operands, &next_leaf, &text);
-  }
-  text += "  " + ResultBinding(results.size()) + CaseOperationText(registry, spec, c) + "\n";
-  std::vector<std::string> result_names;
-  for (size_t i = 0; i < results.size(); ++i) {
-    result_names.push_back(results.size() == 1 ? "%result" : "%result#" + std::to_string(i));
-  }
-  // The checks are per tensor of the results.
-  std::vector<std::string> tensors;
-  for (size_t i = 0; i < results.size(); ++i) {
-    UnpackValue(results[i], result_names[i],
-                results.size() == 1 ? "%result" : "%result_" + std::to_string(i), &tensors, &text);
-  }
   for (size_t i = 0; i < checks.size() && i < tensors.size(); ++i) {
     const CaseCheck& check = checks[i];
     const std::string& value = tensors[i];
@@ -352,6 +328,105 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
         break;
     }
   }
+  return text;
+}
+
+// A case on a process grid: the op in a function @process that every
+// process runs, and @main running it on the grid with
+// interpreter.run_parallel (as the public interpreter's tests do), each
+// process's operands constants of @main, the checks on every process's
+// results in process order.
+std::string PrintGridCaseModule(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
+                                const Case& c, const std::vector<CaseCheck>& checks,
+                                const std::vector<std::string>& comments) {
+  std::string text;
+  for (const std::string& comment : comments) text += "// " + comment + "\n";
+  const Case one = OneProcess(c, 0);
+  const std::vector<std::string> names = OperandNames(spec, one);
+  std::vector<std::string> arguments;
+  std::vector<std::string> argument_types;
+  for (size_t i = 0; i < one.operands.size() && i < names.size(); ++i) {
+    arguments.push_back(names[i] + ": " + one.operands[i].type().ToString());
+    argument_types.push_back(one.operands[i].type().ToString());
+  }
+  std::vector<std::string> result_types;
+  for (const TensorType& type : one.result_types) result_types.push_back(type.ToString());
+  const size_t n = one.result_types.size();
+  std::vector<std::string> returned;
+  for (size_t i = 0; i < n; ++i)
+    returned.push_back(n == 1 ? "%result" : "%result#" + std::to_string(i));
+  text += "module @hlocheck_case {\n  func.func @process(" + absl::StrJoin(arguments, ", ") +
+          ") -> (" + absl::StrJoin(result_types, ", ") + ") {\n    " + ResultBinding(n) +
+          CaseOperationText(registry, spec, one) + "\n    func.return " +
+          absl::StrJoin(returned, ", ") +
+          (n == 0 ? "" : " : " + absl::StrJoin(result_types, ", ")) +
+          "\n  }\n  func.func @main() {\n";
+  std::vector<std::string> inputs;
+  std::vector<std::string> input_types;
+  for (int64_t p = 0; p < c.ProcessCount(); ++p) {
+    const Case process = OneProcess(c, p);
+    for (size_t i = 0; i < process.operands.size() && i < names.size(); ++i) {
+      inputs.push_back(names[i] + "_" + std::to_string(p));
+      input_types.push_back(process.operands[i].type().ToString());
+      text += "    " + inputs.back() + " = stablehlo.constant " +
+              PrintDenseAttribute(process.operands[i]) + "\n";
+    }
+  }
+  std::vector<std::string> rows;
+  for (int64_t r = 0; r < c.num_replicas; ++r) {
+    std::vector<std::string> row(static_cast<size_t>(c.num_partitions), "@process");
+    rows.push_back("[" + absl::StrJoin(row, ", ") + "]");
+  }
+  std::vector<std::string> all_result_types;
+  for (const TensorType& type : c.result_types) all_result_types.push_back(type.ToString());
+  const size_t total = c.result_types.size();
+  text += "    " + (total == 0 ? std::string() : "%results:" + std::to_string(total) + " = ") +
+          "\"interpreter.run_parallel\"(" + absl::StrJoin(inputs, ", ") + ") {programs = [" +
+          absl::StrJoin(rows, ", ") + "]} : (" + absl::StrJoin(input_types, ", ") + ") -> (" +
+          absl::StrJoin(all_result_types, ", ") + ")\n";
+  std::vector<std::string> tensors;
+  for (size_t i = 0; i < total; ++i) tensors.push_back("%results#" + std::to_string(i));
+  std::string checks_text = CheckLines(checks, tensors);
+  for (absl::string_view line : absl::StrSplit(checks_text, '\n', absl::SkipEmpty())) {
+    text += "  " + std::string(line) + "\n";
+  }
+  return text + "    func.return\n  }\n}\n";
+}
+
+}  // namespace
+
+std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
+                            const Case& c, const std::vector<CaseCheck>& checks,
+                            const std::vector<std::string>& comments) {
+  if (c.ProcessCount() > 1) return PrintGridCaseModule(registry, spec, c, checks, comments);
+  std::string text;
+  for (const std::string& comment : comments) text += "// " + comment + "\n";
+  // With tokens or tuples, @main returns the op's results: that marks the op
+  // under test among the tuple ops that build its inputs and take its
+  // results apart (ReadCaseModule).
+  const bool structured = !c.operand_structure.empty() || !c.result_structure.empty();
+  const std::vector<ValueType> results = c.ResultValueTypes();
+  text += "func.func @main()";
+  if (structured) text += " -> (" + Types(results) + ")";
+  text += " {\n";
+  std::vector<std::string> names = OperandNames(spec, c);
+  const std::vector<ValueType> operands = c.OperandValueTypes();
+  size_t next_leaf = 0;
+  for (size_t i = 0; i < operands.size() && i < names.size(); ++i) {
+    BuildValue(operands[i], names[i], c.operands, &next_leaf, &text);
+  }
+  text += "  " + ResultBinding(results.size()) + CaseOperationText(registry, spec, c) + "\n";
+  std::vector<std::string> result_names;
+  for (size_t i = 0; i < results.size(); ++i) {
+    result_names.push_back(results.size() == 1 ? "%result" : "%result#" + std::to_string(i));
+  }
+  // The checks are per tensor of the results.
+  std::vector<std::string> tensors;
+  for (size_t i = 0; i < results.size(); ++i) {
+    UnpackValue(results[i], result_names[i],
+                results.size() == 1 ? "%result" : "%result_" + std::to_string(i), &tensors, &text);
+  }
+  text += CheckLines(checks, tensors);
   text += structured && !results.empty() ? "  func.return " + absl::StrJoin(result_names, ", ") +
                                                " : " + Types(results) + "\n}\n"
                                          : "  func.return\n}\n";

@@ -396,4 +396,56 @@ void ProcessRendezvous::CheckForDeadlock() {
   changed_.notify_all();
 }
 
+namespace {
+
+// The case's grid and every process's operands (Case's process order).
+ProcessGrid GridOf(const Case& c) { return {c.num_replicas, c.num_partitions}; }
+
+Results AsExpectations(std::vector<std::vector<Tensor>> by_process) {
+  std::vector<ResultExpectation> results;
+  for (std::vector<Tensor>& process : by_process) {
+    for (Tensor& t : process) {
+      ResultExpectation e;
+      e.reference = std::move(t);
+      e.check = Check::kExact;
+      results.push_back(std::move(e));
+    }
+  }
+  return results;
+}
+
+// A collective on the case's grid: every process's results, one process
+// after another.
+Results OnTheGrid(const Case& c) {
+  const ProcessGrid grid = GridOf(c);
+  std::vector<std::vector<Tensor>> operands;
+  for (int64_t p = 0; p < grid.size(); ++p) operands.push_back(OneProcess(c, p).operands);
+  HLOCHECK_ASSIGN_OR_RETURN(
+      std::vector<std::vector<Tensor>> results,
+      GridResults(c.op, c.attributes, OneProcess(c, 0).result_types, grid, operands));
+  return AsExpectations(std::move(results));
+}
+
+// replica_id and partition_id: each process's own, as a tensor<ui32>.
+Results ProcessIds(const Case& c) {
+  const ProcessGrid grid = GridOf(c);
+  std::vector<std::vector<Tensor>> results;
+  for (int64_t p = 0; p < grid.size(); ++p) {
+    Tensor id(Shape{}, ElementType::kUI32);
+    const ProcessId process = grid.At(p);
+    id.values<ElementType::kUI32>()[0] =
+        static_cast<uint32_t>(c.op == "replica_id" ? process.replica : process.partition);
+    results.push_back({std::move(id)});
+  }
+  return AsExpectations(std::move(results));
+}
+
+}  // namespace
+
+std::vector<OpEntry> CollectivesOps() {
+  return {{"all_gather", OnTheGrid},           {"all_to_all", OnTheGrid},
+          {"collective_broadcast", OnTheGrid}, {"collective_permute", OnTheGrid},
+          {"partition_id", ProcessIds},        {"replica_id", ProcessIds}};
+}
+
 }  // namespace hlocheck::oracle

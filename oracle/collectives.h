@@ -2,16 +2,19 @@
 // partition_id and the collectives that move data between processes
 // (all_gather, all_to_all, collective_permute, collective_broadcast).
 //
-// A collective's semantics are a function of every process's operands: the
-// grid runs it once all processes have reached it (ProcessRendezvous), and
-// GridResults computes every process's results as the spec says. The
-// interpreter's run_parallel runs each process on a thread of its own with
-// one rendezvous between them, so a program whose processes never meet is
-// a reported deadlock, naming the processes, never a hang.
+// A collective's semantics are a function of every process's operands:
+// GridResults computes every process's results as the spec says. A gate
+// case on a grid (Case's num_replicas x num_partitions) holds every
+// process's operands, so the oracle's op (CollectivesOps) calls it
+// directly; in a program, the interpreter's run_parallel runs each process
+// on a thread of its own, and their collectives meet at one
+// ProcessRendezvous, so a program whose processes never meet is a reported
+// deadlock, naming the processes, never a hang.
 //
 // Not yet: all_reduce, reduce_scatter and collective_reduce (their
 // implementation-defined schedule needs a bound for float sums), send and
-// recv, and collectives as gate cases (a Case with a grid). Issue 21.
+// recv, and the spec's constraints verified on a program's grid (a gate
+// case's are). Issue 21.
 #ifndef HLOCHECK_ORACLE_COLLECTIVES_H_
 #define HLOCHECK_ORACLE_COLLECTIVES_H_
 

@@ -25,6 +25,7 @@ const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
                          oracle::ContractionOps,
                          oracle::ControlFlowOps,
                          oracle::CallsOps,
+                         oracle::CollectivesOps,
                          oracle::FftOps,
                          oracle::LinearAlgebraOps,
                          oracle::ReductionOps,
@@ -99,7 +100,7 @@ absl::StatusOr<std::vector<ResultExpectation>> Oracle::Compute(const Case& c) co
 absl::StatusOr<std::vector<ResultExpectation>> Oracle::Run(const Case& c) const {
   const spec::OpSpec* op = registry_->Find(c.op);
   if (op == nullptr) return absl::NotFoundError("no spec for op '" + c.op + "'");
-  if (std::string why; !LeavesMatchStructure(c, &why)) {
+  if (std::string why; !LeavesMatchStructure(OneProcess(c, 0), &why)) {
     return absl::InvalidArgumentError("the case's tensors do not fit its tuple and token types: " +
                                       why);
   }

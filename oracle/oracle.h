@@ -68,6 +68,7 @@ std::vector<OpEntry> RandomNumbersOps();
 std::vector<OpEntry> ContractionOps();
 std::vector<OpEntry> ControlFlowOps();
 std::vector<OpEntry> CallsOps();
+std::vector<OpEntry> CollectivesOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> ReductionOps();

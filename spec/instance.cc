@@ -137,9 +137,13 @@ absl::StatusOr<OpInstance> InstanceFromOperation(const OpSpec& op, const Operati
   return instance;
 }
 
-OpInstance OpInstance::FromCase(const OpSpec& op, const Case& c) {
+OpInstance OpInstance::FromCase(const OpSpec& op, const Case& grid_case) {
+  // The types of one process: every process of a grid has the same.
+  const Case c = OneProcess(grid_case, 0);
   OpInstance instance;
   instance.op = c.op;
+  instance.num_replicas = c.num_replicas;
+  instance.num_partitions = c.num_partitions;
   auto split = [](const std::vector<ValueType>& flat, const std::vector<int64_t>& segments,
                   size_t groups) {
     std::vector<std::vector<ValueType>> grouped(groups);

@@ -551,7 +551,12 @@ class Loader : public YamlReader {
       HLOCHECK_RETURN_IF_ERROR(instance.status());
       op.example.instance = std::make_shared<const OpInstance>(*std::move(instance));
       if (example["mlir"]) op.example.mlir = example["mlir"].Scalar();
-      op.example.runnable = op.regions.empty();
+      // An example on a grid gives process (0, 0)'s values only (the seed's
+      // mlir block has every process's): not a whole case. The corpus's
+      // run_parallel files hold those ops' examples with every process.
+      op.example.runnable =
+          op.regions.empty() &&
+          op.example.instance->num_replicas * op.example.instance->num_partitions == 1;
       auto literals = [&](const YAML::Node& group, const std::vector<ValueSpec>& specs,
                           std::vector<std::pair<std::string, std::string>>* out) {
         for (const ValueSpec& spec : specs) {

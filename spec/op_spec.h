@@ -160,8 +160,9 @@ struct ExampleSpec {
   // that are not tensors (tokens, tuples).
   std::vector<std::pair<std::string, std::string>> operand_literals;
   std::vector<std::pair<std::string, std::string>> result_literals;
-  bool runnable = false;  // every operand and result is a tensor literal, no regions
-  std::string mlir;       // the example op as written in the spec
+  // Every operand and result is a tensor literal, no regions, one process.
+  bool runnable = false;
+  std::string mlir;  // the example op as written in the spec
 };
 
 struct OpSpec {

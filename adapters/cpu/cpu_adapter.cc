@@ -67,6 +67,7 @@ const std::vector<OpEntry>& OpTable() {
                                cpu::ContractionOps(),
                                cpu::ControlFlowOps(),
                                cpu::CallsOps(),
+                               cpu::CollectivesOps(),
                                cpu::FftOps(),
                                cpu::LinearAlgebraOps(),
                                cpu::ReductionOps(),

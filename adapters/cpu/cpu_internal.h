@@ -77,6 +77,9 @@ std::vector<OpEntry> ContractionOps();
 std::vector<OpEntry> ControlFlowOps();
 // composite and custom_call: they take tokens and tuples too.
 std::vector<OpEntry> CallsOps();
+// The collectives and replica_id/partition_id: a case holds every process's
+// operands and results (Case's grid).
+std::vector<OpEntry> CollectivesOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> RandomNumbersOps();

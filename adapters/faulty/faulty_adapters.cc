@@ -553,6 +553,31 @@ class WhileLessEqualFault : public FaultyAdapter {
   }
 };
 
+// all_gather concatenating each group's operands in reverse order (the
+// group's last process first), as a ring implementation that walks the
+// ring the wrong way would.
+class AllGatherReversedFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case reversed = c;
+    auto groups = reversed.attributes.find("replica_groups");
+    if (groups != reversed.attributes.end() && std::holds_alternative<Tensor>(groups->second)) {
+      Tensor& t = std::get<Tensor>(groups->second);
+      if (t.shape().size() == 2 && t.element_type() == ElementType::kSI64) {
+        auto ids = t.values<ElementType::kSI64>();
+        const int64_t columns = t.shape()[1];
+        for (int64_t row = 0; row < t.shape()[0]; ++row) {
+          std::reverse(ids.begin() + row * columns, ids.begin() + (row + 1) * columns);
+        }
+      }
+    }
+    return cpu().Run(reversed);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -644,6 +669,9 @@ const std::vector<FaultEntry>& FaultTable() {
       {{"faulty-while-less-equal", "while",
         "while comparing with LE where its cond says LT (one iteration too many)"},
        Make<WhileLessEqualFault>},
+      {{"faulty-all-gather-reversed", "all_gather",
+        "all_gather concatenating each group's operands last process first"},
+       Make<AllGatherReversedFault>},
       {{"faulty-reduce-drop", "reduce",
         "reduce dropping the last element of each slice along its first reduced dimension"},
        Make<ReduceDropTermFault>},

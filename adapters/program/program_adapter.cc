@@ -43,6 +43,11 @@ AdapterSupport ProgramAdapter::Supports(const Case& c) const {
                          : std::string("?"),
                      ": hlocheck's custom_call targets have no implementation in a compiler"));
   }
+  if (c.ProcessCount() > 1) {
+    return AdapterSupport::No(absl::StrCat(
+        "a grid of ", c.num_replicas, " x ", c.num_partitions,
+        " processes: running one program per device through a compiler is not written yet"));
+  }
   if (c.op == "composite" && c.regions.size() > 1) {
     return AdapterSupport::No(
         "composite with regions besides its decomposition: StableHLO's composite (v1.13) takes "

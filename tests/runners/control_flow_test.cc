@@ -239,7 +239,7 @@ TEST(ControlFlowTest, TheCpuAdapterNamesABodyOpItLacks) {
 func.func @main() -> tensor<i64> {
   %pred = stablehlo.constant dense<true> : tensor<i1>
   %result = "stablehlo.if"(%pred) ({
-    %x = stablehlo.replica_id : tensor<ui32>
+    %x = "stablehlo.custom_call"() {call_target_name = "foo"} : () -> tensor<ui32>
     %y = stablehlo.constant dense<1> : tensor<i64>
     "stablehlo.return"(%y) : (tensor<i64>) -> ()
   }, {
@@ -253,7 +253,7 @@ func.func @main() -> tensor<i64> {
   ASSERT_TRUE(cpu.ok());
   AdapterSupport support = (*cpu)->Supports(c);
   EXPECT_FALSE(support.supported);
-  EXPECT_NE(support.reason.find("stablehlo.replica_id"), std::string::npos) << support.reason;
+  EXPECT_NE(support.reason.find("custom_call @foo"), std::string::npos) << support.reason;
 }
 
 // Generated while loops iterate: a counting loop's counter starts around

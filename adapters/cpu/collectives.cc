@@ -1,0 +1,276 @@
+// The process grid on the CPU: replica_id, partition_id and the collectives
+// that move data (all_gather, all_to_all, collective_permute,
+// collective_broadcast). A case on a grid holds every process's operands
+// (Case's process order); the adapter runs one thread per process, as a
+// backend runs one program per device: each process posts its operands,
+// all meet at a barrier, and each then reads what the op sends it from the
+// others' posts and builds its own results. In one case every process runs
+// the same op, so the threads always meet; a program whose processes do
+// not is the oracle's to report (oracle/collectives.h). Written apart from
+// the oracle's: this file computes the process groups itself.
+#include <barrier>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "adapters/cpu/data_movement_internal.h"
+#include "core/status_macros.h"
+
+namespace hlocheck::cpu {
+namespace {
+
+struct Process {
+  int64_t replica = 0;
+  int64_t partition = 0;
+};
+
+struct Grid {
+  int64_t replicas = 1;
+  int64_t partitions = 1;
+  int64_t size() const { return replicas * partitions; }
+  int64_t Index(Process p) const { return p.replica * partitions + p.partition; }
+};
+
+int64_t IntOr(const Case& c, const char* name, int64_t missing) {
+  const Attribute* a = c.FindAttribute(name);
+  return a != nullptr && std::holds_alternative<int64_t>(*a) ? std::get<int64_t>(*a) : missing;
+}
+
+absl::StatusOr<std::vector<std::vector<int64_t>>> IdRows(const Case& c, const char* name) {
+  std::vector<std::vector<int64_t>> rows;
+  const Attribute* a = c.FindAttribute(name);
+  if (a == nullptr) return rows;
+  const Tensor* t = std::get_if<Tensor>(a);
+  if (t == nullptr || t->shape().size() != 2 || t->element_type() != ElementType::kSI64) {
+    return absl::InvalidArgumentError(absl::StrCat(c.op, ": ", name, " must be tensor<NxMxi64>"));
+  }
+  auto values = t->values<ElementType::kSI64>();
+  const int64_t columns = t->shape()[1];
+  for (int64_t r = 0; r < t->shape()[0]; ++r) {
+    rows.emplace_back(values.begin() + r * columns, values.begin() + (r + 1) * columns);
+  }
+  return rows;
+}
+
+// The process groups the op's attributes say (spec: cross_replica,
+// cross_partition, cross_replica_and_partition, flattened_ids), each
+// process given by its index in the grid.
+absl::StatusOr<std::vector<std::vector<int64_t>>> Groups(const Case& c, const Grid& grid) {
+  const bool permute = c.op == "collective_permute";
+  HLOCHECK_ASSIGN_OR_RETURN(auto rows,
+                            IdRows(c, permute ? "source_target_pairs" : "replica_groups"));
+  const int64_t channel = IntOr(c, "channel_id", 0);
+  const Attribute* global_attribute = c.FindAttribute("use_global_device_ids");
+  const bool global = global_attribute != nullptr &&
+                      std::holds_alternative<bool>(*global_attribute) &&
+                      std::get<bool>(*global_attribute);
+  std::vector<std::vector<int64_t>> groups;
+  auto check = [&](int64_t id, int64_t limit) -> absl::Status {
+    if (id < 0 || id >= limit) {
+      return absl::InvalidArgumentError(absl::StrCat(c.op, ": id ", id, " outside the grid"));
+    }
+    return absl::OkStatus();
+  };
+  if (c.op == "all_gather" && channel > 0 && global) {  // flattened ids
+    for (const auto& row : rows) {
+      for (int64_t id : row) HLOCHECK_RETURN_IF_ERROR(check(id, grid.size()));
+      groups.push_back(row);
+    }
+  } else if (c.op == "all_gather" && channel > 0) {  // replicas x every partition
+    for (const auto& row : rows) {
+      std::vector<int64_t>& group = groups.emplace_back();
+      for (int64_t partition = 0; partition < grid.partitions; ++partition) {
+        for (int64_t replica : row) {
+          HLOCHECK_RETURN_IF_ERROR(check(replica, grid.replicas));
+          group.push_back(grid.Index({replica, partition}));
+        }
+      }
+    }
+  } else if (channel > 0) {  // partitions, within each replica
+    for (int64_t replica = 0; replica < grid.replicas; ++replica) {
+      for (const auto& row : rows) {
+        std::vector<int64_t>& group = groups.emplace_back();
+        for (int64_t partition : row) {
+          HLOCHECK_RETURN_IF_ERROR(check(partition, grid.partitions));
+          group.push_back(grid.Index({replica, partition}));
+        }
+      }
+    }
+  } else {  // replicas, within each partition
+    for (int64_t partition = 0; partition < grid.partitions; ++partition) {
+      for (const auto& row : rows) {
+        std::vector<int64_t>& group = groups.emplace_back();
+        for (int64_t replica : row) {
+          HLOCHECK_RETURN_IF_ERROR(check(replica, grid.replicas));
+          group.push_back(grid.Index({replica, partition}));
+        }
+      }
+    }
+  }
+  return groups;
+}
+
+// to[..., to_start + i, ...] = from[..., from_start + i, ...] along
+// `dimension` for i < count, between tensors that agree in every other
+// dimension.
+void CopySlab(const Tensor& from, int64_t from_start, Tensor& to, int64_t to_start,
+              int64_t dimension, int64_t count) {
+  const Shape& f = from.shape();
+  const Shape& t = to.shape();
+  const auto bytes = static_cast<int64_t>(ContainerBytes(from.element_type()));
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dimension; ++d) outer *= f[d];
+  int64_t inner = bytes;
+  for (size_t d = dimension + 1; d < f.size(); ++d) inner *= f[d];
+  const auto* src = static_cast<const std::byte*>(from.raw());
+  auto* dst = static_cast<std::byte*>(to.raw());
+  for (int64_t o = 0; o < outer; ++o) {
+    std::memcpy(dst + (o * t[dimension] + to_start) * inner,
+                src + (o * f[dimension] + from_start) * inner, count * inner);
+  }
+}
+
+AdapterSupport SupportsCollective(const Case& c) {
+  for (const Tensor& t : c.operands) {
+    if (t.type().quantization) return AdapterSupport::No(c.op + " on quantized tensors");
+  }
+  for (const TensorType& t : c.result_types) {
+    if (t.quantization) return AdapterSupport::No(c.op + " on quantized tensors");
+    if (t.shape.empty() && (c.op == "all_gather" || c.op == "all_to_all")) {
+      return AdapterSupport::No(c.op + " of 0-dimensional tensors");
+    }
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunCollective(const Case& c, const Device&) {
+  const Grid grid{c.num_replicas, c.num_partitions};
+  if (grid.size() < 1 || c.operands.size() % grid.size() != 0 ||
+      c.result_types.size() % grid.size() != 0) {
+    return absl::InvalidArgumentError(c.op + ": operands and results not a whole grid's");
+  }
+  const auto n = static_cast<int64_t>(c.operands.size()) / grid.size();
+  if (n != static_cast<int64_t>(c.result_types.size()) / grid.size()) {
+    return absl::InvalidArgumentError(c.op + ": as many operands as results per process");
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(const auto groups, Groups(c, grid));
+  // Where each process is: its group and its index there (-1: in none).
+  std::vector<int64_t> group_of(grid.size(), -1), index_in(grid.size(), -1);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    for (size_t i = 0; i < groups[g].size(); ++i) {
+      const int64_t p = groups[g][i];
+      if (c.op == "collective_permute") {
+        if (i == 1) {  // a target: its pair's source
+          if (group_of[p] >= 0) {
+            return absl::InvalidArgumentError("collective_permute: a process is two targets");
+          }
+          group_of[p] = static_cast<int64_t>(g);
+        }
+        continue;
+      }
+      if (group_of[p] >= 0) return absl::InvalidArgumentError(c.op + ": a process in two groups");
+      group_of[p] = static_cast<int64_t>(g);
+      index_in[p] = static_cast<int64_t>(i);
+    }
+  }
+  if ((c.op == "all_gather" || c.op == "all_to_all") &&
+      std::count(group_of.begin(), group_of.end(), -1) > 0) {
+    return absl::InvalidArgumentError(c.op + ": a process in no group");
+  }
+  // The posts: process p's operands, then every process builds its results.
+  std::vector<const Tensor*> posts(static_cast<size_t>(grid.size() * n));
+  Results results(static_cast<size_t>(grid.size() * n));
+  std::vector<absl::Status> statuses(static_cast<size_t>(grid.size()));
+  std::barrier meet(static_cast<std::ptrdiff_t>(grid.size()));
+  auto process = [&](int64_t p) -> absl::Status {
+    for (int64_t j = 0; j < n; ++j) posts[p * n + j] = &c.operands[p * n + j];
+    meet.arrive_and_wait();
+    for (int64_t j = 0; j < n; ++j) {
+      const TensorType& type = c.result_types[p * n + j];
+      Tensor result(type);
+      const int64_t g = group_of[p];
+      if (g < 0) {
+        results[p * n + j] = std::move(result);  // zeros: in no group, or no one's target
+        continue;
+      }
+      const std::vector<int64_t>& group = groups[g];
+      auto post = [&](int64_t q) -> const Tensor& { return *posts[q * n + j]; };
+      if (c.op == "collective_permute" || c.op == "collective_broadcast") {
+        const Tensor& from = post(group[0]);
+        if (from.type() != type) return absl::InvalidArgumentError(c.op + ": types differ");
+        std::memcpy(result.raw(), from.raw(), from.bytes().size());
+      } else if (c.op == "all_gather") {
+        const int64_t dimension = IntOr(c, "all_gather_dim", 0);
+        int64_t at = 0;
+        for (int64_t q : group) {
+          const Tensor& from = post(q);
+          if (dimension < 0 || dimension >= static_cast<int64_t>(type.shape.size()) ||
+              from.shape().size() != type.shape.size() ||
+              at + from.shape()[dimension] > type.shape[dimension]) {
+            return absl::InvalidArgumentError("all_gather: shapes do not gather");
+          }
+          CopySlab(from, 0, result, at, dimension, from.shape()[dimension]);
+          at += from.shape()[dimension];
+        }
+      } else {  // all_to_all: part index_in[p] of every member, in order
+        const int64_t split = IntOr(c, "split_dimension", 0);
+        const int64_t concat = IntOr(c, "concat_dimension", 0);
+        const auto count = static_cast<int64_t>(group.size());
+        const int64_t rank = static_cast<int64_t>(type.shape.size());
+        if (split < 0 || split >= rank || concat < 0 || concat >= rank ||
+            IntOr(c, "split_count", 0) != count) {
+          return absl::InvalidArgumentError("all_to_all: bad dimensions or split_count");
+        }
+        for (int64_t k = 0; k < count; ++k) {
+          const Tensor& from = post(group[k]);
+          const int64_t length = from.shape()[split] / count;
+          // The part: a slab of `from` along split; placed at slab k along
+          // concat. Element by element through a temporary when the two
+          // dimensions differ.
+          Shape part_shape = from.shape();
+          part_shape[split] = length;
+          Tensor part(TensorType(part_shape, from.element_type()));
+          CopySlab(from, index_in[p] * length, part, 0, split, length);
+          CopySlab(part, 0, result, k * part_shape[concat], concat, part_shape[concat]);
+        }
+      }
+      results[p * n + j] = std::move(result);
+    }
+    return absl::OkStatus();
+  };
+  std::vector<std::thread> threads;
+  for (int64_t p = 0; p < grid.size(); ++p) {
+    threads.emplace_back([&, p] { statuses[p] = process(p); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const absl::Status& s : statuses) HLOCHECK_RETURN_IF_ERROR(s);
+  return results;
+}
+
+AdapterSupport SupportsProcessId(const Case&) { return AdapterSupport::Yes(); }
+
+// replica_id, partition_id: each process's own.
+absl::StatusOr<Results> RunProcessId(const Case& c, const Device&) {
+  Results results;
+  for (int64_t p = 0; p < c.ProcessCount(); ++p) {
+    Tensor id(Shape{}, ElementType::kUI32);
+    id.values<ElementType::kUI32>()[0] =
+        static_cast<uint32_t>(c.op == "replica_id" ? p / c.num_partitions : p % c.num_partitions);
+    results.push_back(std::move(id));
+  }
+  return results;
+}
+
+}  // namespace
+
+std::vector<OpEntry> CollectivesOps() {
+  return {
+      {"all_gather", kVariadic, &SupportsCollective, &RunCollective},
+      {"all_to_all", kVariadic, &SupportsCollective, &RunCollective},
+      {"collective_broadcast", kVariadic, &SupportsCollective, &RunCollective},
+      {"collective_permute", kVariadic, &SupportsCollective, &RunCollective},
+      {"partition_id", kVariadic, &SupportsProcessId, &RunProcessId},
+      {"replica_id", kVariadic, &SupportsProcessId, &RunProcessId},
+  };
+}
+
+}  // namespace hlocheck::cpu
