@@ -6,10 +6,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "core/element_type.h"
 #include "core/program.h"
+#include "core/tensor.h"
+#include "oracle/expectation.h"
 
 namespace hlocheck::oracle {
 
@@ -64,6 +68,15 @@ struct OrderFreeValue {
 };
 OrderFreeValue OrderFreeSum(const std::vector<double>& terms, const FloatFormat& format);
 OrderFreeValue OrderFreeProduct(const std::vector<double>& factors, const FloatFormat& format);
+
+// all_reduce's reduction (collectives.cc; reduction.cc holds reduce's):
+// results...[p] = body over a tree whose in-order traversal is
+// stacked...[k * S + p] for k < count (S = the size of one result), with
+// what every such tree allows: exact for order-independent bodies, keep and
+// replace, Higham's bound for float add and multiply, free otherwise.
+absl::StatusOr<std::vector<ResultExpectation>> ReduceAcrossGroup(
+    std::span<const Tensor> stacked, const Region& body, std::span<const TensorType> result_types,
+    int64_t count);
 
 }  // namespace hlocheck::oracle
 

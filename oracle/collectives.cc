@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/status_macros.h"
+#include "oracle/accumulation.h"
 #include "oracle/data_movement_helpers.h"
 
 namespace hlocheck::oracle {
@@ -89,7 +90,7 @@ absl::StatusOr<ProcessGroups> FlattenedIds(const std::vector<std::vector<int64_t
 
 bool IsGridCollective(const std::string& op) {
   return op == "all_gather" || op == "all_to_all" || op == "collective_permute" ||
-         op == "collective_broadcast";
+         op == "collective_broadcast" || op == "all_reduce";
 }
 
 namespace {
@@ -134,6 +135,10 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> Rows(const Attributes& attribu
       }
     }
   });
+  // Ragged groups: a dense attribute pads the shorter rows with -1.
+  for (std::vector<int64_t>& row : rows) {
+    while (!row.empty() && row.back() == -1) row.pop_back();
+  }
   return rows;
 }
 
@@ -146,12 +151,12 @@ absl::StatusOr<ProcessGroups> GroupsOf(const std::string& op, const Attributes& 
     return channel_id <= 0 ? CrossReplica(pairs, grid) : CrossPartition(pairs, grid);
   }
   HLOCHECK_ASSIGN_OR_RETURN(auto groups, Rows(attributes, "replica_groups"));
-  if (op == "all_gather") {
+  if (op == "all_gather" || op == "all_reduce") {
     const bool global = BoolOr(attributes, "use_global_device_ids", false);
     if (channel_id <= 0 && !global) return CrossReplica(groups, grid);
     if (channel_id > 0 && !global) return CrossReplicaAndPartition(groups, grid);
     if (channel_id > 0 && global) return FlattenedIds(groups, grid);
-    return absl::InvalidArgumentError("all_gather: use_global_device_ids needs a channel (C4)");
+    return absl::InvalidArgumentError(op + ": use_global_device_ids needs a channel (C4)");
   }
   return channel_id <= 0 ? CrossReplica(groups, grid) : CrossPartition(groups, grid);
 }
@@ -218,7 +223,85 @@ absl::Status CheckType(const Tensor& result, const TensorType& type, const std::
 
 }  // namespace
 
-absl::StatusOr<std::vector<std::vector<Tensor>>> GridResults(
+namespace {
+
+// all_reduce: within each group, every member's result is the group's
+// operands reduced element by element in group order (ReduceAcrossGroup).
+absl::StatusOr<std::vector<std::vector<ResultExpectation>>> AllReduce(
+    const Attributes& attributes, const std::vector<Region>& regions,
+    const std::vector<TensorType>& result_types, const ProcessGrid& grid,
+    const std::vector<std::vector<Tensor>>& operands) {
+  if (regions.size() != 1) return absl::InvalidArgumentError("all_reduce needs its computation");
+  HLOCHECK_ASSIGN_OR_RETURN(const ProcessGroups groups, GroupsOf("all_reduce", attributes, grid));
+  const size_t n = result_types.size();
+  std::vector<std::vector<ResultExpectation>> results(static_cast<size_t>(grid.size()));
+  std::vector<bool> written(static_cast<size_t>(grid.size()), false);
+  for (const std::vector<ProcessId>& group : groups) {
+    if (group.empty()) continue;
+    // Operand j of every member, one after another, as one flat tensor.
+    std::vector<Tensor> stacked;
+    for (size_t j = 0; j < n; ++j) {
+      const Tensor& first = operands[grid.Flat(group[0])].at(j);
+      if (first.shape() != result_types[j].shape) {
+        return absl::InvalidArgumentError(
+            "all_reduce: an operand of another shape than its result");
+      }
+      Tensor all(TensorType({static_cast<int64_t>(group.size()) * first.num_elements()},
+                            first.element_type()));
+      size_t offset = 0;
+      for (ProcessId member : group) {
+        const Tensor& t = operands[grid.Flat(member)].at(j);
+        if (t.type() != first.type()) {
+          return absl::InvalidArgumentError("all_reduce: the group's operands differ in type");
+        }
+        std::memcpy(all.bytes().data() + offset, t.bytes().data(), t.bytes().size());
+        offset += t.bytes().size();
+      }
+      stacked.push_back(std::move(all));
+    }
+    // One computation over all operands (2N arguments), or, in the public
+    // spec's variadic form with a computation of two arguments, the same
+    // computation over each operand alone.
+    const size_t arguments = regions[0].blocks.empty() ? 0 : regions[0].blocks[0].arguments.size();
+    std::vector<ResultExpectation> reduced;
+    const auto count = static_cast<int64_t>(group.size());
+    if (arguments == 2 * n || n == 1) {
+      HLOCHECK_ASSIGN_OR_RETURN(reduced,
+                                ReduceAcrossGroup(stacked, regions[0], result_types, count));
+    } else if (arguments == 2) {
+      for (size_t j = 0; j < n; ++j) {
+        HLOCHECK_ASSIGN_OR_RETURN(
+            std::vector<ResultExpectation> one,
+            ReduceAcrossGroup(std::span<const Tensor>(&stacked[j], 1), regions[0],
+                              std::span<const TensorType>(&result_types[j], 1), count));
+        reduced.push_back(std::move(one.at(0)));
+      }
+    } else {
+      return absl::InvalidArgumentError("all_reduce: a computation of " +
+                                        std::to_string(arguments) + " arguments for " +
+                                        std::to_string(n) + " operands");
+    }
+    for (ProcessId member : group) {
+      const int64_t flat = grid.Flat(member);
+      if (written[flat]) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("all_reduce: process ", member.ToString(), " is in two process groups"));
+      }
+      written[flat] = true;
+      results[flat] = reduced;
+    }
+  }
+  for (int64_t flat = 0; flat < grid.size(); ++flat) {
+    if (!written[flat]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("all_reduce: process ", grid.At(flat).ToString(), " is in no group"));
+    }
+  }
+  return results;
+}
+
+// The collectives that move data: every result exact.
+absl::StatusOr<std::vector<std::vector<Tensor>>> MovedResults(
     const std::string& op, const Attributes& attributes,
     const std::vector<TensorType>& result_types, const ProcessGrid& grid,
     const std::vector<std::vector<Tensor>>& operands) {
@@ -322,14 +405,53 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> GridResults(
   return results;
 }
 
+}  // namespace
+
+absl::StatusOr<std::vector<std::vector<ResultExpectation>>> GridExpectations(
+    const std::string& op, const Attributes& attributes, const std::vector<Region>& regions,
+    const std::vector<TensorType>& result_types, const ProcessGrid& grid,
+    const std::vector<std::vector<Tensor>>& operands) {
+  if (static_cast<int64_t>(operands.size()) != grid.size()) {
+    return absl::InternalError(absl::StrCat(op, ": operands of ", operands.size(),
+                                            " processes for a grid of ", grid.size()));
+  }
+  if (op == "all_reduce") return AllReduce(attributes, regions, result_types, grid, operands);
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<std::vector<Tensor>> moved,
+                            MovedResults(op, attributes, result_types, grid, operands));
+  std::vector<std::vector<ResultExpectation>> results(moved.size());
+  for (size_t p = 0; p < moved.size(); ++p) {
+    for (Tensor& t : moved[p]) {
+      ResultExpectation e;
+      e.reference = std::move(t);
+      e.check = Check::kExact;
+      results[p].push_back(std::move(e));
+    }
+  }
+  return results;
+}
+
+absl::StatusOr<std::vector<std::vector<Tensor>>> GridResults(
+    const std::string& op, const Attributes& attributes, const std::vector<Region>& regions,
+    const std::vector<TensorType>& result_types, const ProcessGrid& grid,
+    const std::vector<std::vector<Tensor>>& operands) {
+  HLOCHECK_ASSIGN_OR_RETURN(
+      auto expectations, GridExpectations(op, attributes, regions, result_types, grid, operands));
+  std::vector<std::vector<Tensor>> results(expectations.size());
+  for (size_t p = 0; p < expectations.size(); ++p) {
+    for (ResultExpectation& e : expectations[p]) results[p].push_back(std::move(e.reference));
+  }
+  return results;
+}
+
 absl::StatusOr<std::vector<Tensor>> ProcessRendezvous::Arrive(
     int64_t process, const std::string& op, const Attributes& attributes,
-    const std::vector<TensorType>& result_types, std::vector<Tensor> operands) {
+    const std::vector<Region>& regions, const std::vector<TensorType>& result_types,
+    std::vector<Tensor> operands) {
   std::unique_lock lock(mutex_);
   if (!deadlock_.ok()) return deadlock_;
   const int64_t number = next_step_[process]++;
   Step& step = steps_[number];
-  step.arrivals[process] = Arrival{op, attributes, result_types, std::move(operands)};
+  step.arrivals[process] = Arrival{op, attributes, &regions, result_types, std::move(operands)};
   if (static_cast<int64_t>(step.arrivals.size()) == grid_.size()) {
     const Arrival& first = step.arrivals.begin()->second;
     std::vector<std::string> ops;
@@ -346,7 +468,8 @@ absl::StatusOr<std::vector<Tensor>> ProcessRendezvous::Arrive(
     if (step.status.ok()) {
       std::vector<std::vector<Tensor>> all;
       for (auto& [p, arrival] : step.arrivals) all.push_back(std::move(arrival.operands));
-      auto results = GridResults(first.op, first.attributes, first.result_types, grid_, all);
+      auto results =
+          GridResults(first.op, first.attributes, *first.regions, first.result_types, grid_, all);
       if (results.ok()) {
         step.results = *std::move(results);
       } else {
@@ -421,9 +544,13 @@ Results OnTheGrid(const Case& c) {
   std::vector<std::vector<Tensor>> operands;
   for (int64_t p = 0; p < grid.size(); ++p) operands.push_back(OneProcess(c, p).operands);
   HLOCHECK_ASSIGN_OR_RETURN(
-      std::vector<std::vector<Tensor>> results,
-      GridResults(c.op, c.attributes, OneProcess(c, 0).result_types, grid, operands));
-  return AsExpectations(std::move(results));
+      auto results, GridExpectations(c.op, c.attributes, c.regions, OneProcess(c, 0).result_types,
+                                     grid, operands));
+  std::vector<ResultExpectation> flat;
+  for (auto& process : results) {
+    for (ResultExpectation& e : process) flat.push_back(std::move(e));
+  }
+  return flat;
 }
 
 // replica_id and partition_id: each process's own, as a tensor<ui32>.
@@ -443,9 +570,10 @@ Results ProcessIds(const Case& c) {
 }  // namespace
 
 std::vector<OpEntry> CollectivesOps() {
-  return {{"all_gather", OnTheGrid},           {"all_to_all", OnTheGrid},
-          {"collective_broadcast", OnTheGrid}, {"collective_permute", OnTheGrid},
-          {"partition_id", ProcessIds},        {"replica_id", ProcessIds}};
+  return {{"all_gather", OnTheGrid},         {"all_reduce", OnTheGrid},
+          {"all_to_all", OnTheGrid},         {"collective_broadcast", OnTheGrid},
+          {"collective_permute", OnTheGrid}, {"partition_id", ProcessIds},
+          {"replica_id", ProcessIds}};
 }
 
 }  // namespace hlocheck::oracle

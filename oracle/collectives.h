@@ -1,6 +1,7 @@
 // The StableHLO process grid and the ops that work across it: replica_id,
-// partition_id and the collectives that move data between processes
-// (all_gather, all_to_all, collective_permute, collective_broadcast).
+// partition_id, the collectives that move data between processes
+// (all_gather, all_to_all, collective_permute, collective_broadcast) and
+// all_reduce.
 //
 // A collective's semantics are a function of every process's operands:
 // GridResults computes every process's results as the spec says. A gate
@@ -11,10 +12,8 @@
 // ProcessRendezvous, so a program whose processes never meet is a reported
 // deadlock, naming the processes, never a hang.
 //
-// Not yet: all_reduce, reduce_scatter and collective_reduce (their
-// implementation-defined schedule needs a bound for float sums), send and
-// recv, and the spec's constraints verified on a program's grid (a gate
-// case's are). Issue 21.
+// Not yet: reduce_scatter and collective_reduce, send and recv, and the spec's constraints verified
+// on a program's grid (a gate case's are). Issue 21.
 #ifndef HLOCHECK_ORACLE_COLLECTIVES_H_
 #define HLOCHECK_ORACLE_COLLECTIVES_H_
 
@@ -27,7 +26,9 @@
 
 #include "absl/status/statusor.h"
 #include "core/attribute.h"
+#include "core/program.h"
 #include "core/tensor.h"
+#include "oracle/expectation.h"
 
 namespace hlocheck::oracle {
 
@@ -65,12 +66,21 @@ absl::StatusOr<ProcessGroups> FlattenedIds(const std::vector<std::vector<int64_t
 bool IsGridCollective(const std::string& op);
 
 // Every process's results of collective `op` (without "stablehlo."), from
-// every process's operands (operands[flat process index]), its attributes
-// and one process's result types (every process has the same).
+// every process's operands (operands[flat process index]), its attributes,
+// regions (all_reduce's computation) and one process's result types (every
+// process has the same), with what an implementation may return instead:
+// all_reduce's schedule is implementation-defined, so a float sum or
+// product is bounded (accumulation.h), another body's elements free.
+absl::StatusOr<std::vector<std::vector<ResultExpectation>>> GridExpectations(
+    const std::string& op, const std::map<std::string, Attribute>& attributes,
+    const std::vector<Region>& regions, const std::vector<TensorType>& result_types,
+    const ProcessGrid& grid, const std::vector<std::vector<Tensor>>& operands);
+
+// The same, the reference values only (what a program carries on).
 absl::StatusOr<std::vector<std::vector<Tensor>>> GridResults(
     const std::string& op, const std::map<std::string, Attribute>& attributes,
-    const std::vector<TensorType>& result_types, const ProcessGrid& grid,
-    const std::vector<std::vector<Tensor>>& operands);
+    const std::vector<Region>& regions, const std::vector<TensorType>& result_types,
+    const ProcessGrid& grid, const std::vector<std::vector<Tensor>>& operands);
 
 // Where the processes of a grid running concurrently meet at each
 // collective: the n-th collective a process reaches is matched with the
@@ -90,6 +100,7 @@ class ProcessRendezvous {
   // results once every process has reached its step.
   absl::StatusOr<std::vector<Tensor>> Arrive(int64_t process, const std::string& op,
                                              const std::map<std::string, Attribute>& attributes,
+                                             const std::vector<Region>& regions,
                                              const std::vector<TensorType>& result_types,
                                              std::vector<Tensor> operands);
   // Process `process` has finished its program (or stopped with an error):
@@ -100,6 +111,7 @@ class ProcessRendezvous {
   struct Arrival {
     std::string op;
     std::map<std::string, Attribute> attributes;
+    const std::vector<Region>* regions = nullptr;  // the arriving op's, alive while it waits
     std::vector<TensorType> result_types;
     std::vector<Tensor> operands;
   };

@@ -241,10 +241,11 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     const std::string mnemonic = op.name.substr(10);
     absl::StatusOr<std::vector<Tensor>> results;
     if (rendezvous_ != nullptr) {
-      results = rendezvous_->Arrive(process_, mnemonic, op.attributes, types, std::move(tensors));
+      results = rendezvous_->Arrive(process_, mnemonic, op.attributes, op.regions, types,
+                                    std::move(tensors));
     } else {
-      auto all = oracle::GridResults(mnemonic, op.attributes, types, oracle::ProcessGrid{},
-                                     {std::move(tensors)});
+      auto all = oracle::GridResults(mnemonic, op.attributes, op.regions, types,
+                                     oracle::ProcessGrid{}, {std::move(tensors)});
       if (all.ok())
         results = std::move(all->at(0));
       else

@@ -13,11 +13,10 @@ namespace {
 constexpr char kQuantization[] = "quantized tensors";
 constexpr char kDistributed[] = "control flow, side effects, random numbers and collectives";
 
-constexpr std::array<NotYetImplemented, 10> kNotYetImplemented = {{
+constexpr std::array<NotYetImplemented, 9> kNotYetImplemented = {{
     {"uniform_dequantize", 20, kQuantization},
     {"uniform_quantize", 20, kQuantization},
     {"after_all", 21, kDistributed},
-    {"all_reduce", 21, kDistributed},
     {"collective_reduce", 21, kDistributed},
     {"infeed", 21, kDistributed},
     {"outfeed", 21, kDistributed},

@@ -175,17 +175,25 @@ enum class Policy { kExact, kBound, kConvention };
 // body applied over a tree of the values at `positions(p, out)` of the
 // inputs (converted to the body's types E) and of init values; see the file
 // comment for the tree. `what` names the op in errors.
+//
+// Without init values (all_reduce: `raw_init_values` empty) the tree's
+// leaves are the values alone, at least one: the reference folds them left
+// to right from the first, and keep and replace are exact too (any tree
+// whose in-order traversal is the values keeps the first, or the last).
 template <typename Positions>
 Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> raw_init_values,
                    const Region& body, std::span<const TensorType> result_types,
                    std::string_view what, Positions&& positions) {
   const size_t n = raw_inputs.size();
+  const bool with_init = !raw_init_values.empty();
   std::vector<Tensor> inputs, init_values;
   std::vector<ReductionResult> results;
   for (size_t i = 0; i < n; ++i) {
     const ElementType e = result_types[i].element_type;
     inputs.push_back(ConvertedTo(raw_inputs[i], e));
-    init_values.push_back(ConvertedTo(raw_init_values[i], e));
+    // Without init values, BoundElement never reads one (no position is
+    // kInitValue): the input stands in.
+    init_values.push_back(with_init ? ConvertedTo(raw_init_values[i], e) : inputs.back());
     results.emplace_back(result_types[i]);
   }
 
@@ -193,7 +201,11 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
   std::vector<Policy> policies(n, Policy::kConvention);
   for (size_t i = 0; i < n; ++i) {
     const ElementType e = result_types[i].element_type;
-    if (!IsIdentity(kinds[i], e, init_values[i].bytes().data())) continue;
+    if (!with_init && (kinds[i] == Combiner::kKeep || kinds[i] == Combiner::kReplace)) {
+      policies[i] = Policy::kExact;
+      continue;
+    }
+    if (with_init && !IsIdentity(kinds[i], e, init_values[i].bytes().data())) continue;
     if (OrderIndependent(kinds[i], e)) policies[i] = Policy::kExact;
     if (Bounded(kinds[i], e)) policies[i] = Policy::kBound;
   }
@@ -205,8 +217,16 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
   for (int64_t position = 0; position < count; ++position) {
     at.clear();
     positions(position, at);
-    for (size_t i = 0; i < n; ++i) CopyElementTo(init_values[i], 0, arguments[i]);
-    for (int64_t a : at) {
+    size_t first = 0;
+    if (with_init) {
+      for (size_t i = 0; i < n; ++i) CopyElementTo(init_values[i], 0, arguments[i]);
+    } else {
+      if (at.empty()) return absl::InvalidArgumentError(std::string(what) + ": nothing to reduce");
+      for (size_t i = 0; i < n; ++i) CopyElementTo(inputs[i], at[0], arguments[i]);
+      first = 1;
+    }
+    for (size_t k = first; k < at.size(); ++k) {
+      const int64_t a = at[k];
       for (size_t i = 0; i < n; ++i) {
         CopyElementTo(a == kInitValue ? init_values[i] : inputs[i], a == kInitValue ? 0 : a,
                       arguments[n + i]);
@@ -467,6 +487,15 @@ Results SelectAndScatter(const Case& c) {
 }
 
 }  // namespace
+
+Results ReduceAcrossGroup(std::span<const Tensor> stacked, const Region& body,
+                          std::span<const TensorType> result_types, int64_t count) {
+  const int64_t size = result_types.empty() ? 0 : result_types[0].num_elements();
+  return ReduceEach(stacked, {}, body, result_types, "all_reduce",
+                    [&](int64_t position, std::vector<int64_t>& at) {
+                      for (int64_t k = 0; k < count; ++k) at.push_back(k * size + position);
+                    });
+}
 
 std::vector<OpEntry> ReductionOps() {
   return {{"reduce", Reduce},

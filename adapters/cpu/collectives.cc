@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/data_movement_internal.h"
+#include "adapters/cpu/region.h"
 #include "core/status_macros.h"
 
 namespace hlocheck::cpu {
@@ -46,7 +47,10 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> IdRows(const Case& c, const ch
   auto values = t->values<ElementType::kSI64>();
   const int64_t columns = t->shape()[1];
   for (int64_t r = 0; r < t->shape()[0]; ++r) {
-    rows.emplace_back(values.begin() + r * columns, values.begin() + (r + 1) * columns);
+    std::vector<int64_t>& row =
+        rows.emplace_back(values.begin() + r * columns, values.begin() + (r + 1) * columns);
+    // A ragged group: the dense attribute pads it with -1.
+    while (!row.empty() && row.back() == -1) row.pop_back();
   }
   return rows;
 }
@@ -70,12 +74,13 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> Groups(const Case& c, const Gr
     }
     return absl::OkStatus();
   };
-  if (c.op == "all_gather" && channel > 0 && global) {  // flattened ids
+  const bool gather_like = c.op == "all_gather" || c.op == "all_reduce";
+  if (gather_like && channel > 0 && global) {  // flattened ids
     for (const auto& row : rows) {
       for (int64_t id : row) HLOCHECK_RETURN_IF_ERROR(check(id, grid.size()));
       groups.push_back(row);
     }
-  } else if (c.op == "all_gather" && channel > 0) {  // replicas x every partition
+  } else if (gather_like && channel > 0) {  // replicas x every partition
     for (const auto& row : rows) {
       std::vector<int64_t>& group = groups.emplace_back();
       for (int64_t partition = 0; partition < grid.partitions; ++partition) {
@@ -129,6 +134,81 @@ void CopySlab(const Tensor& from, int64_t from_start, Tensor& to, int64_t to_sta
   }
 }
 
+// all_reduce's result j for one group: the members' operands j converted to
+// the result's type E and folded left to right with the computation, one
+// element at a time (2N arguments: all operands together, the other
+// operands' values taken from their posts; 2 arguments: operand j alone).
+absl::StatusOr<Tensor> ReduceGroup(const Case& c, const std::vector<int64_t>& group, int64_t n,
+                                   int64_t j, const std::vector<const Tensor*>& posts,
+                                   const TensorType& type, const Device& device) {
+  if (c.regions.size() != 1 || c.regions[0].blocks.empty()) {
+    return absl::InvalidArgumentError("all_reduce needs its computation");
+  }
+  const auto arguments = static_cast<int64_t>(c.regions[0].blocks[0].arguments.size());
+  const bool joint = arguments == 2 * n && n > 1;
+  if (!joint && arguments != 2) {
+    return absl::InvalidArgumentError("all_reduce: the computation's arguments do not fit");
+  }
+  // The operands the computation takes: all n, or operand j alone.
+  std::vector<int64_t> taken;
+  for (int64_t k = 0; k < n; ++k) {
+    if (joint || k == j) taken.push_back(k);
+  }
+  const size_t m = taken.size();
+  std::vector<ElementType> types;
+  for (int64_t k : taken) types.push_back(c.result_types[k].element_type);
+  std::vector<ElementType> argument_types = types;
+  argument_types.insert(argument_types.end(), types.begin(), types.end());
+  HLOCHECK_ASSIGN_OR_RETURN(
+      RegionEvaluator body,
+      RegionEvaluator::Create(c.regions[0], argument_types, types, "all_reduce: computation"));
+  if (!body.support().supported) return absl::UnimplementedError(body.support().reason);
+  // The members' operands in E.
+  std::vector<std::vector<Tensor>> converted(group.size());
+  for (size_t g = 0; g < group.size(); ++g) {
+    for (size_t t = 0; t < m; ++t) {
+      const Tensor& from = *posts[group[g] * n + taken[t]];
+      Tensor to(TensorType(from.shape(), types[t]));
+      if (to.num_elements() != type.num_elements()) {
+        return absl::InvalidArgumentError("all_reduce: an operand of another size than its result");
+      }
+      ConvertElements(from.element_type(), from.raw(), types[t], to.raw(), from.num_elements());
+      converted[g].push_back(std::move(to));
+    }
+  }
+  const size_t position = joint ? static_cast<size_t>(j) : 0;
+  Tensor result(type);
+  const Device inline_device = InlineDevice(device);
+  std::vector<std::vector<std::byte>> accumulator(m), next(m);
+  for (size_t t = 0; t < m; ++t) {
+    accumulator[t].resize(ContainerBytes(types[t]));
+    next[t].resize(ContainerBytes(types[t]));
+  }
+  std::vector<const void*> in(2 * m);
+  std::vector<void*> out(m);
+  for (int64_t e = 0; e < type.num_elements(); ++e) {
+    for (size_t t = 0; t < m; ++t) {
+      const size_t bytes = accumulator[t].size();
+      std::memcpy(accumulator[t].data(),
+                  static_cast<const std::byte*>(converted[0][t].raw()) + e * bytes, bytes);
+    }
+    for (size_t g = 1; g < group.size(); ++g) {
+      for (size_t t = 0; t < m; ++t) {
+        const size_t bytes = accumulator[t].size();
+        in[t] = accumulator[t].data();
+        in[m + t] = static_cast<const std::byte*>(converted[g][t].raw()) + e * bytes;
+        out[t] = next[t].data();
+      }
+      HLOCHECK_RETURN_IF_ERROR(body.Evaluate(in, out, inline_device));
+      std::swap(accumulator, next);
+    }
+    const size_t bytes = accumulator[position].size();
+    std::memcpy(static_cast<std::byte*>(result.raw()) + e * bytes, accumulator[position].data(),
+                bytes);
+  }
+  return result;
+}
+
 AdapterSupport SupportsCollective(const Case& c) {
   for (const Tensor& t : c.operands) {
     if (t.type().quantization) return AdapterSupport::No(c.op + " on quantized tensors");
@@ -142,7 +222,7 @@ AdapterSupport SupportsCollective(const Case& c) {
   return AdapterSupport::Yes();
 }
 
-absl::StatusOr<Results> RunCollective(const Case& c, const Device&) {
+absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
   const Grid grid{c.num_replicas, c.num_partitions};
   if (grid.size() < 1 || c.operands.size() % grid.size() != 0 ||
       c.result_types.size() % grid.size() != 0) {
@@ -172,7 +252,7 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device&) {
       index_in[p] = static_cast<int64_t>(i);
     }
   }
-  if ((c.op == "all_gather" || c.op == "all_to_all") &&
+  if ((c.op == "all_gather" || c.op == "all_to_all" || c.op == "all_reduce") &&
       std::count(group_of.begin(), group_of.end(), -1) > 0) {
     return absl::InvalidArgumentError(c.op + ": a process in no group");
   }
@@ -194,6 +274,14 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device&) {
       }
       const std::vector<int64_t>& group = groups[g];
       auto post = [&](int64_t q) -> const Tensor& { return *posts[q * n + j]; };
+      if (c.op == "all_reduce") {
+        // Every process reduces its group's operands itself, in group
+        // order, with an evaluator of its own (all_reduce's other results
+        // are its other operands': see ReduceGroup).
+        HLOCHECK_ASSIGN_OR_RETURN(result, ReduceGroup(c, group, n, j, posts, type, device));
+        results[p * n + j] = std::move(result);
+        continue;
+      }
       if (c.op == "collective_permute" || c.op == "collective_broadcast") {
         const Tensor& from = post(group[0]);
         if (from.type() != type) return absl::InvalidArgumentError(c.op + ": types differ");
@@ -265,6 +353,7 @@ absl::StatusOr<Results> RunProcessId(const Case& c, const Device&) {
 std::vector<OpEntry> CollectivesOps() {
   return {
       {"all_gather", kVariadic, &SupportsCollective, &RunCollective},
+      {"all_reduce", kVariadic, &SupportsCollective, &RunCollective},
       {"all_to_all", kVariadic, &SupportsCollective, &RunCollective},
       {"collective_broadcast", kVariadic, &SupportsCollective, &RunCollective},
       {"collective_permute", kVariadic, &SupportsCollective, &RunCollective},
