@@ -257,8 +257,13 @@ int64_t UlpDistance(const FloatFormat& f, uint64_t a, uint64_t b) {
   bool a_nan = IsNaNBits(f, a);
   bool b_nan = IsNaNBits(f, b);
   if (a_nan || b_nan) return a_nan && b_nan ? 0 : INT64_MAX;
-  int64_t d = FloatOrdinal(f, a) - FloatOrdinal(f, b);
-  return d < 0 ? -d : d;
+  // Values of opposite signs far apart (f64) are further apart than int64
+  // holds: the difference in uint64 (exact, as x >= y), saturated.
+  const int64_t x = FloatOrdinal(f, a);
+  const int64_t y = FloatOrdinal(f, b);
+  const uint64_t d = x >= y ? static_cast<uint64_t>(x) - static_cast<uint64_t>(y)
+                            : static_cast<uint64_t>(y) - static_cast<uint64_t>(x);
+  return d > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(d);
 }
 
 uint64_t NextFloatBits(const FloatFormat& f, uint64_t bits, bool down) {

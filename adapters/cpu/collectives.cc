@@ -261,6 +261,22 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
   Results results(static_cast<size_t>(grid.size() * n));
   std::vector<absl::Status> statuses(static_cast<size_t>(grid.size()));
   std::barrier meet(static_cast<std::ptrdiff_t>(grid.size()));
+  // all_reduce of one f32 or f64 operand summed or multiplied: as a backend
+  // does it, each process reduces its share of the elements into its
+  // group's buffer (reduce-scatter), all meet again, and each copies the
+  // whole (all-gather). Every element is still folded in group order.
+  Combiner fast = Combiner::kGeneral;
+  if (c.op == "all_reduce" && n == 1 && c.regions.size() == 1) {
+    const ElementType e = c.result_types[0].element_type;
+    bool same = e == ElementType::kF32 || e == ElementType::kF64;
+    for (const Tensor& operand : c.operands) same = same && operand.element_type() == e;
+    const Combiner kind = ClassifyCombiners(c.regions[0], 1).at(0);
+    if (same && (kind == Combiner::kAdd || kind == Combiner::kMultiply)) fast = kind;
+  }
+  std::vector<Tensor> shared;
+  if (fast != Combiner::kGeneral) {
+    for (size_t g = 0; g < groups.size(); ++g) shared.emplace_back(c.result_types[0]);
+  }
   auto process = [&](int64_t p) -> absl::Status {
     for (int64_t j = 0; j < n; ++j) posts[p * n + j] = &c.operands[p * n + j];
     meet.arrive_and_wait();
@@ -274,6 +290,31 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
       }
       const std::vector<int64_t>& group = groups[g];
       auto post = [&](int64_t q) -> const Tensor& { return *posts[q * n + j]; };
+      if (fast != Combiner::kGeneral) {
+        const int64_t count = type.num_elements();
+        const auto members = static_cast<int64_t>(group.size());
+        const int64_t first = count * index_in[p] / members;
+        const int64_t last = count * (index_in[p] + 1) / members;
+        DispatchElementType(type.element_type, [&]<ElementType T>() {
+          if constexpr (T == ElementType::kF32 || T == ElementType::kF64) {
+            auto out = shared[g].values<T>();
+            const auto start = post(group[0]).values<T>();
+            for (int64_t e = first; e < last; ++e) out[e] = start[e];
+            for (int64_t k = 1; k < members; ++k) {
+              const auto in = post(group[k]).values<T>();
+              if (fast == Combiner::kAdd) {
+                for (int64_t e = first; e < last; ++e) out[e] += in[e];
+              } else {
+                for (int64_t e = first; e < last; ++e) out[e] *= in[e];
+              }
+            }
+          }
+        });
+        meet.arrive_and_wait();
+        std::memcpy(result.raw(), shared[g].raw(), shared[g].bytes().size());
+        results[p * n + j] = std::move(result);
+        continue;
+      }
       if (c.op == "all_reduce") {
         // Every process reduces its group's operands itself, in group
         // order, with an evaluator of its own (all_reduce's other results

@@ -529,7 +529,10 @@ class CaseClampedIndexFault : public FaultyAdapter {
 };
 
 // while whose cond compares with LE where it says LT: one iteration too
-// many for a counting loop (an off-by-one in a loop-bound rewrite).
+// many for a counting loop (an off-by-one in a loop-bound rewrite). Signed
+// comparisons only: an unsigned counter's bound may be its type's largest
+// value, where LE never turns false and the loop would run until the CPU
+// adapter gives up (2^24 iterations).
 class WhileLessEqualFault : public FaultyAdapter {
  public:
   using FaultyAdapter::FaultyAdapter;
@@ -541,9 +544,12 @@ class WhileLessEqualFault : public FaultyAdapter {
       for (Block& block : off_by_one.regions[0].blocks) {
         for (Operation& op : block.operations) {
           auto direction = op.attributes.find("comparison_direction");
+          auto type = op.attributes.find("compare_type");
           if (op.name == "stablehlo.compare" && direction != op.attributes.end() &&
               std::holds_alternative<EnumValue>(direction->second) &&
-              std::get<EnumValue>(direction->second).name == "LT") {
+              std::get<EnumValue>(direction->second).name == "LT" && type != op.attributes.end() &&
+              std::holds_alternative<EnumValue>(type->second) &&
+              std::get<EnumValue>(type->second).name == "SIGNED") {
             direction->second = EnumValue{"LE"};
           }
         }
