@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "adapters/cpu/cpu_adapter.h"
+#include "bench/bench_cases.h"
 #include "bench/ratio_reporter.h"
 #include "bench/run_into_loop.h"
 #include "benchmark/benchmark.h"
@@ -25,27 +26,6 @@ namespace {
 constexpr int64_t kProcesses = 8;
 constexpr int64_t kElements = int64_t{16} << 20;  // f32: 64 MiB per process
 constexpr double kBytes = kProcesses * kElements * 4.0;
-
-Region SumBody() {
-  const ValueType scalar = ValueType::Of(TensorType{{}, ElementType::kF32});
-  Block block;
-  block.arguments = {0, 1};
-  block.argument_types = {scalar, scalar};
-  Operation add;
-  add.name = "stablehlo.add";
-  add.operands = {0, 1};
-  add.operand_types = {scalar, scalar};
-  add.results = {2};
-  add.result_types = {scalar};
-  Operation ret;
-  ret.name = "stablehlo.return";
-  ret.operands = {2};
-  ret.operand_types = {scalar};
-  block.operations = {add, ret};
-  Region region;
-  region.blocks.push_back(block);
-  return region;
-}
 
 const Case& AllReduceCase() {
   static const Case* c = [] {
@@ -63,20 +43,13 @@ const Case& AllReduceCase() {
     Tensor groups(Shape{1, kProcesses}, ElementType::kSI64);
     for (int64_t p = 0; p < kProcesses; ++p) groups.values<ElementType::kSI64>()[p] = p;
     made->attributes["replica_groups"] = groups;
-    made->regions.push_back(SumBody());
+    made->regions.push_back(BinaryBody("add", ElementType::kF32));
     return made;
   }();
   return *c;
 }
 
-void BM_Memcpy(benchmark::State& state) {
-  std::vector<char> source(static_cast<size_t>(kBytes), 1);
-  std::vector<char> destination(static_cast<size_t>(kBytes), 2);
-  for (auto _ : state) {
-    std::memcpy(destination.data(), source.data(), destination.size());
-    benchmark::ClobberMemory();
-  }
-}
+void BM_Memcpy(benchmark::State& state) { TimeMemcpy(state, static_cast<size_t>(kBytes)); }
 
 void BM_AllReduce(benchmark::State& state) {
   CpuAdapter adapter{AdapterOptions(0)};

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "adapters/cpu/cpu_adapter.h"
+#include "bench/bench_cases.h"
 #include "bench/ratio_reporter.h"
 #include "bench/run_into_loop.h"
 #include "bench/threads_flag.h"
@@ -30,28 +31,6 @@ constexpr int64_t kRows = 4096;
 constexpr int64_t kColumns = 4096;
 constexpr double kBytes = kRows * kColumns * 4.0;
 int g_threads = 0;
-
-// body(a0, a1) = kind(a0, a1) on f32 scalars.
-Region Body(const std::string& kind) {
-  const ValueType scalar = ValueType::Of(TensorType{{}, ElementType::kF32});
-  Block block;
-  block.arguments = {0, 1};
-  block.argument_types = {scalar, scalar};
-  Operation op;
-  op.name = "stablehlo." + kind;
-  op.operands = {0, 1};
-  op.operand_types = {scalar, scalar};
-  op.results = {2};
-  op.result_types = {scalar};
-  Operation ret;
-  ret.name = "stablehlo.return";
-  ret.operands = {2};
-  ret.operand_types = {scalar};
-  block.operations = {op, ret};
-  Region region;
-  region.blocks.push_back(block);
-  return region;
-}
 
 const Tensor& Input() {
   static const Tensor* input = [] {
@@ -75,7 +54,7 @@ Case ReduceCase(int64_t dimension, const std::string& kind, float init) {
   c.result_segments = {1};
   c.result_types.push_back({{dimension == 1 ? kRows : kColumns}, ElementType::kF32});
   c.attributes["dimensions"] = std::vector<int64_t>{dimension};
-  c.regions.push_back(Body(kind));
+  c.regions.push_back(BinaryBody(kind, ElementType::kF32));
   return c;
 }
 

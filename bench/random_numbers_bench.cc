@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "adapters/cpu/cpu_adapter.h"
+#include "bench/bench_cases.h"
 #include "bench/ratio_reporter.h"
 #include "bench/run_into_loop.h"
 #include "bench/threads_flag.h"
@@ -67,12 +68,7 @@ void OnTheCpu(benchmark::State& state, const std::string& algorithm) {
 }
 
 void BM_Memcpy(benchmark::State& state) {
-  std::vector<char> source(static_cast<size_t>(kBytes), 1);
-  std::vector<char> destination(static_cast<size_t>(kBytes), 2);
-  for (auto _ : state) {
-    std::memcpy(destination.data(), source.data(), destination.size());
-    benchmark::ClobberMemory();
-  }
+  TimeMemcpy(state, static_cast<size_t>(kBytes));
   Rate(state);
 }
 void BM_OracleThreeFry(benchmark::State& state) { OnTheOracle(state, "THREE_FRY"); }
