@@ -160,7 +160,12 @@ class Driver:
         inputs = [to_runtime(np.load(i["file"]), i["element_type"], self.config.device)
                   for i in request["inputs"]]
         outputs = main(*inputs)
-        if not isinstance(outputs, (list, tuple)):
+        # IREE's Python runtime returns None for a function without results
+        # (a case whose results are none, or tokens only), the value itself
+        # for one result, and a list for several.
+        if outputs is None:
+            outputs = []
+        elif not isinstance(outputs, (list, tuple)):
             outputs = [outputs]
         results = request["results"]
         if len(outputs) != len(results):
