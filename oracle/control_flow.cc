@@ -130,6 +130,11 @@ RegionRunner CaseRegions::runner() {
   };
 }
 
+std::unique_ptr<Interpreter::LoopScope> CaseRegions::LoopScope() {
+  if (interpreter_ == nullptr) return nullptr;
+  return std::make_unique<Interpreter::LoopScope>(interpreter_.get());
+}
+
 absl::StatusOr<std::vector<ResultExpectation>> CaseRegions::Expectations(
     const std::vector<RuntimeValue>& values) const {
   std::vector<ResultExpectation> results;
@@ -177,6 +182,7 @@ Results While(const Case& c) {
   if (c.regions.size() != 2) return absl::InvalidArgumentError("while needs cond and body");
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<RuntimeValue> operands, OperandValues(c));
   CaseRegions regions("while");
+  const auto loop = regions.LoopScope();
   HLOCHECK_ASSIGN_OR_RETURN(
       std::vector<RuntimeValue> results,
       WhileLoop(c.regions[0], c.regions[1], std::move(operands), regions.runner()));

@@ -59,6 +59,10 @@ class CaseRegions {
  public:
   explicit CaseRegions(std::string op);
   RegionRunner runner();
+  // While the returned scope lives, the runner's regions are a loop's cond
+  // and body: each op is verified at its first iteration only
+  // (Interpreter::LoopScope). Null when the spec could not be loaded.
+  std::unique_ptr<Interpreter::LoopScope> LoopScope();
   // The tensors of the values, in order (a token holds none), each to be
   // compared bit for bit.
   absl::StatusOr<std::vector<ResultExpectation>> Expectations(

@@ -316,13 +316,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     if (op.regions.size() != 2) return absl::InvalidArgumentError("while needs cond and body");
     // Ops of cond and body are verified at their first iteration only
     // (RunOracleOp); the cache lives until the outermost loop ends.
-    struct LoopScope {
-      Interpreter* interpreter;
-      explicit LoopScope(Interpreter* i) : interpreter(i) { ++interpreter->loop_depth_; }
-      ~LoopScope() {
-        if (--interpreter->loop_depth_ == 0) interpreter->verified_in_loop_.clear();
-      }
-    } scope(this);
+    LoopScope scope(this);
     return oracle::WhileLoop(op.regions[0], op.regions[1], operands, in_scope);
   }
   if (op.name == "stablehlo.if" || op.name == "stablehlo.case") {

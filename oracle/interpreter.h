@@ -90,6 +90,25 @@ class Interpreter {
   absl::StatusOr<Case> OracleCase(const Operation& op, const std::vector<RuntimeValue>& operands,
                                   const Environment& environment);
 
+  // While one lives, the regions this interpreter runs are a loop's: an op
+  // verified at an earlier iteration with the same types is not verified
+  // again (spec::Verify reads only types and attributes). The cache ends
+  // with the outermost scope (the Operation pointers live that long).
+  class LoopScope {
+   public:
+    explicit LoopScope(Interpreter* interpreter) : interpreter_(interpreter) {
+      ++interpreter_->loop_depth_;
+    }
+    ~LoopScope() {
+      if (--interpreter_->loop_depth_ == 0) interpreter_->verified_in_loop_.clear();
+    }
+    LoopScope(const LoopScope&) = delete;
+    LoopScope& operator=(const LoopScope&) = delete;
+
+   private:
+    Interpreter* interpreter_;
+  };
+
   // The ops, by name, that stopped some call as unsupported.
   const std::set<std::string>& unsupported_ops() const { return unsupported_; }
   // The names of the ops a function uses, found by scanning it (regions and

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "adapters/cpu/cpu_adapter.h"
 #include "core/case_attributes.h"
@@ -529,10 +530,10 @@ class CaseClampedIndexFault : public FaultyAdapter {
 };
 
 // while whose cond compares with LE where it says LT: one iteration too
-// many for a counting loop (an off-by-one in a loop-bound rewrite). Signed
-// comparisons only: an unsigned counter's bound may be its type's largest
-// value, where LE never turns false and the loop would run until the CPU
-// adapter gives up (2^24 iterations).
+// many for a counting loop (an off-by-one in a loop-bound rewrite). Not
+// where the bound is its type's largest value (si2's, ui2's counters):
+// there LE never turns false and the loop would run until the CPU adapter
+// gives up (2^24 iterations).
 class WhileLessEqualFault : public FaultyAdapter {
  public:
   using FaultyAdapter::FaultyAdapter;
@@ -542,14 +543,32 @@ class WhileLessEqualFault : public FaultyAdapter {
     Case off_by_one = c;
     if (!off_by_one.regions.empty()) {
       for (Block& block : off_by_one.regions[0].blocks) {
+        // The integer constants of the cond: whether each is its type's
+        // largest value.
+        std::map<ValueId, bool> at_maximum;
+        for (const Operation& op : block.operations) {
+          auto value = op.attributes.find("value");
+          if (op.name != "stablehlo.constant" || value == op.attributes.end() ||
+              !std::holds_alternative<Tensor>(value->second) || op.results.size() != 1) {
+            continue;
+          }
+          const Tensor& t = std::get<Tensor>(value->second);
+          DispatchElementType(t.element_type(), [&]<ElementType T>() {
+            if constexpr (IsInteger(T)) {
+              if (t.num_elements() == 1) {
+                at_maximum[op.results[0]] =
+                    static_cast<uint64_t>(t.values<T>()[0]) == IntegerMaxUnsigned(T);
+              }
+            }
+          });
+        }
         for (Operation& op : block.operations) {
           auto direction = op.attributes.find("comparison_direction");
-          auto type = op.attributes.find("compare_type");
-          if (op.name == "stablehlo.compare" && direction != op.attributes.end() &&
+          if (op.name == "stablehlo.compare" && op.operands.size() == 2 &&
+              direction != op.attributes.end() &&
               std::holds_alternative<EnumValue>(direction->second) &&
-              std::get<EnumValue>(direction->second).name == "LT" && type != op.attributes.end() &&
-              std::holds_alternative<EnumValue>(type->second) &&
-              std::get<EnumValue>(type->second).name == "SIGNED") {
+              std::get<EnumValue>(direction->second).name == "LT" &&
+              at_maximum.count(op.operands[1]) && !at_maximum[op.operands[1]]) {
             direction->second = EnumValue{"LE"};
           }
         }
