@@ -254,7 +254,9 @@ absl::StatusOr<std::vector<std::vector<ResultExpectation>>> AllReduce(
         if (t.type() != first.type()) {
           return absl::InvalidArgumentError("all_reduce: the group's operands differ in type");
         }
-        std::memcpy(all.bytes().data() + offset, t.bytes().data(), t.bytes().size());
+        if (!t.bytes().empty()) {
+          std::memcpy(all.bytes().data() + offset, t.bytes().data(), t.bytes().size());
+        }
         offset += t.bytes().size();
       }
       stacked.push_back(std::move(all));

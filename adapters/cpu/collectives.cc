@@ -126,6 +126,7 @@ void CopySlab(const Tensor& from, int64_t from_start, Tensor& to, int64_t to_sta
   for (int64_t d = 0; d < dimension; ++d) outer *= f[d];
   int64_t inner = bytes;
   for (size_t d = dimension + 1; d < f.size(); ++d) inner *= f[d];
+  if (count == 0 || inner == 0 || outer == 0) return;  // empty: no storage to touch
   const auto* src = static_cast<const std::byte*>(from.raw());
   auto* dst = static_cast<std::byte*>(to.raw());
   for (int64_t o = 0; o < outer; ++o) {
@@ -311,7 +312,9 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
           }
         });
         meet.arrive_and_wait();
-        std::memcpy(result.raw(), shared[g].raw(), shared[g].bytes().size());
+        if (!result.bytes().empty()) {
+          std::memcpy(result.raw(), shared[g].raw(), shared[g].bytes().size());
+        }
         results[p * n + j] = std::move(result);
         continue;
       }
@@ -326,7 +329,7 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
       if (c.op == "collective_permute" || c.op == "collective_broadcast") {
         const Tensor& from = post(group[0]);
         if (from.type() != type) return absl::InvalidArgumentError(c.op + ": types differ");
-        std::memcpy(result.raw(), from.raw(), from.bytes().size());
+        if (!from.bytes().empty()) std::memcpy(result.raw(), from.raw(), from.bytes().size());
       } else if (c.op == "all_gather") {
         const int64_t dimension = IntOr(c, "all_gather_dim", 0);
         int64_t at = 0;
