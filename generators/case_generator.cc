@@ -532,22 +532,6 @@ void AppendLeafData(const ValueType& type, DataPolicy policy, std::vector<Tensor
   for (const ValueType& element : type.elements) AppendLeafData(element, policy, leaves);
 }
 
-// A loop counter's start: three times in four inside or just below the
-// range its cond runs in (counter_in_range), so that loops run 0 to
-// hi - lo iterations; otherwise anywhere in its type, where most loops
-// run zero times.
-std::optional<Tensor> CounterData(const TensorType& type) {
-  if (Choose(rc::gen::inRange(0, 4)) == 0) return std::nullopt;
-  const CounterRange range = CounterRangeOf(type.element_type);
-  const int64_t first = std::max(range.lo - 3, IntegerMin(type.element_type));
-  const int64_t start = Choose(rc::gen::inRange(first, range.hi + 1));
-  Tensor counter(type);
-  if (!ParseElementLiteral(std::to_string(start), type.element_type, counter.raw()).ok()) {
-    return std::nullopt;
-  }
-  return counter;
-}
-
 // Draws the values of a "data" region body's constants (region_bodies.h).
 void FillDataConstants(Region& region, DataPolicy policy) {
   for (Block& block : region.blocks) {
@@ -633,7 +617,8 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
       const ValueType& t = g.instance.operands[i][j];
       if (structured) c.operand_structure.push_back(t);
       if (counter == j) {
-        if (std::optional<Tensor> start = CounterData(t.tensor())) {
+        const CounterRange range = CounterRangeOf(t.element_type);
+        if (std::optional<Tensor> start = Choose(LoopCounterData(t.tensor(), range.lo, range.hi))) {
           c.operands.push_back(*std::move(start));
           continue;
         }

@@ -1,10 +1,12 @@
 #include "generators/data.h"
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 #include <type_traits>
 
 #include "core/element_value.h"
+#include "core/literal.h"
 
 namespace hlocheck {
 namespace {
@@ -592,6 +594,19 @@ rc::Gen<Tensor> MatrixData(TensorType type, MatrixKind kind, bool unit_diagonal)
         });
         return rc::shrinkable::shrinkRecur(std::move(tensor), &SimplerTensors);
       });
+}
+
+rc::Gen<std::optional<Tensor>> LoopCounterData(TensorType type, int64_t lo, int64_t hi) {
+  return rc::gen::exec([type, lo, hi]() -> std::optional<Tensor> {
+    if (*rc::gen::inRange(0, 4) == 0) return std::nullopt;
+    const int64_t first = std::max(lo - 3, IntegerMin(type.element_type));
+    const int64_t start = *rc::gen::inRange(first, hi + 1);
+    Tensor counter(type);
+    if (!ParseElementLiteral(std::to_string(start), type.element_type, counter.raw()).ok()) {
+      return std::nullopt;
+    }
+    return counter;
+  });
 }
 
 }  // namespace hlocheck

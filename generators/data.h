@@ -3,6 +3,7 @@
 #ifndef HLOCHECK_GENERATORS_DATA_H_
 #define HLOCHECK_GENERATORS_DATA_H_
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -41,6 +42,13 @@ rc::Gen<Tensor> TensorData(TensorType type, DataPolicy policy);
 // `bound`: the type's minimum and maximum, -1, values inside, at and just
 // beyond the bound; small values repeat, so scatter sees duplicate indices.
 rc::Gen<Tensor> IndexData(TensorType type, int64_t bound);
+
+// A while loop's counter start (data: loop_counter), for a cond that runs
+// while lo <= counter < hi: three times in four a 0-dimensional integer
+// tensor inside or just below [lo, hi), so that loops run 0 to hi - lo
+// times; otherwise nothing (ordinary data, where most loops run zero
+// times).
+rc::Gen<std::optional<Tensor>> LoopCounterData(TensorType type, int64_t lo, int64_t hi);
 
 // Batches of square matrices (the last two dimensions) for the linear
 // algebra ops, in quarters of [-1, 1] off the diagonal:
