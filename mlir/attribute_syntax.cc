@@ -31,7 +31,14 @@ double NumberFromText(Cursor& cursor, TextLocation where, const std::string& tex
   bool hex = text.find("0x") != std::string::npos || text.find("0X") != std::string::npos;
   if (hex) {
     // A float attribute written as its bit pattern.
-    uint64_t bits = std::stoull(text, nullptr, 16);
+    uint64_t bits = 0;
+    try {
+      size_t used = 0;
+      bits = std::stoull(text, &used, 16);
+      if (used != text.size()) cursor.FailAt(where, "malformed number '" + text + "'");
+    } catch (const std::logic_error&) {  // invalid_argument, out_of_range
+      cursor.FailAt(where, "malformed or too long hexadecimal number '" + text + "'");
+    }
     if (type == "f32") {
       uint32_t b32 = static_cast<uint32_t>(bits);
       float f;

@@ -180,8 +180,11 @@ void DecodeConvolutionDimensions(const std::string& body, const spec::OpSpec& op
         batch = static_cast<int64_t>(position);
       } else if (role == feature_roles[part]) {
         feature = static_cast<int64_t>(position);
-      } else if (!role.empty() && std::all_of(role.begin(), role.end(), ::isdigit) &&
+      } else if (!role.empty() && role.size() <= 9 &&
+                 std::all_of(role.begin(), role.end(), ::isdigit) &&
                  std::stoul(role) < spatial.size()) {
+        // At most 9 digits: a longer number is no spatial dimension, and
+        // stoul would throw on one beyond unsigned long.
         spatial[std::stoul(role)] = static_cast<int64_t>(position);
       } else {
         fail("unexpected dimension '" + role + "' in the " + prefix + " dimensions");

@@ -1,6 +1,7 @@
 #include "oracle/collectives.h"
 
 #include <cstring>
+#include <functional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -90,7 +91,8 @@ absl::StatusOr<ProcessGroups> FlattenedIds(const std::vector<std::vector<int64_t
 
 bool IsGridCollective(const std::string& op) {
   return op == "all_gather" || op == "all_to_all" || op == "collective_permute" ||
-         op == "collective_broadcast" || op == "all_reduce";
+         op == "collective_broadcast" || op == "all_reduce" || op == "reduce_scatter" ||
+         op == "collective_reduce";
 }
 
 namespace {
@@ -151,7 +153,7 @@ absl::StatusOr<ProcessGroups> GroupsOf(const std::string& op, const Attributes& 
     return channel_id <= 0 ? CrossReplica(pairs, grid) : CrossPartition(pairs, grid);
   }
   HLOCHECK_ASSIGN_OR_RETURN(auto groups, Rows(attributes, "replica_groups"));
-  if (op == "all_gather" || op == "all_reduce") {
+  if (op == "all_gather" || op == "all_reduce" || op == "reduce_scatter") {
     const bool global = BoolOr(attributes, "use_global_device_ids", false);
     if (channel_id <= 0 && !global) return CrossReplica(groups, grid);
     if (channel_id > 0 && !global) return CrossReplicaAndPartition(groups, grid);
@@ -225,78 +227,241 @@ absl::Status CheckType(const Tensor& result, const TensorType& type, const std::
 
 namespace {
 
-// all_reduce: within each group, every member's result is the group's
-// operands reduced element by element in group order (ReduceAcrossGroup).
-absl::StatusOr<std::vector<std::vector<ResultExpectation>>> AllReduce(
-    const Attributes& attributes, const std::vector<Region>& regions,
-    const std::vector<TensorType>& result_types, const ProcessGrid& grid,
-    const std::vector<std::vector<Tensor>>& operands) {
-  if (regions.size() != 1) return absl::InvalidArgumentError("all_reduce needs its computation");
-  HLOCHECK_ASSIGN_OR_RETURN(const ProcessGroups groups, GroupsOf("all_reduce", attributes, grid));
+// The operands of `senders`, reduced element by element with `computation`
+// in an order the spec leaves open (ReduceAcrossGroup): operand(sender, j)
+// is the sender's operand j. One computation over all operands (2N
+// arguments), or, in the public spec's variadic forms with a computation of
+// two arguments, the same computation over each operand alone.
+absl::StatusOr<std::vector<ResultExpectation>> ReduceGroup(
+    const std::string& op, const std::vector<ProcessId>& senders,
+    const std::function<const Tensor&(ProcessId, size_t)>& operand, const Region& computation,
+    const std::vector<TensorType>& result_types) {
   const size_t n = result_types.size();
-  std::vector<std::vector<ResultExpectation>> results(static_cast<size_t>(grid.size()));
-  std::vector<bool> written(static_cast<size_t>(grid.size()), false);
-  for (const std::vector<ProcessId>& group : groups) {
-    if (group.empty()) continue;
-    // Operand j of every member, one after another, as one flat tensor.
-    std::vector<Tensor> stacked;
-    for (size_t j = 0; j < n; ++j) {
-      const Tensor& first = operands[grid.Flat(group[0])].at(j);
-      if (first.shape() != result_types[j].shape) {
-        return absl::InvalidArgumentError(
-            "all_reduce: an operand of another shape than its result");
-      }
-      Tensor all(TensorType({static_cast<int64_t>(group.size()) * first.num_elements()},
-                            first.element_type()));
-      size_t offset = 0;
-      for (ProcessId member : group) {
-        const Tensor& t = operands[grid.Flat(member)].at(j);
-        if (t.type() != first.type()) {
-          return absl::InvalidArgumentError("all_reduce: the group's operands differ in type");
-        }
-        if (!t.bytes().empty()) {
-          std::memcpy(all.bytes().data() + offset, t.bytes().data(), t.bytes().size());
-        }
-        offset += t.bytes().size();
-      }
-      stacked.push_back(std::move(all));
+  // Operand j of every sender, one after another, as one flat tensor.
+  std::vector<Tensor> stacked;
+  for (size_t j = 0; j < n; ++j) {
+    const Tensor& first = operand(senders.at(0), j);
+    if (first.shape() != result_types[j].shape) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(op, ": an operand of another shape than its result"));
     }
-    // One computation over all operands (2N arguments), or, in the public
-    // spec's variadic form with a computation of two arguments, the same
-    // computation over each operand alone.
-    const size_t arguments = regions[0].blocks.empty() ? 0 : regions[0].blocks[0].arguments.size();
-    std::vector<ResultExpectation> reduced;
-    const auto count = static_cast<int64_t>(group.size());
-    if (arguments == 2 * n || n == 1) {
-      HLOCHECK_ASSIGN_OR_RETURN(reduced,
-                                ReduceAcrossGroup(stacked, regions[0], result_types, count));
-    } else if (arguments == 2) {
-      for (size_t j = 0; j < n; ++j) {
-        HLOCHECK_ASSIGN_OR_RETURN(
-            std::vector<ResultExpectation> one,
-            ReduceAcrossGroup(std::span<const Tensor>(&stacked[j], 1), regions[0],
-                              std::span<const TensorType>(&result_types[j], 1), count));
-        reduced.push_back(std::move(one.at(0)));
-      }
-    } else {
-      return absl::InvalidArgumentError("all_reduce: a computation of " +
-                                        std::to_string(arguments) + " arguments for " +
-                                        std::to_string(n) + " operands");
-    }
-    for (ProcessId member : group) {
-      const int64_t flat = grid.Flat(member);
-      if (written[flat]) {
+    Tensor all(TensorType({static_cast<int64_t>(senders.size()) * first.num_elements()},
+                          first.element_type()));
+    size_t offset = 0;
+    for (ProcessId sender : senders) {
+      const Tensor& t = operand(sender, j);
+      if (t.type() != first.type()) {
         return absl::InvalidArgumentError(
-            absl::StrCat("all_reduce: process ", member.ToString(), " is in two process groups"));
+            absl::StrCat(op, ": the group's operands differ in type"));
       }
-      written[flat] = true;
-      results[flat] = reduced;
+      if (!t.bytes().empty()) {
+        std::memcpy(all.bytes().data() + offset, t.bytes().data(), t.bytes().size());
+      }
+      offset += t.bytes().size();
+    }
+    stacked.push_back(std::move(all));
+  }
+  const size_t arguments = computation.blocks.empty() ? 0 : computation.blocks[0].arguments.size();
+  const auto count = static_cast<int64_t>(senders.size());
+  if (arguments == 2 * n || n == 1) {
+    return ReduceAcrossGroup(stacked, computation, result_types, count);
+  }
+  if (arguments != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": a computation of ", arguments, " arguments for ", n, " operands"));
+  }
+  std::vector<ResultExpectation> reduced;
+  for (size_t j = 0; j < n; ++j) {
+    HLOCHECK_ASSIGN_OR_RETURN(
+        std::vector<ResultExpectation> one,
+        ReduceAcrossGroup(std::span<const Tensor>(&stacked[j], 1), computation,
+                          std::span<const TensorType>(&result_types[j], 1), count));
+    reduced.push_back(std::move(one.at(0)));
+  }
+  return reduced;
+}
+
+ResultExpectation ExactlyZero(const TensorType& type) {
+  ResultExpectation e;
+  e.reference = Tensor(type);
+  e.check = Check::kExact;
+  return e;
+}
+
+// The spec's has_dynamic_root: the last operand of every process is an si32
+// array naming, for each data operand, the index in its group of the
+// group's source (root). Whose array counts the spec does not say; the
+// group's processes must agree, else the case is invalid.
+absl::StatusOr<std::vector<int64_t>> DynamicRoots(const std::string& op,
+                                                  const std::vector<ProcessId>& group,
+                                                  const ProcessGrid& grid,
+                                                  const std::vector<std::vector<Tensor>>& operands,
+                                                  size_t data_operands) {
+  std::vector<int64_t> roots;
+  for (ProcessId member : group) {
+    const std::vector<Tensor>& own = operands[grid.Flat(member)];
+    if (own.size() != data_operands + 1 || own.back().element_type() != ElementType::kSI32 ||
+        own.back().shape() != Shape{static_cast<int64_t>(data_operands)}) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          op, ": has_dynamic_root needs a last operand tensor<", data_operands, "xi32>"));
+    }
+    std::vector<int64_t> mine;
+    for (int32_t root : own.back().values<ElementType::kSI32>()) {
+      if (root < 0 || root >= static_cast<int64_t>(group.size())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(op, ": root ", root, " of process ", member.ToString(),
+                         " is outside its group of ", group.size(), " (C6)"));
+      }
+      mine.push_back(root);
+    }
+    if (member == group[0]) {
+      roots = std::move(mine);
+    } else if (mine != roots) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          op, ": the processes of group ", group[0].ToString(), "... name different roots (",
+          absl::StrJoin(roots, ","), " and ", absl::StrJoin(mine, ","), " at ", member.ToString(),
+          "); the spec does not say whose root array counts"));
     }
   }
+  return roots;
+}
+
+// Marks `process` as written, once: groups must not overlap.
+absl::Status Claim(const std::string& op, ProcessId process, const ProcessGrid& grid,
+                   std::vector<bool>& written) {
+  const int64_t flat = grid.Flat(process);
+  if (written[flat]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": process ", process.ToString(), " is in two process groups"));
+  }
+  written[flat] = true;
+  return absl::OkStatus();
+}
+
+absl::Status EveryProcessClaimed(const std::string& op, const ProcessGrid& grid,
+                                 const std::vector<bool>& written) {
   for (int64_t flat = 0; flat < grid.size(); ++flat) {
     if (!written[flat]) {
       return absl::InvalidArgumentError(
-          absl::StrCat("all_reduce: process ", grid.At(flat).ToString(), " is in no group"));
+          absl::StrCat(op, ": process ", grid.At(flat).ToString(), " is in no group"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+using Expectations = std::vector<std::vector<ResultExpectation>>;
+
+// all_reduce: within each group, every member's result is the group's
+// operands reduced element by element (ReduceGroup).
+absl::StatusOr<Expectations> AllReduce(const Attributes& attributes,
+                                       const std::vector<Region>& regions,
+                                       const std::vector<TensorType>& result_types,
+                                       const ProcessGrid& grid,
+                                       const std::vector<std::vector<Tensor>>& operands) {
+  if (regions.size() != 1) return absl::InvalidArgumentError("all_reduce needs its computation");
+  HLOCHECK_ASSIGN_OR_RETURN(const ProcessGroups groups, GroupsOf("all_reduce", attributes, grid));
+  auto operand = [&](ProcessId sender, size_t j) -> const Tensor& {
+    return operands[grid.Flat(sender)].at(j);
+  };
+  Expectations results(static_cast<size_t>(grid.size()));
+  std::vector<bool> written(static_cast<size_t>(grid.size()), false);
+  for (const std::vector<ProcessId>& group : groups) {
+    if (group.empty()) continue;
+    HLOCHECK_ASSIGN_OR_RETURN(std::vector<ResultExpectation> reduced,
+                              ReduceGroup("all_reduce", group, operand, regions[0], result_types));
+    for (ProcessId member : group) {
+      HLOCHECK_RETURN_IF_ERROR(Claim("all_reduce", member, grid, written));
+      results[grid.Flat(member)] = reduced;
+    }
+  }
+  HLOCHECK_RETURN_IF_ERROR(EveryProcessClaimed("all_reduce", grid, written));
+  return results;
+}
+
+// reduce_scatter: the group's operands reduced as all_reduce does, split
+// along scatter_dimension into one part per member; the member at index i
+// of its group gets part i. The reduction is element by element, so part i
+// of the reduced value is the reduction of every sender's part i: that is
+// what is computed, without the parts no member receives.
+absl::StatusOr<Expectations> ReduceScatter(const Attributes& attributes,
+                                           const std::vector<Region>& regions,
+                                           const std::vector<TensorType>& result_types,
+                                           const ProcessGrid& grid,
+                                           const std::vector<std::vector<Tensor>>& operands) {
+  if (regions.size() != 1) {
+    return absl::InvalidArgumentError("reduce_scatter needs its computation");
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(const ProcessGroups groups,
+                            GroupsOf("reduce_scatter", attributes, grid));
+  const int64_t dimension = IntOr(attributes, "scatter_dimension", 0);
+  Expectations results(static_cast<size_t>(grid.size()));
+  std::vector<bool> written(static_cast<size_t>(grid.size()), false);
+  for (const std::vector<ProcessId>& group : groups) {
+    const auto parts = static_cast<int64_t>(group.size());
+    for (int64_t i = 0; i < parts; ++i) {
+      // Part i of every sender's operands, by flat process index.
+      std::map<int64_t, std::vector<Tensor>> part_of;
+      for (ProcessId sender : group) {
+        for (const Tensor& t : operands[grid.Flat(sender)]) {
+          HLOCHECK_ASSIGN_OR_RETURN(Tensor part, SplitPart(t, dimension, parts, i));
+          part_of[grid.Flat(sender)].push_back(std::move(part));
+        }
+      }
+      auto operand = [&](ProcessId sender, size_t j) -> const Tensor& {
+        return part_of.at(grid.Flat(sender)).at(j);
+      };
+      HLOCHECK_ASSIGN_OR_RETURN(
+          std::vector<ResultExpectation> reduced,
+          ReduceGroup("reduce_scatter", group, operand, regions[0], result_types));
+      HLOCHECK_RETURN_IF_ERROR(Claim("reduce_scatter", group[i], grid, written));
+      results[grid.Flat(group[i])] = std::move(reduced);
+    }
+  }
+  HLOCHECK_RETURN_IF_ERROR(EveryProcessClaimed("reduce_scatter", grid, written));
+  return results;
+}
+
+// collective_reduce (public spec): each data operand reduced over the group
+// with computation, kept on the group's source process (its first, or the
+// one has_dynamic_root names); every other process gets zeros, as do
+// processes in no group.
+absl::StatusOr<Expectations> CollectiveReduce(const Attributes& attributes,
+                                              const std::vector<Region>& regions,
+                                              const std::vector<TensorType>& result_types,
+                                              const ProcessGrid& grid,
+                                              const std::vector<std::vector<Tensor>>& operands) {
+  if (regions.size() != 1) {
+    return absl::InvalidArgumentError("collective_reduce needs its computation");
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(const ProcessGroups groups,
+                            GroupsOf("collective_reduce", attributes, grid));
+  const size_t n = result_types.size();
+  const bool dynamic_root = BoolOr(attributes, "has_dynamic_root", false);
+  Expectations results(static_cast<size_t>(grid.size()));
+  for (std::vector<ResultExpectation>& process : results) {
+    for (const TensorType& type : result_types) process.push_back(ExactlyZero(type));
+  }
+  std::vector<bool> written(static_cast<size_t>(grid.size()), false);
+  auto operand = [&](ProcessId sender, size_t j) -> const Tensor& {
+    return operands[grid.Flat(sender)].at(j);
+  };
+  for (const std::vector<ProcessId>& group : groups) {
+    if (group.empty()) continue;
+    for (ProcessId member : group) {
+      HLOCHECK_RETURN_IF_ERROR(Claim("collective_reduce", member, grid, written));
+    }
+    std::vector<int64_t> roots(n, 0);
+    if (dynamic_root) {
+      HLOCHECK_ASSIGN_OR_RETURN(roots, DynamicRoots("collective_reduce", group, grid, operands, n));
+    }
+    for (size_t j = 0; j < n; ++j) {
+      auto operand_j = [&](ProcessId sender, size_t) -> const Tensor& {
+        return operand(sender, j);
+      };
+      HLOCHECK_ASSIGN_OR_RETURN(
+          std::vector<ResultExpectation> reduced,
+          ReduceGroup("collective_reduce", group, operand_j, regions[0], {result_types[j]}));
+      results[grid.Flat(group[roots[j]])][j] = std::move(reduced.at(0));
     }
   }
   return results;
@@ -316,13 +481,24 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> MovedResults(
                                             " processes for a grid of ", grid.size()));
   }
   const size_t n = result_types.size();
+  // collective_broadcast's has_dynamic_root: a last operand names the roots.
+  const bool dynamic_root =
+      op == "collective_broadcast" && BoolOr(attributes, "has_dynamic_root", false);
   for (const std::vector<Tensor>& process : operands) {
-    if (process.size() != n) {
+    if (process.size() != n + (dynamic_root ? 1 : 0)) {
       return absl::InvalidArgumentError(
           absl::StrCat(op, ": ", process.size(), " operands for ", n, " results"));
     }
   }
   HLOCHECK_ASSIGN_OR_RETURN(const ProcessGroups groups, GroupsOf(op, attributes, grid));
+  std::vector<std::vector<int64_t>> roots;  // by group, by operand
+  for (const std::vector<ProcessId>& group : groups) {
+    if (dynamic_root && !group.empty()) {
+      HLOCHECK_ASSIGN_OR_RETURN(roots.emplace_back(), DynamicRoots(op, group, grid, operands, n));
+    } else {
+      roots.emplace_back(n, 0);
+    }
+  }
   std::vector<std::vector<Tensor>> results(static_cast<size_t>(grid.size()),
                                            std::vector<Tensor>(n));
   // The variadic forms (the public spec's) work operand by operand.
@@ -386,9 +562,10 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> MovedResults(
           return absl::InvalidArgumentError("collective_permute: a pair of other than 2 ids");
         }
         HLOCHECK_RETURN_IF_ERROR(set(group[1], operand(group[0])));
-      } else {  // collective_broadcast: the group's first process's operand.
+      } else if (!group.empty()) {  // collective_broadcast: the group's source's operand.
+        const ProcessId source = group.at(roots[&group - groups.data()][j]);
         for (ProcessId receiver : group) {
-          HLOCHECK_RETURN_IF_ERROR(set(receiver, operand(group[0])));
+          HLOCHECK_RETURN_IF_ERROR(set(receiver, operand(source)));
         }
       }
     }
@@ -418,6 +595,12 @@ absl::StatusOr<std::vector<std::vector<ResultExpectation>>> GridExpectations(
                                             " processes for a grid of ", grid.size()));
   }
   if (op == "all_reduce") return AllReduce(attributes, regions, result_types, grid, operands);
+  if (op == "reduce_scatter") {
+    return ReduceScatter(attributes, regions, result_types, grid, operands);
+  }
+  if (op == "collective_reduce") {
+    return CollectiveReduce(attributes, regions, result_types, grid, operands);
+  }
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<std::vector<Tensor>> moved,
                             MovedResults(op, attributes, result_types, grid, operands));
   std::vector<std::vector<ResultExpectation>> results(moved.size());
@@ -574,7 +757,8 @@ Results ProcessIds(const Case& c) {
 std::vector<OpEntry> CollectivesOps() {
   return {{"all_gather", OnTheGrid},         {"all_reduce", OnTheGrid},
           {"all_to_all", OnTheGrid},         {"collective_broadcast", OnTheGrid},
-          {"collective_permute", OnTheGrid}, {"partition_id", ProcessIds},
+          {"collective_permute", OnTheGrid}, {"collective_reduce", OnTheGrid},
+          {"reduce_scatter", OnTheGrid},     {"partition_id", ProcessIds},
           {"replica_id", ProcessIds}};
 }
 

@@ -1,7 +1,7 @@
 // The StableHLO process grid and the ops that work across it: replica_id,
 // partition_id, the collectives that move data between processes
 // (all_gather, all_to_all, collective_permute, collective_broadcast) and
-// all_reduce.
+// those that reduce (all_reduce, reduce_scatter, collective_reduce).
 //
 // A collective's semantics are a function of every process's operands:
 // GridResults computes every process's results as the spec says. A gate
@@ -12,8 +12,8 @@
 // ProcessRendezvous, so a program whose processes never meet is a reported
 // deadlock, naming the processes, never a hang.
 //
-// Not yet: reduce_scatter and collective_reduce, send and recv, and the spec's constraints verified
-// on a program's grid (a gate case's are). Issue 21.
+// Not yet: the spec's constraints verified on a program's grid (a gate
+// case's are). Issue 21.
 #ifndef HLOCHECK_ORACLE_COLLECTIVES_H_
 #define HLOCHECK_ORACLE_COLLECTIVES_H_
 

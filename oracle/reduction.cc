@@ -42,6 +42,11 @@ constexpr std::string_view kOtherTreeReason =
     "implementation; the reference is the public interpreter's (the init value once, then the "
     "slice "
     "left to right)";
+// The collectives' reductions have no init value.
+constexpr std::string_view kOtherScheduleReason =
+    "the computation is not a recognised order-independent op: the spec leaves the reduction "
+    "schedule (a binary tree over the group's operands) to the implementation; the reference "
+    "folds the group's operands in group order";
 constexpr std::string_view kOverflowReason =
     "some reduction order of the float values overflows (or underflows a product) and another "
     "does not";
@@ -249,7 +254,8 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
         continue;
       }
       if (policies[i] == Policy::kConvention) {
-        results[i].free().MarkConventional(position, kOtherTreeReason);
+        results[i].free().MarkConventional(position,
+                                           with_init ? kOtherTreeReason : kOtherScheduleReason);
         continue;
       }
       DispatchElementType(reference.element_type(), [&]<ElementType T>() {

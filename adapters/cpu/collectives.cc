@@ -1,6 +1,7 @@
 // The process grid on the CPU: replica_id, partition_id and the collectives
 // that move data (all_gather, all_to_all, collective_permute,
-// collective_broadcast). A case on a grid holds every process's operands
+// collective_broadcast) or reduce it (all_reduce, reduce_scatter,
+// collective_reduce). A case on a grid holds every process's operands
 // (Case's process order); the adapter runs one thread per process, as a
 // backend runs one program per device: each process posts its operands,
 // all meet at a barrier, and each then reads what the op sends it from the
@@ -9,6 +10,7 @@
 // not is the oracle's to report (oracle/collectives.h). Written apart from
 // the oracle's: this file computes the process groups itself.
 #include <barrier>
+#include <functional>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -74,7 +76,7 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> Groups(const Case& c, const Gr
     }
     return absl::OkStatus();
   };
-  const bool gather_like = c.op == "all_gather" || c.op == "all_reduce";
+  const bool gather_like = c.op == "all_gather" || c.op == "all_reduce" || c.op == "reduce_scatter";
   if (gather_like && channel > 0 && global) {  // flattened ids
     for (const auto& row : rows) {
       for (int64_t id : row) HLOCHECK_RETURN_IF_ERROR(check(id, grid.size()));
@@ -135,20 +137,25 @@ void CopySlab(const Tensor& from, int64_t from_start, Tensor& to, int64_t to_sta
   }
 }
 
-// all_reduce's result j for one group: the members' operands j converted to
-// the result's type E and folded left to right with the computation, one
-// element at a time (2N arguments: all operands together, the other
-// operands' values taken from their posts; 2 arguments: operand j alone).
-absl::StatusOr<Tensor> ReduceGroup(const Case& c, const std::vector<int64_t>& group, int64_t n,
-                                   int64_t j, const std::vector<const Tensor*>& posts,
-                                   const TensorType& type, const Device& device) {
+// Operand k of the group's member at index g (a whole post, or the part of
+// it a reduce_scatter process reduces).
+using MemberOperand = std::function<const Tensor&(size_t g, int64_t k)>;
+
+// The reduction's result j for one group of `members`: the members'
+// operands j converted to the result's type E and folded left to right
+// with the computation, one element at a time (2N arguments: all operands
+// together, the other operands' values taken from their posts; 2
+// arguments: operand j alone).
+absl::StatusOr<Tensor> ReduceGroup(const Case& c, size_t members, int64_t n, int64_t j,
+                                   const MemberOperand& operand_of, const TensorType& type,
+                                   const Device& device) {
   if (c.regions.size() != 1 || c.regions[0].blocks.empty()) {
-    return absl::InvalidArgumentError("all_reduce needs its computation");
+    return absl::InvalidArgumentError(c.op + " needs its computation");
   }
   const auto arguments = static_cast<int64_t>(c.regions[0].blocks[0].arguments.size());
   const bool joint = arguments == 2 * n && n > 1;
   if (!joint && arguments != 2) {
-    return absl::InvalidArgumentError("all_reduce: the computation's arguments do not fit");
+    return absl::InvalidArgumentError(c.op + ": the computation's arguments do not fit");
   }
   // The operands the computation takes: all n, or operand j alone.
   std::vector<int64_t> taken;
@@ -162,16 +169,16 @@ absl::StatusOr<Tensor> ReduceGroup(const Case& c, const std::vector<int64_t>& gr
   argument_types.insert(argument_types.end(), types.begin(), types.end());
   HLOCHECK_ASSIGN_OR_RETURN(
       RegionEvaluator body,
-      RegionEvaluator::Create(c.regions[0], argument_types, types, "all_reduce: computation"));
+      RegionEvaluator::Create(c.regions[0], argument_types, types, c.op + ": computation"));
   if (!body.support().supported) return absl::UnimplementedError(body.support().reason);
   // The members' operands in E.
-  std::vector<std::vector<Tensor>> converted(group.size());
-  for (size_t g = 0; g < group.size(); ++g) {
+  std::vector<std::vector<Tensor>> converted(members);
+  for (size_t g = 0; g < members; ++g) {
     for (size_t t = 0; t < m; ++t) {
-      const Tensor& from = *posts[group[g] * n + taken[t]];
+      const Tensor& from = operand_of(g, taken[t]);
       Tensor to(TensorType(from.shape(), types[t]));
       if (to.num_elements() != type.num_elements()) {
-        return absl::InvalidArgumentError("all_reduce: an operand of another size than its result");
+        return absl::InvalidArgumentError(c.op + ": an operand of another size than its result");
       }
       ConvertElements(from.element_type(), from.raw(), types[t], to.raw(), from.num_elements());
       converted[g].push_back(std::move(to));
@@ -193,7 +200,7 @@ absl::StatusOr<Tensor> ReduceGroup(const Case& c, const std::vector<int64_t>& gr
       std::memcpy(accumulator[t].data(),
                   static_cast<const std::byte*>(converted[0][t].raw()) + e * bytes, bytes);
     }
-    for (size_t g = 1; g < group.size(); ++g) {
+    for (size_t g = 1; g < members; ++g) {
       for (size_t t = 0; t < m; ++t) {
         const size_t bytes = accumulator[t].size();
         in[t] = accumulator[t].data();
@@ -229,9 +236,17 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
       c.result_types.size() % grid.size() != 0) {
     return absl::InvalidArgumentError(c.op + ": operands and results not a whole grid's");
   }
-  const auto n = static_cast<int64_t>(c.operands.size()) / grid.size();
-  if (n != static_cast<int64_t>(c.result_types.size()) / grid.size()) {
-    return absl::InvalidArgumentError(c.op + ": as many operands as results per process");
+  // n results per process, from n operands, or n and a root array
+  // (has_dynamic_root: which member of its group is operand j's source).
+  const Attribute* dynamic_attribute = c.FindAttribute("has_dynamic_root");
+  const bool dynamic_root = dynamic_attribute != nullptr &&
+                            std::holds_alternative<bool>(*dynamic_attribute) &&
+                            std::get<bool>(*dynamic_attribute);
+  const auto n = static_cast<int64_t>(c.result_types.size()) / grid.size();
+  const int64_t n_in = n + (dynamic_root ? 1 : 0);
+  if (n_in != static_cast<int64_t>(c.operands.size()) / grid.size()) {
+    return absl::InvalidArgumentError(c.op + ": as many operands as results per process" +
+                                      (dynamic_root ? ", and the root array" : ""));
   }
   HLOCHECK_ASSIGN_OR_RETURN(const auto groups, Groups(c, grid));
   // Where each process is: its group and its index there (-1: in none).
@@ -253,12 +268,13 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
       index_in[p] = static_cast<int64_t>(i);
     }
   }
-  if ((c.op == "all_gather" || c.op == "all_to_all" || c.op == "all_reduce") &&
+  if ((c.op == "all_gather" || c.op == "all_to_all" || c.op == "all_reduce" ||
+       c.op == "reduce_scatter") &&
       std::count(group_of.begin(), group_of.end(), -1) > 0) {
     return absl::InvalidArgumentError(c.op + ": a process in no group");
   }
   // The posts: process p's operands, then every process builds its results.
-  std::vector<const Tensor*> posts(static_cast<size_t>(grid.size() * n));
+  std::vector<const Tensor*> posts(static_cast<size_t>(grid.size() * n_in));
   Results results(static_cast<size_t>(grid.size() * n));
   std::vector<absl::Status> statuses(static_cast<size_t>(grid.size()));
   std::barrier meet(static_cast<std::ptrdiff_t>(grid.size()));
@@ -279,8 +295,23 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
     for (size_t g = 0; g < groups.size(); ++g) shared.emplace_back(c.result_types[0]);
   }
   auto process = [&](int64_t p) -> absl::Status {
-    for (int64_t j = 0; j < n; ++j) posts[p * n + j] = &c.operands[p * n + j];
+    for (int64_t j = 0; j < n_in; ++j) posts[p * n_in + j] = &c.operands[p * n_in + j];
     meet.arrive_and_wait();
+    // The index within its group of operand j's source, by this process's
+    // own root array.
+    auto source_index = [&](int64_t j) -> absl::StatusOr<int64_t> {
+      if (!dynamic_root) return 0;
+      const Tensor& roots = *posts[p * n_in + n];
+      if (roots.element_type() != ElementType::kSI32 || roots.num_elements() != n) {
+        return absl::InvalidArgumentError(c.op + ": the root array is not tensor<Nxi32>");
+      }
+      const int64_t root = roots.values<ElementType::kSI32>()[j];
+      if (root < 0 || root >= static_cast<int64_t>(groups[group_of[p]].size())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(c.op, ": root ", root, " outside its group"));
+      }
+      return root;
+    };
     for (int64_t j = 0; j < n; ++j) {
       const TensorType& type = c.result_types[p * n + j];
       Tensor result(type);
@@ -290,7 +321,7 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
         continue;
       }
       const std::vector<int64_t>& group = groups[g];
-      auto post = [&](int64_t q) -> const Tensor& { return *posts[q * n + j]; };
+      auto post = [&](int64_t q) -> const Tensor& { return *posts[q * n_in + j]; };
       if (fast != Combiner::kGeneral) {
         const int64_t count = type.num_elements();
         const auto members = static_cast<int64_t>(group.size());
@@ -322,12 +353,59 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
         // Every process reduces its group's operands itself, in group
         // order, with an evaluator of its own (all_reduce's other results
         // are its other operands': see ReduceGroup).
-        HLOCHECK_ASSIGN_OR_RETURN(result, ReduceGroup(c, group, n, j, posts, type, device));
+        auto whole = [&](size_t g, int64_t k) -> const Tensor& {
+          return *posts[group[g] * n_in + k];
+        };
+        HLOCHECK_ASSIGN_OR_RETURN(result, ReduceGroup(c, group.size(), n, j, whole, type, device));
+        results[p * n + j] = std::move(result);
+        continue;
+      }
+      if (c.op == "collective_reduce") {
+        // Only the source reduces (with the computation over operand j
+        // alone); the others keep their zeros.
+        HLOCHECK_ASSIGN_OR_RETURN(const int64_t source, source_index(j));
+        if (index_in[p] == source) {
+          auto whole = [&](size_t g, int64_t) -> const Tensor& {
+            return *posts[group[g] * n_in + j];
+          };
+          HLOCHECK_ASSIGN_OR_RETURN(result,
+                                    ReduceGroup(c, group.size(), 1, 0, whole, type, device));
+        }
+        results[p * n + j] = std::move(result);
+        continue;
+      }
+      if (c.op == "reduce_scatter") {
+        // This process's part (its index in the group) of every member's
+        // operands, reduced.
+        const int64_t dimension = IntOr(c, "scatter_dimension", 0);
+        const auto count = static_cast<int64_t>(group.size());
+        if (dimension < 0 || dimension >= static_cast<int64_t>(type.shape.size())) {
+          return absl::InvalidArgumentError("reduce_scatter: scatter_dimension out of range");
+        }
+        const int64_t length = type.shape[dimension];
+        std::vector<std::vector<Tensor>> parts(group.size());
+        for (size_t g = 0; g < group.size(); ++g) {
+          for (int64_t k = 0; k < n; ++k) {
+            const Tensor& from = *posts[group[g] * n_in + k];
+            if (from.shape().size() != type.shape.size() ||
+                from.shape()[dimension] != length * count) {
+              return absl::InvalidArgumentError("reduce_scatter: shapes do not scatter");
+            }
+            Shape part_shape = from.shape();
+            part_shape[dimension] = length;
+            Tensor& part = parts[g].emplace_back(TensorType(part_shape, from.element_type()));
+            CopySlab(from, index_in[p] * length, part, 0, dimension, length);
+          }
+        }
+        auto part_of = [&](size_t g, int64_t k) -> const Tensor& { return parts[g][k]; };
+        HLOCHECK_ASSIGN_OR_RETURN(result,
+                                  ReduceGroup(c, group.size(), n, j, part_of, type, device));
         results[p * n + j] = std::move(result);
         continue;
       }
       if (c.op == "collective_permute" || c.op == "collective_broadcast") {
-        const Tensor& from = post(group[0]);
+        HLOCHECK_ASSIGN_OR_RETURN(const int64_t source, source_index(j));  // permute: 0
+        const Tensor& from = post(group[source]);
         if (from.type() != type) return absl::InvalidArgumentError(c.op + ": types differ");
         if (!from.bytes().empty()) std::memcpy(result.raw(), from.raw(), from.bytes().size());
       } else if (c.op == "all_gather") {
@@ -401,7 +479,9 @@ std::vector<OpEntry> CollectivesOps() {
       {"all_to_all", kVariadic, &SupportsCollective, &RunCollective},
       {"collective_broadcast", kVariadic, &SupportsCollective, &RunCollective},
       {"collective_permute", kVariadic, &SupportsCollective, &RunCollective},
+      {"collective_reduce", kVariadic, &SupportsCollective, &RunCollective},
       {"partition_id", kVariadic, &SupportsProcessId, &RunProcessId},
+      {"reduce_scatter", kVariadic, &SupportsCollective, &RunCollective},
       {"replica_id", kVariadic, &SupportsProcessId, &RunProcessId},
   };
 }

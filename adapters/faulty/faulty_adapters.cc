@@ -578,10 +578,12 @@ class WhileLessEqualFault : public FaultyAdapter {
   }
 };
 
-// all_gather concatenating each group's operands in reverse order (the
+// A collective walking each group's processes in reverse order (the
 // group's last process first), as a ring implementation that walks the
-// ring the wrong way would.
-class AllGatherReversedFault : public FaultyAdapter {
+// ring the wrong way would: all_gather concatenates the operands backwards,
+// reduce_scatter hands each process another's part, collective_reduce keeps
+// the result on the group's last process instead of its source.
+class ReplicaGroupsReversedFault : public FaultyAdapter {
  public:
   using FaultyAdapter::FaultyAdapter;
 
@@ -696,7 +698,13 @@ const std::vector<FaultEntry>& FaultTable() {
        Make<WhileLessEqualFault>},
       {{"faulty-all-gather-reversed", "all_gather",
         "all_gather concatenating each group's operands last process first"},
-       Make<AllGatherReversedFault>},
+       Make<ReplicaGroupsReversedFault>},
+      {{"faulty-reduce-scatter-reversed", "reduce_scatter",
+        "reduce_scatter giving the process at index i of its group part n-1-i"},
+       Make<ReplicaGroupsReversedFault>},
+      {{"faulty-collective-reduce-reversed", "collective_reduce",
+        "collective_reduce keeping the result on the group's last process, not its first"},
+       Make<ReplicaGroupsReversedFault>},
       {{"faulty-reduce-drop", "reduce",
         "reduce dropping the last element of each slice along its first reduced dimension"},
        Make<ReduceDropTermFault>},

@@ -125,6 +125,18 @@ TEST(ReaderTest, BadInputNamesFileLineColumnAndWhatWasExpected) {
       {"module {\n  func.func @f() {\n    func.return\n  }\n", "expected '}' closing the module"},
       {"func.func @f() {\n  \"stablehlo.add\"(\n",
        "bad.mlir:3:1: expected a value (%name), found the end"},
+      // Numbers beyond 64 bits where the reader once threw out of stoul and
+      // stoull (found by scripts/fuzz mlir_reader).
+      {"func.func @f(%l: tensor<1x4x4x1xf32>, %k: tensor<3x3x1x1xf32>) {\n  %r = "
+       "stablehlo.convolution(%l, %k) dim_numbers = [b, 0, 99999999999999999999999, f]x[0, 1, i, "
+       "o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : "
+       "i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xf32>\n}",
+       "unexpected dimension '99999999999999999999999' in the input dimensions"},
+      {"func.func @f(%x: tensor<2x2xf32>, %s: tensor<2xf32>) {\n  %0 = "
+       "\"stablehlo.batch_norm_inference\"(%x, %s, %s, %s, %s) {epsilon = 0x123456789ABCDEF0123 "
+       ": f32, feature_index = 1 : i64} : (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>, "
+       "tensor<2xf32>, tensor<2xf32>) -> tensor<2x2xf32>\n}",
+       "too long hexadecimal number '0x123456789ABCDEF0123'"},
   };
   for (const BadInput& bad : cases) {
     auto read = ReadSplits(bad.text, "bad.mlir", TestRegistry());

@@ -6,6 +6,8 @@
 // rules they leave out).
 #include <gtest/gtest.h>
 
+#include "adapters/adapter.h"
+#include "mlir/reader.h"
 #include "oracle/collectives.h"
 #include "runners/interpret.h"
 #include "tests/support/spec_registry.h"
@@ -124,6 +126,136 @@ module @ring {
 }
 )");
   EXPECT_EQ(f.kind, Kind::kPassed) << KindName(f.kind) << ": " << f.message;
+}
+
+// reduce_scatter on a 2 x 2 grid with flattened ids: the groups are
+// processes {0, 3} and {1, 2} (flat ids), each member gets its part of the
+// group's sum; an f32 sum is bounded, not exact, and both parts check.
+TEST(CollectivesTest, ReduceScatterGivesEachMemberItsPartOfTheGroupsReduction) {
+  const FunctionOutcome f = Interpret(R"(
+module @reduce_scatter {
+  func.func @rs(%x: tensor<4xf32>) -> tensor<2xf32> {
+    %r = "stablehlo.reduce_scatter"(%x) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %s = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+    }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0, 3], [2, 1]]> : tensor<2x2xi64>,
+        channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, use_global_device_ids}
+      : (tensor<4xf32>) -> tensor<2xf32>
+    func.return %r : tensor<2xf32>
+  }
+  func.func @main() {
+    %a = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+    %b = stablehlo.constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32>
+    %c = stablehlo.constant dense<[100.0, 200.0, 300.0, 400.0]> : tensor<4xf32>
+    %d = stablehlo.constant dense<[1000.0, 2000.0, 3000.0, 4000.0]> : tensor<4xf32>
+    %r:4 = "interpreter.run_parallel"(%a, %b, %c, %d) {programs = [[@rs, @rs], [@rs, @rs]]}
+      : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+      -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+    check.expect_eq_const %r#0, dense<[1001.0, 2002.0]> : tensor<2xf32>
+    check.expect_eq_const %r#3, dense<[3003.0, 4004.0]> : tensor<2xf32>
+    check.expect_eq_const %r#2, dense<[110.0, 220.0]> : tensor<2xf32>
+    check.expect_eq_const %r#1, dense<[330.0, 440.0]> : tensor<2xf32>
+    func.return
+  }
+}
+)");
+  EXPECT_EQ(f.kind, Kind::kPassed) << KindName(f.kind) << ": " << f.message;
+}
+
+// collective_reduce with has_dynamic_root: the root array names the source
+// within its group. The spec does not say whose array counts, so processes
+// of one group that name different roots stop the program with an error.
+TEST(CollectivesTest, CollectiveReduceKeepsTheResultOnTheRootItsGroupAgreesOn) {
+  auto program = [](const std::string& second_root) {
+    return R"(
+module @dynamic_root {
+  func.func @cr(%x: tensor<2xi32>, %root: tensor<1xi32>) -> tensor<2xi32> {
+    %r = "stablehlo.collective_reduce"(%x, %root) ({
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %s = stablehlo.add %a, %b : tensor<i32>
+        stablehlo.return %s : tensor<i32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, has_dynamic_root = true}
+      : (tensor<2xi32>, tensor<1xi32>) -> tensor<2xi32>
+    func.return %r : tensor<2xi32>
+  }
+  func.func @main() {
+    %a = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+    %b = stablehlo.constant dense<[3, 4]> : tensor<2xi32>
+    %one = stablehlo.constant dense<[1]> : tensor<1xi32>
+    %other = stablehlo.constant dense<[)" +
+           second_root + R"(]> : tensor<1xi32>
+    %r:2 = "interpreter.run_parallel"(%a, %one, %b, %other) {programs = [[@cr], [@cr]]}
+      : (tensor<2xi32>, tensor<1xi32>, tensor<2xi32>, tensor<1xi32>) -> (tensor<2xi32>, tensor<2xi32>)
+    check.expect_eq_const %r#0, dense<[0, 0]> : tensor<2xi32>
+    check.expect_eq_const %r#1, dense<[4, 6]> : tensor<2xi32>
+    func.return
+  }
+}
+)";
+  };
+  const FunctionOutcome agreed = Interpret(program("1"));
+  EXPECT_EQ(agreed.kind, Kind::kPassed) << KindName(agreed.kind) << ": " << agreed.message;
+  const FunctionOutcome disagreed = Interpret(program("0"));
+  EXPECT_EQ(disagreed.kind, Kind::kError) << KindName(disagreed.kind) << ": " << disagreed.message;
+  EXPECT_NE(disagreed.message.find("name different roots"), std::string::npos) << disagreed.message;
+}
+
+// The CPU adapter reads has_dynamic_root's root array itself (the gate never
+// draws the flag: it is the public spec's, and random roots would name
+// processes outside the groups): on three processes with root 2, it agrees
+// with the oracle for collective_broadcast and collective_reduce.
+TEST(CollectivesTest, TheCpuAdapterFollowsADynamicRootAsTheOracleDoes) {
+  for (const std::string op : {"collective_broadcast", "collective_reduce"}) {
+    const std::string region = op == "collective_reduce" ? R"(({
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %s = stablehlo.add %a, %b : tensor<i32>
+        stablehlo.return %s : tensor<i32>
+    }) )"
+                                                         : " ";
+    const std::string text =
+        R"(
+module @hlocheck_case {
+  func.func @process(%x: tensor<2xi32>, %root: tensor<1xi32>) -> (tensor<2xi32>) {
+    %result = "stablehlo.)" +
+        op + R"("(%x, %root))" + region +
+        R"({replica_groups = dense<[[0, 1, 2]]> : tensor<1x3xi64>, has_dynamic_root = true}
+      : (tensor<2xi32>, tensor<1xi32>) -> tensor<2xi32>
+    func.return %result : tensor<2xi32>
+  }
+  func.func @main() {
+    %x_0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+    %root_0 = stablehlo.constant dense<[2]> : tensor<1xi32>
+    %x_1 = stablehlo.constant dense<[3, 4]> : tensor<2xi32>
+    %root_1 = stablehlo.constant dense<[2]> : tensor<1xi32>
+    %x_2 = stablehlo.constant dense<[5, 6]> : tensor<2xi32>
+    %root_2 = stablehlo.constant dense<[2]> : tensor<1xi32>
+    %results:3 = "interpreter.run_parallel"(%x_0, %root_0, %x_1, %root_1, %x_2, %root_2) {programs = [[@process], [@process], [@process]]} : (tensor<2xi32>, tensor<1xi32>, tensor<2xi32>, tensor<1xi32>, tensor<2xi32>, tensor<1xi32>) -> (tensor<2xi32>, tensor<2xi32>, tensor<2xi32>)
+    func.return
+  }
+}
+)";
+    auto c = mlir::ReadCaseModule(text, "dynamic_root.mlir", TestRegistry());
+    ASSERT_TRUE(c.ok()) << c.status();
+    auto cpu = CreateAdapter("cpu", {});
+    ASSERT_TRUE(cpu.ok()) << cpu.status();
+    auto got = (*cpu)->Run(*c);
+    ASSERT_TRUE(got.ok()) << op << ": " << got.status();
+    std::vector<std::vector<Tensor>> operands;
+    for (int64_t p = 0; p < 3; ++p) operands.push_back(OneProcess(*c, p).operands);
+    auto expected = oracle::GridResults(op, c->attributes, c->regions, {c->result_types[0]},
+                                        oracle::ProcessGrid{3, 1}, operands);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    ASSERT_EQ(got->size(), 3u);
+    for (size_t p = 0; p < 3; ++p) {
+      EXPECT_TRUE((*got)[p] == expected->at(p).at(0)) << op << " process " << p;
+    }
+    // The root's value, or the sum on the root and zeros elsewhere.
+    const std::vector<int32_t> root_value =
+        op == "collective_reduce" ? std::vector<int32_t>{9, 12} : std::vector<int32_t>{5, 6};
+    auto values = (*got)[2].values<ElementType::kSI32>();
+    EXPECT_EQ(std::vector<int32_t>(values.begin(), values.end()), root_value) << op;
+  }
 }
 
 // The spec's process groups (seed 002's definitions and its examples).
