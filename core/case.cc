@@ -131,8 +131,21 @@ bool LeavesMatchStructure(const Case& c, std::string* why) {
   };
   std::vector<TensorType> operand_leaves;
   for (const Tensor& t : c.operands) operand_leaves.push_back(t.type());
+  // The outgoing message follows the results' own tensors.
+  const auto own = static_cast<int64_t>(c.result_types.size()) - c.outgoing;
+  if (c.outgoing < 0 || own < 0) {
+    if (why != nullptr) *why = "more outgoing tensors than result tensors";
+    return false;
+  }
+  const std::vector<TensorType> result_leaves(c.result_types.begin(), c.result_types.begin() + own);
   return check(c.operand_structure, operand_leaves, "operands") &&
-         check(c.result_structure, c.result_types, "results");
+         check(c.result_structure, result_leaves, "results");
+}
+
+Transfer TransferOf(std::string_view op) {
+  if (op == "infeed" || op == "recv") return Transfer::kIncoming;
+  if (op == "outfeed" || op == "send") return Transfer::kOutgoing;
+  return Transfer::kNone;
 }
 
 Case OneProcess(const Case& c, int64_t process) {

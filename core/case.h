@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -47,6 +48,15 @@ struct Case {
   int64_t num_replicas = 1;
   int64_t num_partitions = 1;
   int64_t ProcessCount() const { return num_replicas * num_partitions; }
+  // Data crossing the op's boundary (TransferOf): infeed's from the host,
+  // recv's from its channel's sender (the host, or the peer process the
+  // case stands in for) arrive as `incoming`, one message: the tensors the
+  // op's results hold, in order. What outfeed and send give away is
+  // observed like results: the last `outgoing` tensors of `result_types`
+  // are the message the host (or the peer) receives, after the op's own
+  // results' tensors (none: a token).
+  std::vector<Tensor> incoming;
+  int64_t outgoing = 0;
 
   // The type of each operand (result) value: the structure when there is
   // one, else one tensor type per operand (result).
@@ -63,6 +73,12 @@ struct Case {
     return std::get<T>(attributes.at(name));
   }
 };
+
+// Which way an op moves data across its boundary: infeed and recv take a
+// message in (Case::incoming), outfeed and send give one out
+// (Case::outgoing); every other op neither.
+enum class Transfer { kNone, kIncoming, kOutgoing };
+Transfer TransferOf(std::string_view op);
 
 // Process `process`'s part of a case on a grid: its operands and result
 // types, on the same grid (the case itself on a 1 x 1 grid).

@@ -487,21 +487,25 @@ GeneratedCase DrawInstance(const spec::OpSpec& op, const GenerationOptions& opti
 }
 
 // Ops that pass their values through untouched (custom_call: hlocheck's
-// targets only move them or write zeros): for them a token, a tuple
+// targets only move them or write zeros; the transfers move their messages
+// bit for bit): for them a token, a tuple
 // or a quantized tensor is data like any other (the tensors inside, their
 // storage bits), so their cases are runnable with such values too. Other
 // ops compute on quantized values, which no runner takes as a Case yet.
 bool PassesValuesThrough(const spec::OpSpec& op) {
   return op.name == "tuple" || op.name == "get_tuple_element" ||
-         op.name == "optimization_barrier" || op.name == "custom_call";
+         op.name == "optimization_barrier" || op.name == "custom_call" ||
+         TransferOf(op.name) != Transfer::kNone;
 }
 
 bool IsStructured(const ValueType& t) { return !t.is_tensor(); }
 
-// The control-flow ops carry tokens through their regions; their cases hold
-// the tensors only (Case's structure), as the tuple ops' do.
+// The control-flow ops carry tokens through their regions, and after_all
+// and the transfers take and give them; their cases hold the tensors only
+// (Case's structure), as the tuple ops' do.
 bool CarriesTokens(const spec::OpSpec& op) {
-  return op.name == "if" || op.name == "case" || op.name == "while";
+  return op.name == "if" || op.name == "case" || op.name == "while" || op.name == "after_all" ||
+         TransferOf(op.name) != Transfer::kNone;
 }
 
 bool Carried(const spec::OpSpec& op, const ValueType& t) {
@@ -657,6 +661,14 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
     c.result_segments.push_back(static_cast<int64_t>(g.instance.results[i].size()));
   }
   if (!variadic_results) c.result_segments.clear();
+  // A message across the op's boundary: infeed's and recv's arrives, drawn
+  // like operands; outfeed's and send's leaves, observed after the results.
+  if (TransferOf(op.name) == Transfer::kIncoming) {
+    for (const TensorType& type : c.result_types) c.incoming.push_back(LeafData(type, policy));
+  } else if (TransferOf(op.name) == Transfer::kOutgoing) {
+    for (const Tensor& t : c.operands) c.result_types.push_back(t.type());
+    c.outgoing = static_cast<int64_t>(c.operands.size());
+  }
   // On a grid every process has operands of its own, drawn alike, and the
   // same result types (Case's process order).
   if (const int64_t processes = g.instance.num_replicas * g.instance.num_partitions;

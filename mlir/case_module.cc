@@ -136,8 +136,21 @@ absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& fi
     std::vector<Tensor> tensors;
   };
   std::map<ValueId, Input> inputs;
+  std::vector<Tensor> incoming;  // what interpreter.incoming queues for the op
   for (const Operation& op : operations) {
     if (&op == tested) break;
+    if (op.name == "interpreter.incoming") {
+      for (ValueId id : op.operands) {
+        auto it = inputs.find(id);
+        if (it == inputs.end() || !it->second.type.is_tensor()) {
+          return absl::InvalidArgumentError(file +
+                                            ": interpreter.incoming queues a value that is "
+                                            "not a constant tensor");
+        }
+        incoming.insert(incoming.end(), it->second.tensors.begin(), it->second.tensors.end());
+      }
+      continue;
+    }
     auto value = op.attributes.find("value");
     if (op.name == "stablehlo.constant" && op.results.size() == 1 && value != op.attributes.end() &&
         std::holds_alternative<Tensor>(value->second)) {
@@ -194,6 +207,25 @@ absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& fi
     AppendLeafTypes(type, &c.result_types);
   }
   if (structured_results) c.result_structure = tested->result_types;
+  // A transfer's message: queued before the op, or taken after it.
+  c.incoming = std::move(incoming);
+  bool after_tested = false;
+  for (const Operation& op : operations) {
+    if (after_tested && op.name == "interpreter.outgoing") {
+      for (const ValueType& type : op.result_types) {
+        if (!type.is_tensor()) {
+          return absl::InvalidArgumentError(file + ": interpreter.outgoing takes tensors");
+        }
+        c.result_types.push_back(type.tensor());
+        ++c.outgoing;
+      }
+    }
+    after_tested = after_tested || &op == tested;
+  }
+  if (!c.incoming.empty() && TransferOf(c.op) != Transfer::kIncoming) {
+    return absl::InvalidArgumentError(file + ": interpreter.incoming before " + tested->name +
+                                      ", which receives nothing");
+  }
   const size_t operand_values = operand_types.size();
   const size_t result_values = tested->result_types.size();
   auto has_variadic = [](const auto& specs) {

@@ -415,6 +415,28 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
   for (size_t i = 0; i < operands.size() && i < names.size(); ++i) {
     BuildValue(operands[i], names[i], c.operands, &next_leaf, &text);
   }
+  // The other end of a transfer (the host, or the peer the case stands in
+  // for): what arrives is queued before the op, what leaves is taken after
+  // it, on send's and recv's channel (hlocheck's interpreter.incoming and
+  // interpreter.outgoing; ReadCaseModule reads them back).
+  const Transfer transfer = TransferOf(c.op);
+  std::string channel;
+  if (const Attribute* id = c.FindAttribute("channel_id");
+      id != nullptr && std::holds_alternative<int64_t>(*id) && (c.op == "send" || c.op == "recv")) {
+    channel = " {channel_id = " + std::to_string(std::get<int64_t>(*id)) + " : i64}";
+  }
+  if (transfer == Transfer::kIncoming) {
+    std::vector<std::string> queued;
+    std::vector<ValueType> queued_types;
+    size_t next_incoming = 0;
+    for (size_t i = 0; i < c.incoming.size(); ++i) {
+      queued.push_back("%incoming" + std::to_string(i));
+      queued_types.push_back(ValueType::Of(c.incoming[i].type()));
+      BuildValue(queued_types.back(), queued.back(), c.incoming, &next_incoming, &text);
+    }
+    text += "  \"interpreter.incoming\"(" + absl::StrJoin(queued, ", ") + ")" + channel + " : (" +
+            Types(queued_types) + ") -> ()\n";
+  }
   text += "  " + ResultBinding(results.size()) + CaseOperationText(registry, spec, c) + "\n";
   std::vector<std::string> result_names;
   for (size_t i = 0; i < results.size(); ++i) {
@@ -425,6 +447,21 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
   for (size_t i = 0; i < results.size(); ++i) {
     UnpackValue(results[i], result_names[i],
                 results.size() == 1 ? "%result" : "%result_" + std::to_string(i), &tensors, &text);
+  }
+  if (transfer == Transfer::kOutgoing) {
+    std::vector<ValueType> taken;
+    for (size_t i = c.result_types.size() - c.outgoing; i < c.result_types.size(); ++i) {
+      taken.push_back(ValueType::Of(c.result_types[i]));
+    }
+    for (size_t i = 0; i < taken.size(); ++i) {
+      tensors.push_back(taken.size() == 1 ? "%outgoing" : "%outgoing#" + std::to_string(i));
+    }
+    const std::string binding =
+        taken.empty() ? ""
+                      : (taken.size() == 1 ? "%outgoing = "
+                                           : "%outgoing:" + std::to_string(taken.size()) + " = ");
+    text += "  " + binding + "\"interpreter.outgoing\"()" + channel + " : () -> (" + Types(taken) +
+            ")\n";
   }
   text += CheckLines(checks, tensors);
   text += structured && !results.empty() ? "  func.return " + absl::StrJoin(result_names, ", ") +

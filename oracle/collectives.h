@@ -9,18 +9,16 @@
 // process's operands, so the oracle's op (CollectivesOps) calls it
 // directly; in a program, the interpreter's run_parallel runs each process
 // on a thread of its own, and their collectives meet at one
-// ProcessRendezvous, so a program whose processes never meet is a reported
-// deadlock, naming the processes, never a hang.
+// ProcessRendezvous (process_rendezvous.h), so a program whose processes
+// never meet is a reported deadlock, naming the processes, never a hang.
 //
 // Not yet: the spec's constraints verified on a program's grid (a gate
 // case's are). Issue 21.
 #ifndef HLOCHECK_ORACLE_COLLECTIVES_H_
 #define HLOCHECK_ORACLE_COLLECTIVES_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -81,58 +79,6 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> GridResults(
     const std::string& op, const std::map<std::string, Attribute>& attributes,
     const std::vector<Region>& regions, const std::vector<TensorType>& result_types,
     const ProcessGrid& grid, const std::vector<std::vector<Tensor>>& operands);
-
-// Where the processes of a grid running concurrently meet at each
-// collective: the n-th collective a process reaches is matched with the
-// n-th of every other process. When all have arrived, the last one
-// computes every process's results (GridResults) and wakes the others.
-// Processes that reach different ops (or the same op with different
-// attributes) at the same step are a mismatch; a step some process never
-// reaches (it finished, or waits at another op) is a deadlock. Both are
-// errors for every waiting process, naming the processes and their ops.
-class ProcessRendezvous {
- public:
-  explicit ProcessRendezvous(ProcessGrid grid) : grid_(grid) {}
-
-  const ProcessGrid& grid() const { return grid_; }
-
-  // Process `process` reaches collective `op` with `operands`; returns its
-  // results once every process has reached its step.
-  absl::StatusOr<std::vector<Tensor>> Arrive(int64_t process, const std::string& op,
-                                             const std::map<std::string, Attribute>& attributes,
-                                             const std::vector<Region>& regions,
-                                             const std::vector<TensorType>& result_types,
-                                             std::vector<Tensor> operands);
-  // Process `process` has finished its program (or stopped with an error):
-  // it will reach no more collectives.
-  void Finish(int64_t process);
-
- private:
-  struct Arrival {
-    std::string op;
-    std::map<std::string, Attribute> attributes;
-    const std::vector<Region>* regions = nullptr;  // the arriving op's, alive while it waits
-    std::vector<TensorType> result_types;
-    std::vector<Tensor> operands;
-  };
-  struct Step {
-    std::map<int64_t, Arrival> arrivals;  // by process
-    bool done = false;
-    absl::Status status;
-    std::vector<std::vector<Tensor>> results;  // by process
-  };
-  // With the lock held: a deadlock when no process can move on.
-  void CheckForDeadlock();
-
-  const ProcessGrid grid_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::map<int64_t, Step> steps_;          // by step number
-  std::map<int64_t, int64_t> next_step_;   // by process
-  std::map<int64_t, int64_t> waiting_at_;  // process -> step it waits at
-  std::map<int64_t, bool> finished_;
-  absl::Status deadlock_;
-};
 
 }  // namespace hlocheck::oracle
 

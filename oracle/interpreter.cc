@@ -88,10 +88,12 @@ absl::Status AtOperation(const Operation& op, const absl::Status& status) {
 }
 
 // Ops whose oracle function takes any value (tokens, tuples, quantized
-// tensors as their storage): custom_call's targets only move values or
-// write zeros (oracle/calls.cc). Every other op the interpreter hands the
-// oracle takes plain tensors.
-bool TakesAnyValue(std::string_view op) { return op == "custom_call"; }
+// tensors as their storage): custom_call's targets and the transfers only
+// move values or write zeros (oracle/calls.cc, oracle/side_effects.cc).
+// Every other op the interpreter hands the oracle takes plain tensors.
+bool TakesAnyValue(std::string_view op) {
+  return op == "custom_call" || TransferOf(op) != Transfer::kNone;
+}
 
 void AppendLeaves(const RuntimeValue& value, std::vector<Tensor>* leaves) {
   if (value.type.is_tensor()) leaves->push_back(value.tensor);
@@ -145,6 +147,8 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::Call(const std::string& n
                                         ", expected " + function->type.inputs[i].ToString());
     }
   }
+  // A lone program's host queues and channels live for one top-level call.
+  if (depth_ == 0 && rendezvous_ == nullptr) lone_.reset();
   if (++depth_ > kMaxCallDepth) {
     --depth_;
     return absl::ResourceExhaustedError("calls nested deeper than " +
@@ -217,8 +221,11 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
   if (op.name.starts_with("stablehlo.") && oracle::IsGridCollective(op.name.substr(10))) {
     // Every process's operands meet at the rendezvous (a lone program is
     // the only process of a 1 x 1 grid). The spec's constraints are not
-    // verified here: they need the grid, which a Case does not carry yet;
-    // GridResults checks what it computes with.
+    // verified here: programs use the public spec's forms of these ops
+    // (variadic operands, ragged groups padded with -1, the corpus's
+    // all_gather, all_reduce, all_to_all, collective_broadcast), which the
+    // seed's constraints reject; GridResults checks what it computes with.
+    // A gate case on a grid is verified (Oracle::Run).
     if (const spec::OpSpec* spec = registry_->Find(op.name.substr(10))) {
       for (const std::string& name : spec->unmodelled_attributes) {
         if (op.raw_attributes.count(name)) {
@@ -258,6 +265,9 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     std::vector<RuntimeValue> values;
     for (Tensor& t : *results) values.push_back(RuntimeValue::Of(std::move(t)));
     return values;
+  }
+  if (op.name.starts_with("stablehlo.") && TransferOf(op.name.substr(10)) != Transfer::kNone) {
+    return RunTransfer(op, operands, environment);
   }
   if (op.name == "stablehlo.composite") {
     // In a program the decomposition is a function of the module, named by
@@ -350,6 +360,62 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     if (*handled) return results;
   }
   return Unsupported(op.name, "");
+}
+
+oracle::ProcessRendezvous& Interpreter::rendezvous() {
+  if (rendezvous_ != nullptr) return *rendezvous_;
+  if (lone_ == nullptr) lone_ = std::make_unique<oracle::ProcessRendezvous>(oracle::ProcessGrid{});
+  return *lone_;
+}
+
+absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunTransfer(
+    const Operation& op, const std::vector<RuntimeValue>& operands,
+    const Environment& environment) {
+  HLOCHECK_ASSIGN_OR_RETURN(Case c, OracleCase(op, operands, environment));
+  oracle::ProcessRendezvous& grid = rendezvous();
+  // send and recv go through their channel; infeed and outfeed through the
+  // host's queues.
+  int64_t channel =
+      c.op == "infeed" ? oracle::ProcessRendezvous::kInfeed : oracle::ProcessRendezvous::kOutfeed;
+  if (c.op == "send" || c.op == "recv") {
+    const Attribute* id = c.FindAttribute("channel_id");
+    if (id == nullptr || !std::holds_alternative<int64_t>(*id)) {
+      return absl::InvalidArgumentError(op.name + " needs a channel_handle");
+    }
+    channel = std::get<int64_t>(*id);
+  }
+  const bool incoming = TransferOf(c.op) == Transfer::kIncoming;
+  if (incoming) {
+    absl::StatusOr<oracle::Message> message =
+        c.op == "infeed" ? grid.Take(channel) : grid.Receive(process_, channel);
+    HLOCHECK_RETURN_IF_ERROR(message.status());
+    c.incoming = *std::move(message);
+  } else {
+    for (const Tensor& t : c.operands) c.result_types.push_back(t.type());
+    c.outgoing = static_cast<int64_t>(c.operands.size());
+  }
+  auto expectations = oracle_->Run(c);
+  if (absl::IsUnimplemented(expectations.status())) {
+    return Unsupported(op.name, std::string(expectations.status().message()));
+  }
+  HLOCHECK_RETURN_IF_ERROR(expectations.status());
+  const size_t own = expectations->size() - static_cast<size_t>(c.outgoing);
+  if (!incoming) {
+    oracle::Message message;
+    for (size_t i = own; i < expectations->size(); ++i) {
+      message.push_back(std::move((*expectations)[i].reference));
+    }
+    grid.Send(process_, channel, std::move(message));
+  }
+  std::vector<RuntimeValue> leaves;
+  for (size_t i = 0; i < own; ++i) {
+    leaves.push_back(RuntimeValue::Of(std::move((*expectations)[i].reference)));
+  }
+  std::vector<RuntimeValue> values;
+  size_t next = 0;
+  for (const ValueType& type : op.result_types)
+    values.push_back(ValueFromLeaves(type, leaves, &next));
+  return values;
 }
 
 absl::StatusOr<Case> Interpreter::OracleCase(const Operation& op,

@@ -15,8 +15,8 @@
 
 #include "absl/status/statusor.h"
 #include "core/program.h"
-#include "oracle/collectives.h"
 #include "oracle/oracle.h"
+#include "oracle/process_rendezvous.h"
 
 namespace hlocheck {
 
@@ -53,6 +53,12 @@ class Interpreter {
     rendezvous_ = rendezvous;
     process_ = process;
   }
+  // The grid's rendezvous this interpreter's sends, recvs, infeeds and
+  // outfeeds go through: run_parallel's, or a 1 x 1 one of its own that
+  // each top-level Call starts afresh (the host's queues and channels of
+  // a lone program: interpreter.incoming and interpreter.outgoing reach
+  // them).
+  oracle::ProcessRendezvous& rendezvous();
   // Called after every op the oracle ran, with the oracle's expectations for
   // its results (before the interpreter keeps only their reference values).
   // `interpret` uses it to judge a check's constant by what the spec allows.
@@ -122,6 +128,11 @@ class Interpreter {
   absl::StatusOr<std::vector<RuntimeValue>> RunOracleOp(const Operation& op,
                                                         const std::vector<RuntimeValue>& operands,
                                                         const Environment& environment);
+  // infeed, outfeed, send, recv: the oracle's op with the message that
+  // arrived, or giving one away, through rendezvous().
+  absl::StatusOr<std::vector<RuntimeValue>> RunTransfer(const Operation& op,
+                                                        const std::vector<RuntimeValue>& operands,
+                                                        const Environment& environment);
   absl::Status Unsupported(const std::string& op, const std::string& why);
 
   const Oracle* oracle_;
@@ -139,6 +150,7 @@ class Interpreter {
   std::map<const Operation*, std::vector<TensorType>> verified_in_loop_;
   oracle::ProcessRendezvous* rendezvous_ = nullptr;
   int64_t process_ = 0;
+  std::unique_ptr<oracle::ProcessRendezvous> lone_;  // without run_parallel
 };
 
 namespace oracle {

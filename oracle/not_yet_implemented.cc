@@ -11,16 +11,10 @@ namespace hlocheck::oracle {
 namespace {
 
 constexpr char kQuantization[] = "quantized tensors";
-constexpr char kDistributed[] = "control flow, side effects, random numbers and collectives";
 
-constexpr std::array<NotYetImplemented, 7> kNotYetImplemented = {{
+constexpr std::array<NotYetImplemented, 2> kNotYetImplemented = {{
     {"uniform_dequantize", 20, kQuantization},
     {"uniform_quantize", 20, kQuantization},
-    {"after_all", 21, kDistributed},
-    {"infeed", 21, kDistributed},
-    {"outfeed", 21, kDistributed},
-    {"recv", 21, kDistributed},
-    {"send", 21, kDistributed},
 }};
 
 }  // namespace

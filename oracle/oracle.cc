@@ -29,6 +29,7 @@ const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
                          oracle::FftOps,
                          oracle::LinearAlgebraOps,
                          oracle::ReductionOps,
+                         oracle::SideEffectsOps,
                          oracle::DataMovementIndexingOps,
                          oracle::DataMovementScatterOps,
                          oracle::DataMovementShapeOps,

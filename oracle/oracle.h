@@ -72,6 +72,7 @@ std::vector<OpEntry> CollectivesOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> ReductionOps();
+std::vector<OpEntry> SideEffectsOps();
 std::vector<OpEntry> DataMovementIndexingOps();
 std::vector<OpEntry> DataMovementScatterOps();
 std::vector<OpEntry> DataMovementShapeOps();

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 #include "reports/gate_reports.h"
@@ -109,6 +110,17 @@ int RunCommand(const std::vector<std::string>& args) {
   options.command_line = "hlocheck run";
   for (const std::string& a : args) options.command_line += " " + a;
 
+  // The report's directory is made before the run, so that a path that
+  // cannot be one is said at once, not after hours of cases.
+  {
+    std::error_code error;
+    std::filesystem::create_directories(flags.Get("out"), error);
+    if (error) {
+      std::cerr << "hlocheck run: --out " << flags.Get("out")
+                << ": cannot create the report directory: " << error.message() << "\n";
+      return kExitUsage;
+    }
+  }
   auto session = OpenSession(flags, static_cast<int>(*threads));
   if (!session.ok()) {
     std::cerr << "hlocheck run: " << session.status().message() << "\n";

@@ -574,13 +574,63 @@ class Runner {
       return true;
     }
     if (name == "interpreter.run_parallel") return RunParallel(op, operands, results);
+    if (name == "interpreter.incoming" || name == "interpreter.outgoing") {
+      return HostTransfer(op, operands, results);
+    }
     return false;
+  }
+
+  // The case's environment at the other end of a transfer (hlocheck's
+  // own ops; docs/case-format.md): interpreter.incoming queues its
+  // operands as one message for the program's next infeed (or, with a
+  // channel_id, its next recv on that channel); interpreter.outgoing takes
+  // the oldest message the program's outfeeds (or sends on channel_id)
+  // gave away, as its results.
+  absl::StatusOr<bool> HostTransfer(const Operation& op, const std::vector<RuntimeValue>& operands,
+                                    std::vector<RuntimeValue>* results) {
+    const bool incoming = op.name == "interpreter.incoming";
+    int64_t channel =
+        incoming ? oracle::ProcessRendezvous::kInfeed : oracle::ProcessRendezvous::kOutfeed;
+    auto id = op.attributes.find("channel_id");
+    if (id != op.attributes.end()) {
+      if (!std::holds_alternative<int64_t>(id->second)) {
+        return absl::InvalidArgumentError(op.name + ": channel_id must be an integer");
+      }
+      channel = std::get<int64_t>(id->second);
+    }
+    oracle::ProcessRendezvous& grid = interpreter_.rendezvous();
+    if (incoming) {
+      oracle::Message message;
+      for (const RuntimeValue& v : operands) {
+        if (!v.type.is_tensor()) return absl::InvalidArgumentError(op.name + " takes tensors");
+        message.push_back(v.tensor);
+      }
+      grid.Queue(channel, std::move(message));
+      return true;
+    }
+    HLOCHECK_ASSIGN_OR_RETURN(oracle::Message message, grid.Take(channel));
+    if (message.size() != op.result_types.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(op.name, ": the message holds ",
+                                                     message.size(), " tensors, not ",
+                                                     op.result_types.size()));
+    }
+    for (size_t i = 0; i < message.size(); ++i) {
+      if (!op.result_types[i].is_tensor() || message[i].type() != op.result_types[i].tensor()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(op.name, ": tensor ", i, " of the message is ",
+                         message[i].type().ToString(), ", not ", op.result_types[i].ToString()));
+      }
+      RuntimeValue value = RuntimeValue::Of(std::move(message[i]));
+      value.type = op.result_types[i];
+      results->push_back(std::move(value));
+    }
+    return true;
   }
 
   // programs[i][j] runs on process (replica i, partition j) with its share
   // of the inputs, in order; their results are concatenated. Each process
   // runs on a thread of its own with an interpreter of its own, and their
-  // collectives meet at one rendezvous (oracle/collectives.h): processes
+  // collectives meet at one rendezvous (oracle/process_rendezvous.h): processes
   // that never meet are a reported deadlock.
   absl::StatusOr<bool> RunParallel(const Operation& op, const std::vector<RuntimeValue>& operands,
                                    std::vector<RuntimeValue>* results) {
@@ -619,6 +669,30 @@ class Runner {
     }
     oracle::ProcessRendezvous rendezvous(
         oracle::ProcessGrid{replicas, std::max<int64_t>(partitions, 0)});
+    // The host's infeed queue: each function's results are one message.
+    if (auto infeed = op.raw_attributes.find("infeed"); infeed != op.raw_attributes.end()) {
+      std::vector<std::string> queue;
+      try {
+        mlir::Cursor cursor(infeed->second, "infeed");
+        for (const mlir::AttrSyntax& item : mlir::ParseAttribute(cursor).items) {
+          queue.push_back(item.string);
+        }
+      } catch (const mlir::SyntaxError& e) {
+        return absl::InvalidArgumentError(std::string("run_parallel infeed: ") + e.what());
+      }
+      for (const std::string& name : queue) {
+        HLOCHECK_ASSIGN_OR_RETURN(std::vector<RuntimeValue> values, interpreter_.Call(name, {}));
+        oracle::Message message;
+        for (RuntimeValue& v : values) {
+          if (!v.type.is_tensor()) {
+            return absl::InvalidArgumentError("run_parallel infeed: @" + name +
+                                              " returns other than tensors");
+          }
+          message.push_back(std::move(v.tensor));
+        }
+        rendezvous.Queue(oracle::ProcessRendezvous::kInfeed, std::move(message));
+      }
+    }
     std::vector<absl::StatusOr<std::vector<RuntimeValue>>> outputs(names.size(),
                                                                    absl::UnknownError("not run"));
     std::vector<std::thread> threads;

@@ -71,6 +71,7 @@ const std::vector<OpEntry>& OpTable() {
                                cpu::FftOps(),
                                cpu::LinearAlgebraOps(),
                                cpu::ReductionOps(),
+                               cpu::SideEffectsOps(),
                                cpu::DataMovementIndexingOps(),
                                cpu::DataMovementScatterOps(),
                                cpu::DataMovementShapeOps(),
@@ -105,8 +106,9 @@ AdapterSupport SupportsCase(const Case& c) {
     static const std::vector<OpEntry> tuple_ops = DataMovementTuplesOps();
     static const std::vector<OpEntry> control_flow_ops = ControlFlowOps();
     static const std::vector<OpEntry> calls_ops = CallsOps();
+    static const std::vector<OpEntry> side_effects_ops = SideEffectsOps();
     bool takes_structure = false;
-    for (const auto* ops : {&tuple_ops, &control_flow_ops, &calls_ops}) {
+    for (const auto* ops : {&tuple_ops, &control_flow_ops, &calls_ops, &side_effects_ops}) {
       for (const OpEntry& entry : *ops) takes_structure |= entry.name == op->name;
     }
     if (!takes_structure) {

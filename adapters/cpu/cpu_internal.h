@@ -84,6 +84,9 @@ std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> RandomNumbersOps();
 std::vector<OpEntry> ReductionOps();
+// after_all, infeed, outfeed, send and recv: tokens, and messages across the
+// op's boundary (Case's incoming and outgoing).
+std::vector<OpEntry> SideEffectsOps();
 std::vector<OpEntry> DataMovementIndexingOps();
 std::vector<OpEntry> DataMovementScatterOps();
 std::vector<OpEntry> DataMovementShapeOps();

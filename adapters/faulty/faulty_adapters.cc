@@ -5,34 +5,17 @@
 #include <map>
 
 #include "adapters/cpu/cpu_adapter.h"
+#include "adapters/faulty/faulty_internal.h"
 #include "core/case_attributes.h"
 #include "core/element_value.h"
 
 namespace hlocheck {
 namespace {
 
-// The CPU adapter, except for one op, which `Faulty` gets wrong.
-class FaultyAdapter : public Adapter {
- public:
-  FaultyAdapter(std::string name, std::string op, const AdapterOptions& options)
-      : name_(std::move(name)), op_(std::move(op)), cpu_(options) {}
-
-  std::string_view name() const override { return name_; }
-  std::vector<std::string> ImplementedOps() const override { return cpu_.ImplementedOps(); }
-  AdapterSupport Supports(const Case& c) const override { return cpu_.Supports(c); }
-  absl::StatusOr<std::vector<Tensor>> Run(const Case& c) override {
-    return c.op == op_ ? Faulty(c) : cpu_.Run(c);
-  }
-
- protected:
-  virtual absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) = 0;
-  CpuAdapter& cpu() { return cpu_; }
-
- private:
-  std::string name_;
-  std::string op_;
-  CpuAdapter cpu_;
-};
+using faulty::DistributedFaults;
+using faulty::FaultEntry;
+using faulty::FaultyAdapter;
+using faulty::Make;
 
 // exp(x) one ULP too large whenever x < 0, as a polynomial with a biased
 // coefficient on one side of zero would give.
@@ -458,153 +441,6 @@ class DotAlgorithmSinglePassFault : public FaultyAdapter {
   }
 };
 
-// rng NORMAL with one and a half times the standard deviation asked for.
-class RngWideNormalFault : public FaultyAdapter {
- public:
-  using FaultyAdapter::FaultyAdapter;
-
- protected:
-  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
-    const Attribute* distribution = c.FindAttribute("rng_distribution");
-    const auto* name = distribution ? std::get_if<EnumValue>(distribution) : nullptr;
-    if (name == nullptr || name->name != "NORMAL") return cpu().Run(c);
-    Case wide = c;
-    Tensor& b = wide.operands[1];
-    DispatchElementType(b.element_type(), [&]<ElementType T>() {
-      if constexpr (IsFloat(T)) {
-        uint8_t flags = 0;
-        b.values<T>()[0] = FromExact<T>(ExactValue::FromDouble(1.5 * ToDouble<T>(b.values<T>()[0])),
-                                        RoundingMode::kNearestEven, &flags);
-      }
-    });
-    return cpu().Run(wide);
-  }
-};
-
-// rng UNIFORM on integers over [a, b] instead of [a, b): b itself drawn.
-class RngClosedIntervalFault : public FaultyAdapter {
- public:
-  using FaultyAdapter::FaultyAdapter;
-
- protected:
-  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
-    Case closed = c;
-    Tensor& b = closed.operands[1];
-    DispatchElementType(b.element_type(), [&]<ElementType T>() {
-      if constexpr (IsInteger(T) && !IsBool(T)) {
-        b.values<T>()[0] = WrapInteger<T>(IntegerBits<T>(b.values<T>()[0]) + 1);
-      }
-    });
-    // Where b + 1 wraps, [a, b + 1) is no longer an interval: as asked.
-    if (IsInteger(b.element_type()) && !IsBool(b.element_type())) {
-      bool wrapped = false;
-      DispatchElementType(b.element_type(), [&]<ElementType T>() {
-        if constexpr (IsInteger(T) && !IsBool(T)) {
-          wrapped = ToDouble<T>(b.values<T>()[0]) < ToDouble<T>(c.operands[1].values<T>()[0]);
-        }
-      });
-      if (wrapped) return cpu().Run(c);
-    }
-    return cpu().Run(closed);
-  }
-};
-
-// case with its index clamped into range: a negative index runs branch 0
-// instead of the last branch (the spec sends every out-of-range index to
-// branches[-1]; a lowering to a clamped jump table gets only the high side
-// right).
-class CaseClampedIndexFault : public FaultyAdapter {
- public:
-  using FaultyAdapter::FaultyAdapter;
-
- protected:
-  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
-    Case clamped = c;
-    if (clamped.operands.size() == 1 && clamped.operands[0].element_type() == ElementType::kSI32 &&
-        clamped.operands[0].num_elements() == 1) {
-      int32_t& index = clamped.operands[0].values<ElementType::kSI32>()[0];
-      index = std::max(index, 0);
-    }
-    return cpu().Run(clamped);
-  }
-};
-
-// while whose cond compares with LE where it says LT: one iteration too
-// many for a counting loop (an off-by-one in a loop-bound rewrite). Not
-// where the bound is its type's largest value (si2's, ui2's counters):
-// there LE never turns false and the loop would run until the CPU adapter
-// gives up (2^24 iterations).
-class WhileLessEqualFault : public FaultyAdapter {
- public:
-  using FaultyAdapter::FaultyAdapter;
-
- protected:
-  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
-    Case off_by_one = c;
-    if (!off_by_one.regions.empty()) {
-      for (Block& block : off_by_one.regions[0].blocks) {
-        // The integer constants of the cond: whether each is its type's
-        // largest value.
-        std::map<ValueId, bool> at_maximum;
-        for (const Operation& op : block.operations) {
-          auto value = op.attributes.find("value");
-          if (op.name != "stablehlo.constant" || value == op.attributes.end() ||
-              !std::holds_alternative<Tensor>(value->second) || op.results.size() != 1) {
-            continue;
-          }
-          const Tensor& t = std::get<Tensor>(value->second);
-          DispatchElementType(t.element_type(), [&]<ElementType T>() {
-            if constexpr (IsInteger(T)) {
-              if (t.num_elements() == 1) {
-                at_maximum[op.results[0]] =
-                    static_cast<uint64_t>(t.values<T>()[0]) == IntegerMaxUnsigned(T);
-              }
-            }
-          });
-        }
-        for (Operation& op : block.operations) {
-          auto direction = op.attributes.find("comparison_direction");
-          if (op.name == "stablehlo.compare" && op.operands.size() == 2 &&
-              direction != op.attributes.end() &&
-              std::holds_alternative<EnumValue>(direction->second) &&
-              std::get<EnumValue>(direction->second).name == "LT" &&
-              at_maximum.count(op.operands[1]) && !at_maximum[op.operands[1]]) {
-            direction->second = EnumValue{"LE"};
-          }
-        }
-      }
-    }
-    return cpu().Run(off_by_one);
-  }
-};
-
-// A collective walking each group's processes in reverse order (the
-// group's last process first), as a ring implementation that walks the
-// ring the wrong way would: all_gather concatenates the operands backwards,
-// reduce_scatter hands each process another's part, collective_reduce keeps
-// the result on the group's last process instead of its source.
-class ReplicaGroupsReversedFault : public FaultyAdapter {
- public:
-  using FaultyAdapter::FaultyAdapter;
-
- protected:
-  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
-    Case reversed = c;
-    auto groups = reversed.attributes.find("replica_groups");
-    if (groups != reversed.attributes.end() && std::holds_alternative<Tensor>(groups->second)) {
-      Tensor& t = std::get<Tensor>(groups->second);
-      if (t.shape().size() == 2 && t.element_type() == ElementType::kSI64) {
-        auto ids = t.values<ElementType::kSI64>();
-        const int64_t columns = t.shape()[1];
-        for (int64_t row = 0; row < t.shape()[0]; ++row) {
-          std::reverse(ids.begin() + row * columns, ids.begin() + (row + 1) * columns);
-        }
-      }
-    }
-    return cpu().Run(reversed);
-  }
-};
-
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -656,95 +492,67 @@ class ShiftMaskedFault : public FaultyAdapter {
   }
 };
 
-template <typename Fault>
-std::unique_ptr<Adapter> Make(const std::string& name, const std::string& op,
-                              const AdapterOptions& options) {
-  return std::make_unique<Fault>(name, op, options);
-}
-
-struct FaultEntry {
-  FaultDescription description;
-  std::unique_ptr<Adapter> (*create)(const std::string&, const std::string&, const AdapterOptions&);
-};
-
 const std::vector<FaultEntry>& FaultTable() {
-  static const auto* table = new std::vector<FaultEntry>{
-      {{"faulty-exponential-ulp", "exponential",
-        "exponential one ULP too large for negative inputs"},
-       Make<ExponentialUlpFault>},
-      {{"faulty-transpose-swap", "transpose",
-        "transpose with two permutation entries swapped when their result sizes match"},
-       Make<TransposeSwapFault>},
-      {{"faulty-slice-stride", "slice", "slice reading the innermost dimension with stride - 1"},
-       Make<SliceStrideFault>},
-      {{"faulty-dot-general-drop", "dot_general",
-        "dot_general dropping the last term of its first contracting dimension"},
-       Make<DotGeneralDropTermFault>},
-      {{"faulty-dot-algorithm-single-pass", "dot_general",
-        "dot_general running a split algorithm (bf16_3x, bf16_6x, tf32_3x) as one pass over "
-        "the first components"},
-       Make<DotAlgorithmSinglePassFault>},
-      {{"faulty-rng-wide-normal", "rng",
-        "rng NORMAL with 1.5 times the standard deviation asked for"},
-       Make<RngWideNormalFault>},
-      {{"faulty-rng-closed-interval", "rng",
-        "rng UNIFORM on integers over [a, b] instead of [a, b)"},
-       Make<RngClosedIntervalFault>},
-      {{"faulty-case-clamped-index", "case",
-        "case running branch 0, not the last branch, for a negative index"},
-       Make<CaseClampedIndexFault>},
-      {{"faulty-while-less-equal", "while",
-        "while comparing with LE where its cond says LT (one iteration too many)"},
-       Make<WhileLessEqualFault>},
-      {{"faulty-all-gather-reversed", "all_gather",
-        "all_gather concatenating each group's operands last process first"},
-       Make<ReplicaGroupsReversedFault>},
-      {{"faulty-reduce-scatter-reversed", "reduce_scatter",
-        "reduce_scatter giving the process at index i of its group part n-1-i"},
-       Make<ReplicaGroupsReversedFault>},
-      {{"faulty-collective-reduce-reversed", "collective_reduce",
-        "collective_reduce keeping the result on the group's last process, not its first"},
-       Make<ReplicaGroupsReversedFault>},
-      {{"faulty-reduce-drop", "reduce",
-        "reduce dropping the last element of each slice along its first reduced dimension"},
-       Make<ReduceDropTermFault>},
-      {{"faulty-reduce-window-zero-padding", "reduce_window",
-        "reduce_window padding with zeros instead of the init values"},
-       Make<ReduceWindowZeroPaddingFault>},
-      {{"faulty-map-swapped-arguments", "map",
-        "map handing the computation its arguments in reverse order"},
-       Make<MapSwappedArgumentsFault>},
-      {{"faulty-convolution-no-reversal", "convolution", "convolution ignoring window_reversal"},
-       Make<ConvolutionNoReversalFault>},
-      {{"faulty-select-and-scatter-last-tie", "select_and_scatter",
-        "select_and_scatter giving a tie in a window to its last element, not its first"},
-       Make<SelectAndScatterLastTieFault>},
-      {{"faulty-fft-odd-twiddle", "fft",
-        "a 1-dimensional FFT of odd length with twiddle factors of the wrong sign"},
-       Make<FftOddTwiddleFault>},
-      {{"faulty-batch-norm-no-epsilon", "batch_norm_inference",
-        "batch_norm_inference without epsilon"},
-       Make<BatchNormNoEpsilonFault>},
-      {{"faulty-batch-norm-training-drop", "batch_norm_training",
-        "batch_norm_training whose batch_mean loses the last element of each feature"},
-       Make<BatchNormTrainingDropTermFault>},
-      {{"faulty-batch-norm-grad-bf16-sum", "batch_norm_grad",
-        "batch_norm_grad summing grad_offset with bf16 partial sums"},
-       Make<BatchNormGradBf16SumFault>},
-      {{"faulty-cholesky-bf16", "cholesky",
-        "cholesky factoring the operand rounded to bf16 (a narrow working precision)"},
-       Make<CholeskyBf16Fault>},
-      {{"faulty-triangular-solve-no-transpose", "triangular_solve",
-        "triangular_solve ignoring transpose_a"},
-       Make<TriangularSolveNoTransposeFault>},
-      {{"faulty-convert-truncate", "convert",
-        "float-to-float convert rounding towards zero instead of to nearest even"},
-       Make<ConvertTruncateFault>},
-      {{"faulty-shift-masked", "shift_left",
-        "shift_left masking the amount to the bit width, as x86 does (a free element: the "
-        "de facto convention verdict, not a failure)"},
-       Make<ShiftMaskedFault>},
-  };
+  static const auto* table = [] {
+    auto* faults = new std::vector<FaultEntry>{
+        {{"faulty-exponential-ulp", "exponential",
+          "exponential one ULP too large for negative inputs"},
+         Make<ExponentialUlpFault>},
+        {{"faulty-transpose-swap", "transpose",
+          "transpose with two permutation entries swapped when their result sizes match"},
+         Make<TransposeSwapFault>},
+        {{"faulty-slice-stride", "slice", "slice reading the innermost dimension with stride - 1"},
+         Make<SliceStrideFault>},
+        {{"faulty-dot-general-drop", "dot_general",
+          "dot_general dropping the last term of its first contracting dimension"},
+         Make<DotGeneralDropTermFault>},
+        {{"faulty-dot-algorithm-single-pass", "dot_general",
+          "dot_general running a split algorithm (bf16_3x, bf16_6x, tf32_3x) as one pass over "
+          "the first components"},
+         Make<DotAlgorithmSinglePassFault>},
+        {{"faulty-reduce-drop", "reduce",
+          "reduce dropping the last element of each slice along its first reduced dimension"},
+         Make<ReduceDropTermFault>},
+        {{"faulty-reduce-window-zero-padding", "reduce_window",
+          "reduce_window padding with zeros instead of the init values"},
+         Make<ReduceWindowZeroPaddingFault>},
+        {{"faulty-map-swapped-arguments", "map",
+          "map handing the computation its arguments in reverse order"},
+         Make<MapSwappedArgumentsFault>},
+        {{"faulty-convolution-no-reversal", "convolution", "convolution ignoring window_reversal"},
+         Make<ConvolutionNoReversalFault>},
+        {{"faulty-select-and-scatter-last-tie", "select_and_scatter",
+          "select_and_scatter giving a tie in a window to its last element, not its first"},
+         Make<SelectAndScatterLastTieFault>},
+        {{"faulty-fft-odd-twiddle", "fft",
+          "a 1-dimensional FFT of odd length with twiddle factors of the wrong sign"},
+         Make<FftOddTwiddleFault>},
+        {{"faulty-batch-norm-no-epsilon", "batch_norm_inference",
+          "batch_norm_inference without epsilon"},
+         Make<BatchNormNoEpsilonFault>},
+        {{"faulty-batch-norm-training-drop", "batch_norm_training",
+          "batch_norm_training whose batch_mean loses the last element of each feature"},
+         Make<BatchNormTrainingDropTermFault>},
+        {{"faulty-batch-norm-grad-bf16-sum", "batch_norm_grad",
+          "batch_norm_grad summing grad_offset with bf16 partial sums"},
+         Make<BatchNormGradBf16SumFault>},
+        {{"faulty-cholesky-bf16", "cholesky",
+          "cholesky factoring the operand rounded to bf16 (a narrow working precision)"},
+         Make<CholeskyBf16Fault>},
+        {{"faulty-triangular-solve-no-transpose", "triangular_solve",
+          "triangular_solve ignoring transpose_a"},
+         Make<TriangularSolveNoTransposeFault>},
+        {{"faulty-convert-truncate", "convert",
+          "float-to-float convert rounding towards zero instead of to nearest even"},
+         Make<ConvertTruncateFault>},
+        {{"faulty-shift-masked", "shift_left",
+          "shift_left masking the amount to the bit width, as x86 does (a free element: the "
+          "de facto convention verdict, not a failure)"},
+         Make<ShiftMaskedFault>},
+    };
+    for (FaultEntry& entry : DistributedFaults()) faults->push_back(std::move(entry));
+    return faults;
+  }();
   return *table;
 }
 

@@ -43,6 +43,12 @@ AdapterSupport ProgramAdapter::Supports(const Case& c) const {
                          : std::string("?"),
                      ": hlocheck's custom_call targets have no implementation in a compiler"));
   }
+  if (TransferOf(c.op) != Transfer::kNone) {
+    return AdapterSupport::No(absl::StrCat(
+        c.op,
+        ": feeding the host's side of a transfer (infeed and outfeed queues, host channels) "
+        "through a compiler's runtime is not written yet"));
+  }
   if (c.ProcessCount() > 1) {
     return AdapterSupport::No(absl::StrCat(
         "a grid of ", c.num_replicas, " x ", c.num_partitions,

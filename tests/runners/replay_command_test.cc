@@ -113,5 +113,19 @@ TEST(ReplayCommandTest, ACaseRunsWithItsBatchAgain) {
   EXPECT_NE(err.find("the batch does not hold the case"), std::string::npos) << err;
 }
 
+// `hlocheck run --out` where no directory can be: said before any case runs,
+// with exit status 2 (bad usage), not after the run.
+TEST(RunCommandTest, AnOutputDirectoryThatCannotBeIsBadUsageBeforeTheRun) {
+  const std::string file = WriteFile("not_a_directory", "a file");
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  const int status = RunCommand({"--ops", "add", "--cases", "1", "--out", file + "/reports"});
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status, kExitUsage);
+  EXPECT_NE(err.find("cannot create the report directory"), std::string::npos) << err;
+  EXPECT_EQ(out.find("cases,"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace hlocheck
