@@ -184,8 +184,29 @@ absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& fi
                                         " comes before " + tested->name);
     }
   }
-  const spec::OpSpec* spec = registry.Find(tested->name.substr(10));
+  // func.call is the case `call`, its callee a function of the module.
+  const bool call = tested->name == "func.call";
+  const spec::OpSpec* spec =
+      call ? registry.Find("call")
+           : (tested->name.rfind("stablehlo.", 0) == 0 ? registry.Find(tested->name.substr(10))
+                                                       : nullptr);
   if (spec == nullptr) return absl::InvalidArgumentError(tested->name + " is not in the spec");
+  std::vector<Region> regions = tested->regions;
+  if (call) {
+    auto callee = tested->attributes.find("callee");
+    const Function* f =
+        callee != tested->attributes.end() && std::holds_alternative<std::string>(callee->second)
+            ? module->Find(std::get<std::string>(callee->second))
+            : nullptr;
+    if (f == nullptr || f->body.blocks.empty() || f->body.blocks[0].operations.empty()) {
+      return absl::InvalidArgumentError(file + ": func.call names no function of the module");
+    }
+    // The callee's body as the case's region: its func.return a
+    // stablehlo.return, as regions end.
+    Region body = f->body;
+    body.blocks[0].operations.back().name = "stablehlo.return";
+    regions = {std::move(body)};
+  }
   Case c;
   c.op = spec->name;
   std::vector<ValueType> operand_types;
@@ -250,7 +271,8 @@ absl::StatusOr<Case> ReadCaseModule(std::string_view text, const std::string& fi
     c.region_segments = *sizes;
   }
   c.attributes = tested->attributes;
-  c.regions = tested->regions;
+  if (call) c.attributes.clear();  // the callee's name is the module's, not the case's
+  c.regions = std::move(regions);
   return c;
 }
 

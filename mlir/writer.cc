@@ -216,6 +216,16 @@ Operation CaseOperation(const Case& c) {
 std::string CaseOperationText(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
                               const Case& c) {
   Operation op = CaseOperation(c);
+  if (spec.name == "call") {
+    // func.call names its callee, which the caller has printed as a
+    // function (CalleeFunction) and named in the attribute `callee`.
+    const Attribute* callee = c.FindAttribute("callee");
+    const std::string name = callee != nullptr && std::holds_alternative<std::string>(*callee)
+                                 ? std::get<std::string>(*callee)
+                                 : std::string("callee");
+    return "func.call @" + name + "(" + absl::StrJoin(OperandNames(spec, c), ", ") + ") : (" +
+           Types(op.operand_types) + ") -> " + ResultTypes(op.result_types);
+  }
   std::string text = QuoteString(op.name) + "(" + absl::StrJoin(OperandNames(spec, c), ", ") + ")";
   if (!op.regions.empty()) {
     Printer printer(registry);
@@ -395,10 +405,52 @@ std::string PrintGridCaseModule(const spec::SpecRegistry& registry, const spec::
 
 }  // namespace
 
+namespace {
+
+// composite's decomposition or func.call's callee, given in a case as
+// region 0, as the function `name` that a program's composite or call names
+// by symbol (StableHLO's composite takes no regions): the region's block,
+// its stablehlo.return a func.return.
+std::string CalleeFunction(const spec::SpecRegistry& registry, const std::string& name,
+                           const Region& region) {
+  Module module;
+  Function function;
+  function.name = name;
+  function.is_public = false;
+  function.type = region.type();
+  function.body = region;
+  if (!function.body.blocks.empty() && !function.body.blocks[0].operations.empty()) {
+    function.body.blocks[0].operations.back().name = "func.return";
+  }
+  module.functions.push_back(std::move(function));
+  std::string text;
+  for (absl::string_view line : absl::StrSplit(PrintModule(module, registry), '\n')) {
+    if (!line.empty()) text += "  " + std::string(line) + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
                             const Case& c, const std::vector<CaseCheck>& checks,
                             const std::vector<std::string>& comments) {
   if (c.ProcessCount() > 1) return PrintGridCaseModule(registry, spec, c, checks, comments);
+  if (spec.name == "call" && !c.regions.empty()) {
+    // func.call: the callee a private function of the module, @main calls it.
+    Case call = c;
+    call.regions.clear();
+    call.region_segments.clear();
+    call.attributes["callee"] = std::string("callee");
+    std::string text;
+    for (const std::string& comment : comments) text += "// " + comment + "\n";
+    text += "module @hlocheck_case {\n" + CalleeFunction(registry, "callee", c.regions[0]);
+    for (absl::string_view line : absl::StrSplit(PrintCaseModule(registry, spec, call, checks, {}),
+                                                 '\n', absl::SkipEmpty())) {
+      text += "  " + std::string(line) + "\n";
+    }
+    return text + "}\n";
+  }
   std::string text;
   for (const std::string& comment : comments) text += "// " + comment + "\n";
   // With tokens or tuples, @main returns the op's results: that marks the op
@@ -484,41 +536,19 @@ struct CaseFunction {
   std::string helpers;
 };
 
-// composite's decomposition, given in a case as region 0, as the function
-// `name` that a program's composite names by symbol (StableHLO's composite
-// takes no regions): the region's block, its stablehlo.return a
-// func.return.
-std::string DecompositionFunction(const spec::SpecRegistry& registry, const std::string& name,
-                                  const Region& region) {
-  Module module;
-  Function function;
-  function.name = name;
-  function.is_public = false;
-  function.type = region.type();
-  function.body = region;
-  if (!function.body.blocks.empty() && !function.body.blocks[0].operations.empty()) {
-    function.body.blocks[0].operations.back().name = "func.return";
-  }
-  module.functions.push_back(std::move(function));
-  std::string text;
-  for (absl::string_view line : absl::StrSplit(PrintModule(module, registry), '\n')) {
-    if (!line.empty()) text += "  " + std::string(line) + "\n";
-  }
-  return text;
-}
-
 // `prefix` names the helper functions apart from other cases' in a batch.
 CaseFunction BuildCaseFunction(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
                                const Case& case_to_print, ProgramInputs inputs,
                                const std::string& prefix) {
   CaseFunction function;
   Case c = case_to_print;
-  if (spec.name == "composite" && !c.regions.empty()) {
-    const std::string name = prefix + "_decomposition";
-    function.helpers = DecompositionFunction(registry, name, c.regions[0]);
+  if ((spec.name == "composite" || spec.name == "call") && !c.regions.empty()) {
+    const bool call = spec.name == "call";
+    const std::string name = prefix + (call ? "_callee" : "_decomposition");
+    function.helpers = CalleeFunction(registry, name, c.regions[0]);
     c.regions.clear();
     c.region_segments.clear();
-    c.attributes["decomposition"] = name;
+    c.attributes[call ? "callee" : "decomposition"] = name;
   }
   std::string& body = function.body;
   std::vector<std::string> names = OperandNames(spec, c);

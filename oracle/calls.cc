@@ -1,5 +1,6 @@
 // Ops that call something the op names: custom_call (an implementation-
-// defined target) and composite (its decomposition).
+// defined target), composite (its decomposition) and func.call (its
+// callee; the func dialect's op, checked as the case `call`).
 //
 // custom_call's targets are the implementation's to define; the oracle
 // knows hlocheck's own, documented in docs/custom-call-targets.md, which a
@@ -97,22 +98,31 @@ Results CustomCall(const Case& c) {
                    " (not one of hlocheck's targets: docs/custom-call-targets.md)"));
 }
 
-// composite: results = decomposition(inputs). A case gives the
-// decomposition as its first region; the other regions are ignored, as
-// when the decomposition is inlined.
-Results Composite(const Case& c) {
+// results = function(inputs), the function given as the case's first
+// region.
+Results CallRegion(const Case& c, const char* function) {
   if (c.regions.empty()) {
-    return absl::InvalidArgumentError("composite: the case gives no decomposition");
+    return absl::InvalidArgumentError(absl::StrCat(c.op, ": the case gives no ", function));
   }
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<RuntimeValue> inputs, OperandValues(c));
-  CaseRegions regions("composite");
+  CaseRegions regions(c.op);
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<RuntimeValue> results,
                             regions.runner()(c.regions[0], std::move(inputs)));
   return regions.Expectations(results);
 }
 
+// composite: results = decomposition(inputs). A case gives the
+// decomposition as its first region; the other regions are ignored, as
+// when the decomposition is inlined.
+Results Composite(const Case& c) { return CallRegion(c, "decomposition"); }
+
+// func.call: results = callee(inputs), the callee given as the region.
+Results Call(const Case& c) { return CallRegion(c, "callee"); }
+
 }  // namespace
 
-std::vector<OpEntry> CallsOps() { return {{"composite", Composite}, {"custom_call", CustomCall}}; }
+std::vector<OpEntry> CallsOps() {
+  return {{"call", Call}, {"composite", Composite}, {"custom_call", CustomCall}};
+}
 
 }  // namespace hlocheck::oracle

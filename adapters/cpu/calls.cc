@@ -88,9 +88,11 @@ absl::StatusOr<Results> RunCustomCall(const Case& c, const Device& device) {
   return absl::UnimplementedError(absl::StrCat("unsupported: custom_call @", target));
 }
 
+// composite's decomposition, func.call's callee: the case's first region.
 absl::StatusOr<TensorRegion> Decomposition(const Case& c) {
-  if (c.regions.empty()) return absl::InvalidArgumentError("composite: no decomposition");
-  return TensorRegion::Create(c.regions[0], c.OperandValueTypes(), "composite: decomposition");
+  const std::string what = c.op == "call" ? "callee" : "decomposition";
+  if (c.regions.empty()) return absl::InvalidArgumentError(c.op + ": no " + what);
+  return TensorRegion::Create(c.regions[0], c.OperandValueTypes(), c.op + ": " + what);
 }
 
 AdapterSupport SupportsComposite(const Case& c) {
@@ -100,7 +102,8 @@ AdapterSupport SupportsComposite(const Case& c) {
 }
 
 // composite: results = decomposition(inputs); its other regions are
-// ignored, as when the decomposition is inlined.
+// ignored, as when the decomposition is inlined. func.call: results =
+// callee(inputs).
 absl::StatusOr<Results> RunComposite(const Case& c, const Device& device) {
   HLOCHECK_ASSIGN_OR_RETURN(TensorRegion decomposition, Decomposition(c));
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> inputs, OperandValues(c));
@@ -113,6 +116,7 @@ absl::StatusOr<Results> RunComposite(const Case& c, const Device& device) {
 
 std::vector<OpEntry> CallsOps() {
   return {
+      {"call", kVariadic, &SupportsComposite, &RunComposite},
       {"composite", kVariadic, &SupportsComposite, &RunComposite},
       {"custom_call", kVariadic, &SupportsCustomCall, &RunCustomCall},
   };

@@ -1,7 +1,8 @@
 // Faults in the ops of distributed and stateful programs: random numbers
 // drawn from the wrong distribution, control flow that takes the wrong
 // branch or one iteration too many, collectives that walk their groups
-// backwards, and a transfer that loses part of its message.
+// backwards, a transfer that loses part of its message, and a call that
+// mixes up its arguments.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -184,6 +185,28 @@ class OutfeedHalfCopiedFault : public FaultyAdapter {
   }
 };
 
+// func.call passing its first two arguments of one type in each other's
+// places, as a calling convention that numbers its registers the other way
+// round would.
+class CallSwappedArgumentsFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case swapped = c;
+    for (size_t i = 0; i < swapped.operands.size(); ++i) {
+      for (size_t j = i + 1; j < swapped.operands.size(); ++j) {
+        if (swapped.operands[i].type() == swapped.operands[j].type()) {
+          std::swap(swapped.operands[i], swapped.operands[j]);
+          return cpu().Run(swapped);
+        }
+      }
+    }
+    return cpu().Run(c);
+  }
+};
+
 }  // namespace
 
 std::vector<FaultEntry> DistributedFaults() {
@@ -212,6 +235,9 @@ std::vector<FaultEntry> DistributedFaults() {
       {{"faulty-outfeed-half-copied", "outfeed",
         "outfeed giving the host only the first half of each tensor's elements"},
        Make<OutfeedHalfCopiedFault>},
+      {{"faulty-call-swapped-arguments", "call",
+        "func.call passing its first two arguments of one type in each other's places"},
+       Make<CallSwappedArgumentsFault>},
   };
 }
 

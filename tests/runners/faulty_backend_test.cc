@@ -49,8 +49,10 @@ TEST_P(FaultyBackendTest, IsCaughtShrunkAndReported) {
   EXPECT_LE(finding.minimal_elements, fault.max_minimal_elements) << "not shrunk far enough:\n"
                                                                   << finding.reproducer;
   EXPECT_LE(finding.minimal_elements, finding.original_elements);
-  EXPECT_NE(finding.reproducer.find("\"stablehlo." + fault.op + "\""), std::string::npos)
-      << finding.reproducer;
+  // The op under test in its MLIR spelling (the case `call` is func.call).
+  const std::string spelling =
+      fault.op == "call" ? "func.call @" : "\"stablehlo." + fault.op + "\"";
+  EXPECT_NE(finding.reproducer.find(spelling), std::string::npos) << finding.reproducer;
   // A check op, or for a distribution (rng) the comment that stands for it.
   EXPECT_TRUE(finding.reproducer.find("check.expect") != std::string::npos ||
               finding.reproducer.find("must be a sample") != std::string::npos)
@@ -140,6 +142,8 @@ INSTANTIATE_TEST_SUITE_P(
         // Two elements, the second lost on the way to the host (the
         // shrinker may keep a scalar second input beside them).
         FaultCase{"faulty-outfeed-half-copied", "outfeed", ElementType::kSI32, 3},
+        // Two different scalars of one type, each returned in the other's place.
+        FaultCase{"faulty-call-swapped-arguments", "call", ElementType::kSI32, 2},
         // A 2 x 2 triangle and a right-hand side of two or four elements.
         FaultCase{"faulty-triangular-solve-no-transpose", "triangular_solve", ElementType::kF32,
                   8}),
@@ -155,7 +159,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 26u);
+  EXPECT_EQ(Faults().size(), 27u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }
