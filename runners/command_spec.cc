@@ -84,7 +84,9 @@ void PrintSupportTable(const spec::SpecRegistry& registry, const OpSupportTable&
       constraints += "+" + std::to_string(extra) + "p";
     }
     if (ranks > 0) constraints += "+" + std::to_string(ranks) + "r";
-    if (op.seed_heading.empty()) constraints += " (public)";
+    // func.call is the func dialect's op, checked as the case `call`; the
+    // others without a seed heading are the public spec's.
+    if (op.seed_heading.empty()) constraints += op.name == "call" ? " (func)" : " (public)";
     std::string oracle = row.oracle               ? "yes"
                          : row.planned_issue != 0 ? "#" + std::to_string(row.planned_issue)
                                                   : "no";

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -319,6 +320,7 @@ class Runner {
     outcome.function = f.name;
     outcome.line = f.location.line;
     state_ = CheckState{};
+    process_unsupported_.clear();
     auto results = interpreter_.Call(f.name, std::move(arguments));
     outcome.checks = state_.checks;
     outcome.judged = state_.judged;
@@ -328,6 +330,8 @@ class Runner {
       if (absl::IsUnimplemented(status)) {
         outcome.kind = Kind::kUnsupported;
         outcome.unsupported = interpreter_.unsupported_ops();
+        // And those that stopped a run_parallel process.
+        outcome.unsupported.insert(process_unsupported_.begin(), process_unsupported_.end());
       } else if (absl::IsInvalidArgument(status) &&
                  outcome.message.find("violates the spec") != std::string::npos) {
         outcome.kind = Kind::kInvalid;
@@ -696,15 +700,34 @@ class Runner {
     std::vector<absl::StatusOr<std::vector<RuntimeValue>>> outputs(names.size(),
                                                                    absl::UnknownError("not run"));
     std::vector<std::thread> threads;
+    // A process's own ops of the interpreter dialect: interpreter.print,
+    // one process's lines at a time. The checks run in @main, after.
+    std::mutex print_mutex;
+    std::vector<std::set<std::string>> unsupported(names.size());
     for (size_t p = 0; p < names.size(); ++p) {
       threads.emplace_back([&, p] {
         Interpreter process(&oracle_, &registry_, &module_);
         process.set_process(&rendezvous, static_cast<int64_t>(p));
+        process.set_hook([&](const Operation& inner, const std::vector<RuntimeValue>& values,
+                             std::vector<RuntimeValue>*) -> absl::StatusOr<bool> {
+          if (inner.name != "interpreter.print") return false;
+          std::lock_guard lock(print_mutex);
+          if (options_.print) {
+            for (const RuntimeValue& v : values) {
+              if (v.type.is_tensor()) std::cout << PrintDenseAttribute(v.tensor) << "\n";
+            }
+          }
+          return true;
+        });
         outputs[p] = process.Call(names[p], std::move(arguments[p]));
+        unsupported[p] = process.unsupported_ops();
         rendezvous.Finish(static_cast<int64_t>(p));
       });
     }
     for (std::thread& t : threads) t.join();
+    for (const std::set<std::string>& ops : unsupported) {
+      process_unsupported_.insert(ops.begin(), ops.end());
+    }
     // A process's own error before the deadlock it left the others in.
     for (bool deadlocks : {false, true}) {
       for (const auto& output : outputs) {
@@ -724,6 +747,7 @@ class Runner {
   const Module& module_;
   const InterpretOptions& options_;
   CheckState state_;
+  std::set<std::string> process_unsupported_;  // ops that stopped run_parallel processes
   // Judge mode: the ops of the block that define each op's operands (null
   // for a value from elsewhere), the checks it may rule on, the last run of
   // their producers, and the ops whose last results the spec fixed.
