@@ -10,6 +10,7 @@
 #include "mlir/reader.h"
 #include "oracle/collectives.h"
 #include "runners/interpret.h"
+#include "tests/support/last_function.h"
 #include "tests/support/spec_registry.h"
 
 namespace hlocheck {
@@ -19,10 +20,7 @@ using ::hlocheck::testing::TestRegistry;
 using Kind = FunctionOutcome::Kind;
 
 FunctionOutcome Interpret(const std::string& text) {
-  auto outcome = InterpretText(text, "collectives_test.mlir", TestRegistry());
-  EXPECT_TRUE(outcome.ok()) << outcome.status();
-  if (!outcome.ok() || outcome->functions.empty()) return {};
-  return outcome->functions.back();
+  return ::hlocheck::testing::InterpretLastFunction(text, "collectives_test.mlir");
 }
 
 // Process (1, 0) takes the branch without the all_gather and finishes:

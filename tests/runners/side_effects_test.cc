@@ -10,6 +10,7 @@
 #include <chrono>
 
 #include "runners/interpret.h"
+#include "tests/support/last_function.h"
 #include "tests/support/spec_registry.h"
 
 namespace hlocheck {
@@ -19,10 +20,7 @@ using ::hlocheck::testing::TestRegistry;
 using Kind = FunctionOutcome::Kind;
 
 FunctionOutcome Interpret(const std::string& text) {
-  auto outcome = InterpretText(text, "side_effects_test.mlir", TestRegistry());
-  EXPECT_TRUE(outcome.ok()) << outcome.status();
-  if (!outcome.ok() || outcome->functions.empty()) return {};
-  return outcome->functions.back();
+  return ::hlocheck::testing::InterpretLastFunction(text, "side_effects_test.mlir");
 }
 
 // Process (0, 0) receives on channel 5, process (1, 0) sends on channel 4:
