@@ -508,9 +508,16 @@ bool CarriesTokens(const spec::OpSpec& op) {
          TransferOf(op.name) != Transfer::kNone;
 }
 
+// The quantization ops compute on quantized tensors (their storage with
+// their type's scales and zero points).
+bool ComputesOnQuantized(const spec::OpSpec& op) {
+  return op.name == "uniform_quantize" || op.name == "uniform_dequantize";
+}
+
 bool Carried(const spec::OpSpec& op, const ValueType& t) {
   return IsPlainTensor(t) || PassesValuesThrough(op) ||
-         (CarriesTokens(op) && t.kind == ValueType::Kind::kToken);
+         (CarriesTokens(op) && t.kind == ValueType::Kind::kToken) ||
+         (ComputesOnQuantized(op) && t.is_tensor());
 }
 
 // Data for a tensor of `type`; a quantized one gets random storage values

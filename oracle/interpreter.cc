@@ -89,10 +89,13 @@ absl::Status AtOperation(const Operation& op, const absl::Status& status) {
 
 // Ops whose oracle function takes any value (tokens, tuples, quantized
 // tensors as their storage): custom_call's targets and the transfers only
-// move values or write zeros (oracle/calls.cc, oracle/side_effects.cc).
-// Every other op the interpreter hands the oracle takes plain tensors.
+// move values or write zeros (oracle/calls.cc, oracle/side_effects.cc), and
+// the quantization ops compute on quantized tensors (oracle/
+// quantization.cc). Every other op the interpreter hands the oracle takes
+// plain tensors.
 bool TakesAnyValue(std::string_view op) {
-  return op == "custom_call" || TransferOf(op) != Transfer::kNone;
+  return op == "custom_call" || TransferOf(op) != Transfer::kNone || op == "uniform_quantize" ||
+         op == "uniform_dequantize";
 }
 
 void AppendLeaves(const RuntimeValue& value, std::vector<Tensor>* leaves) {

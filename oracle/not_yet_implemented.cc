@@ -10,12 +10,10 @@
 namespace hlocheck::oracle {
 namespace {
 
-constexpr char kQuantization[] = "quantized tensors";
-
-constexpr std::array<NotYetImplemented, 2> kNotYetImplemented = {{
-    {"uniform_dequantize", 20, kQuantization},
-    {"uniform_quantize", 20, kQuantization},
-}};
+// Empty: every op of the spec has its oracle function. The list stays, so
+// that an op the spec gains is planned here (with its issue) before it is
+// implemented.
+constexpr std::array<NotYetImplemented, 0> kNotYetImplemented = {};
 
 }  // namespace
 

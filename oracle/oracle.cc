@@ -28,6 +28,7 @@ const std::map<std::string, oracle::OpFunction, std::less<>>& OpTable() {
                          oracle::CollectivesOps,
                          oracle::FftOps,
                          oracle::LinearAlgebraOps,
+                         oracle::QuantizationOps,
                          oracle::ReductionOps,
                          oracle::SideEffectsOps,
                          oracle::DataMovementIndexingOps,

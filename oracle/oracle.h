@@ -71,6 +71,7 @@ std::vector<OpEntry> CallsOps();
 std::vector<OpEntry> CollectivesOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
+std::vector<OpEntry> QuantizationOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> SideEffectsOps();
 std::vector<OpEntry> DataMovementIndexingOps();

@@ -70,6 +70,7 @@ const std::vector<OpEntry>& OpTable() {
                                cpu::CollectivesOps(),
                                cpu::FftOps(),
                                cpu::LinearAlgebraOps(),
+                               cpu::QuantizationOps(),
                                cpu::ReductionOps(),
                                cpu::SideEffectsOps(),
                                cpu::DataMovementIndexingOps(),

@@ -83,6 +83,9 @@ std::vector<OpEntry> CollectivesOps();
 std::vector<OpEntry> FftOps();
 std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> RandomNumbersOps();
+// uniform_quantize and uniform_dequantize: quantized tensors as their
+// storage integers with their type's parameters.
+std::vector<OpEntry> QuantizationOps();
 std::vector<OpEntry> ReductionOps();
 // after_all, infeed, outfeed, send and recv: tokens, and messages across the
 // op's boundary (Case's incoming and outgoing).

@@ -441,6 +441,27 @@ class DotAlgorithmSinglePassFault : public FaultyAdapter {
   }
 };
 
+// uniform_quantize subtracting the zero point instead of adding it (a sign
+// slip in the rescale's offset).
+class QuantizeZeroPointSubtractedFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    Case negated = c;
+    const TensorType type = c.result_types.at(0);
+    if (!type.quantization) return cpu().Run(c);
+    for (int64_t& zero_point : negated.result_types[0].quantization->zero_points) {
+      zero_point = -zero_point;
+    }
+    absl::StatusOr<std::vector<Tensor>> results = cpu().Run(negated);
+    if (!results.ok() || results->size() != 1) return results;
+    (*results)[0] = Tensor::Reusing(type, std::move((*results)[0]));
+    return results;
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -542,6 +563,9 @@ const std::vector<FaultEntry>& FaultTable() {
         {{"faulty-triangular-solve-no-transpose", "triangular_solve",
           "triangular_solve ignoring transpose_a"},
          Make<TriangularSolveNoTransposeFault>},
+        {{"faulty-quantize-zero-point-subtracted", "uniform_quantize",
+          "uniform_quantize subtracting the zero point instead of adding it"},
+         Make<QuantizeZeroPointSubtractedFault>},
         {{"faulty-convert-truncate", "convert",
           "float-to-float convert rounding towards zero instead of to nearest even"},
          Make<ConvertTruncateFault>},

@@ -490,9 +490,13 @@ TEST(CpuAdapterSliceTest, MatchesNaiveReferenceForEveryContainerSizeAndRank) {
 
 TEST(CpuAdapterSupportsTest, SaysWhatItCannotRun) {
   CpuAdapter& adapter = SharedAdapter();
-  Case unknown = Unary("uniform_quantize", Tensor({2, 2}, ET::kF32), {{2, 2}, ET::kF32});
+  Case unknown = Unary("not_an_op", Tensor({2, 2}, ET::kF32), {{2, 2}, ET::kF32});
   EXPECT_FALSE(adapter.Supports(unknown).supported);
   EXPECT_FALSE(adapter.Run(unknown).ok());
+  // uniform_quantize to a float type: declined, and an error if run anyway.
+  Case unquantized = Unary("uniform_quantize", Tensor({2, 2}, ET::kF32), {{2, 2}, ET::kF32});
+  EXPECT_FALSE(adapter.Supports(unquantized).supported);
+  EXPECT_FALSE(adapter.Run(unquantized).ok());
 
   AdapterSupport exp_int =
       adapter.Supports(Unary("exponential", Tensor({2}, ET::kSI32), {{2}, ET::kSI32}));
@@ -514,7 +518,7 @@ TEST(CpuAdapterSupportsTest, SaysWhatItCannotRun) {
                          "cosine", "divide", "compare", "select", "reduce_precision"}) {
     EXPECT_NE(std::find(ops.begin(), ops.end(), op), ops.end()) << op;
   }
-  EXPECT_EQ(std::find(ops.begin(), ops.end(), "uniform_quantize"), ops.end());
+  EXPECT_EQ(std::find(ops.begin(), ops.end(), "not_an_op"), ops.end());
   for (ElementType type : AllElementTypes()) {
     Case add = Binary("add", Tensor({1}, type), Tensor({1}, type), {{1}, type});
     EXPECT_TRUE(adapter.Supports(add).supported) << Name(type);

@@ -25,7 +25,12 @@ TEST(CaseGeneratorTest, GeneratedCasesAreValid) {
       for (int i = 0; i < 40; ++i) {
         GeneratedCase g = GenerateInstance(op, options, 1000 + i, (i * 7) % 101).value();
         if (g.runnable && !g.runnable->operands.empty() && !op.operands.empty()) {
-          ASSERT_EQ(g.runnable->operands[0].element_type(), type) << op.name;
+          // A quantized operand's type, as the recipe picks it, is its
+          // expressed type.
+          const TensorType first = g.runnable->operands[0].type();
+          ASSERT_EQ(first.quantization ? first.quantization->expressed_type : first.element_type,
+                    type)
+              << op.name;
         }
         // The instance: it carries the process grid, which a Case does not.
         spec::VerifyResult verdict = spec::Verify(op, g.instance, &TestRegistry());

@@ -144,6 +144,9 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{"faulty-outfeed-half-copied", "outfeed", ElementType::kSI32, 3},
         // Two different scalars of one type, each returned in the other's place.
         FaultCase{"faulty-call-swapped-arguments", "call", ElementType::kSI32, 2},
+        // One value and a zero point other than 0.
+        FaultCase{"faulty-quantize-zero-point-subtracted", "uniform_quantize", ElementType::kF32,
+                  1},
         // A 2 x 2 triangle and a right-hand side of two or four elements.
         FaultCase{"faulty-triangular-solve-no-transpose", "triangular_solve", ElementType::kF32,
                   8}),
@@ -159,7 +162,7 @@ INSTANTIATE_TEST_SUITE_P(
 // a failure. f32 exponentials may be 2 ULP off; one more ULP on top of the
 // CPU adapter's own error stays within that bound often enough to pass.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 27u);
+  EXPECT_EQ(Faults().size(), 28u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }
