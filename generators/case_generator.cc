@@ -509,9 +509,11 @@ bool CarriesTokens(const spec::OpSpec& op) {
 }
 
 // The quantization ops compute on quantized tensors (their storage with
-// their type's scales and zero points).
+// their type's scales and zero points); bitcast_convert moves their storage
+// bits.
 bool ComputesOnQuantized(const spec::OpSpec& op) {
-  return op.name == "uniform_quantize" || op.name == "uniform_dequantize";
+  return op.name == "uniform_quantize" || op.name == "uniform_dequantize" ||
+         op.name == "bitcast_convert";
 }
 
 bool Carried(const spec::OpSpec& op, const ValueType& t) {

@@ -89,13 +89,13 @@ absl::Status AtOperation(const Operation& op, const absl::Status& status) {
 
 // Ops whose oracle function takes any value (tokens, tuples, quantized
 // tensors as their storage): custom_call's targets and the transfers only
-// move values or write zeros (oracle/calls.cc, oracle/side_effects.cc), and
+// move values or write zeros (oracle/calls.cc, oracle/side_effects.cc),
 // the quantization ops compute on quantized tensors (oracle/
-// quantization.cc). Every other op the interpreter hands the oracle takes
-// plain tensors.
+// quantization.cc), and bitcast_convert moves a quantized tensor's storage
+// bits. Every other op the interpreter hands the oracle takes plain tensors.
 bool TakesAnyValue(std::string_view op) {
   return op == "custom_call" || TransferOf(op) != Transfer::kNone || op == "uniform_quantize" ||
-         op == "uniform_dequantize";
+         op == "uniform_dequantize" || op == "bitcast_convert";
 }
 
 void AppendLeaves(const RuntimeValue& value, std::vector<Tensor>* leaves) {
