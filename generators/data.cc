@@ -609,4 +609,27 @@ rc::Gen<std::optional<Tensor>> LoopCounterData(TensorType type, int64_t lo, int6
   });
 }
 
+// Data for a tensor of `type`; a quantized one gets random storage values
+// (the recipes' quantized types take the storage type's whole range).
+Tensor LeafData(const TensorType& type, DataPolicy policy) {
+  if (!type.quantization) return *TensorData(type, policy);
+  const UniformQuantization& q = *type.quantization;
+  const int bits = BitWidth(type.element_type);
+  const bool is_signed = IsSignedInt(type.element_type);
+  const int64_t lowest = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
+  const int64_t highest =
+      is_signed ? (int64_t{1} << (bits - 1)) - 1 : static_cast<int64_t>((uint64_t{1} << bits) - 1);
+  if (q.storage_min != lowest || q.storage_max != highest) {
+    throw std::runtime_error("no data for " + type.ToString() +
+                             ": a storage range narrower than its type is not generated");
+  }
+  Tensor storage = *TensorData(TensorType(type.shape, type.element_type), policy);
+  return Tensor::Reusing(type, std::move(storage));
+}
+
+void AppendLeafData(const ValueType& type, DataPolicy policy, std::vector<Tensor>* leaves) {
+  if (type.is_tensor()) leaves->push_back(LeafData(type.tensor(), policy));
+  for (const ValueType& element : type.elements) AppendLeafData(element, policy, leaves);
+}
+
 }  // namespace hlocheck

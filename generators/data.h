@@ -38,6 +38,14 @@ std::vector<DataPolicy> DataPoliciesOfVersion(int version);
 // to 0, +-1, integers, halves and positives.
 rc::Gen<Tensor> TensorData(TensorType type, DataPolicy policy);
 
+// Data for one tensor of `type`, drawn in a generator's context (`*` of
+// TensorData): a quantized type gets random storage values (the recipes'
+// quantized types take the storage type's whole range; a narrower storage
+// range throws). AppendLeafData: the tensors inside a value of `type`,
+// depth-first (a token holds none).
+Tensor LeafData(const TensorType& type, DataPolicy policy);
+void AppendLeafData(const ValueType& type, DataPolicy policy, std::vector<Tensor>* leaves);
+
 // Index data (start indices, gather/scatter indices) for dimensions of up to
 // `bound`: the type's minimum and maximum, -1, values inside, at and just
 // beyond the bound; small values repeat, so scatter sees duplicate indices.
