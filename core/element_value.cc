@@ -127,6 +127,19 @@ uint8_t ConvertElement(ElementType from, const void* source, ElementType to, voi
   return flags;
 }
 
+double RoundedToFloatType(ElementType type, double value) {
+  if (type == ElementType::kF64) return value;
+  double result = value;
+  DispatchElementType(type, [&]<ElementType T>() {
+    if constexpr (IsFloat(T)) {
+      ContainerT<T> narrow{};
+      ConvertElement(ElementType::kF64, &value, T, &narrow);
+      result = ToDouble<T>(narrow);
+    }
+  });
+  return result;
+}
+
 // Explicit instantiations for every element type.
 #define HLOCHECK_INSTANTIATE_FROM_EXACT(T)                                                       \
   template ContainerT<ElementType::T> FromExact<ElementType::T>(const ExactValue&, RoundingMode, \

@@ -123,6 +123,11 @@ bool IsExactConversion(ElementType from, ElementType to);
 uint8_t ConvertElement(ElementType from, const void* source, ElementType to, void* destination,
                        RoundingMode mode = RoundingMode::kNearestEven);
 
+// `value` rounded once to the float type `type` (as convert does, nearest
+// even), as a double: every value of a float type of at most 64 bits is
+// one. f64 gives `value` itself.
+double RoundedToFloatType(ElementType type, double value);
+
 }  // namespace hlocheck
 
 #endif  // HLOCHECK_CORE_ELEMENT_VALUE_H_

@@ -42,20 +42,8 @@ constexpr char kPublicReadingReason[] =
     "(implementation-defined there, #1157) both are taken saturated, as the public spec "
     "defines them";
 
-// `v` rounded once to the float type `e`, as a double (every value of e is
-// one).
-double RoundedTo(ElementType e, double v) {
-  if (e == ElementType::kF64) return v;
-  double result = 0;
-  DispatchElementType(e, [&]<ElementType T>() {
-    if constexpr (IsFloat(T)) {
-      ContainerT<T> narrow{};
-      ConvertElement(ElementType::kF64, &v, T, &narrow);
-      result = ToDouble<T>(narrow);
-    }
-  });
-  return result;
-}
+// `v` rounded once to the float type `e` (core's), as a double.
+double RoundedTo(ElementType e, double v) { return RoundedToFloatType(e, v); }
 
 double RoundHalfToEven(double v) { return v - std::remainder(v, 1.0); }
 

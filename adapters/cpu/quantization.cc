@@ -38,19 +38,11 @@ struct AxisWalk {
   }
 };
 
-// A double rounded once to float type `e`, as a double.
+// A double rounded once to float type `e`, as a double; float's own
+// conversion for f32 (the common case), core's for the others.
 double ToExpressed(ElementType e, double v) {
-  if (e == ElementType::kF64) return v;
   if (e == ElementType::kF32) return static_cast<double>(static_cast<float>(v));
-  double result = 0;
-  DispatchElementType(e, [&]<ElementType T>() {
-    if constexpr (IsFloat(T)) {
-      ContainerT<T> narrow{};
-      ConvertElement(ElementType::kF64, &v, T, &narrow);
-      result = ToDouble<T>(narrow);
-    }
-  });
-  return result;
+  return RoundedToFloatType(e, v);
 }
 
 // The storage integers of a quantized tensor, widened.
