@@ -42,9 +42,6 @@ constexpr char kPublicReadingReason[] =
     "(implementation-defined there, #1157) both are taken saturated, as the public spec "
     "defines them";
 
-// `v` rounded once to the float type `e` (core's), as a double.
-double RoundedTo(ElementType e, double v) { return RoundedToFloatType(e, v); }
-
 double RoundHalfToEven(double v) { return v - std::remainder(v, 1.0); }
 
 // The scale and zero point that apply to element `flat` of a tensor of
@@ -93,11 +90,11 @@ struct Dequantized {
 Dequantized Dequantize(int64_t storage, Parameters p, ElementType storage_type,
                        ElementType expressed) {
   const int64_t difference = storage - p.zero_point;
-  const double converted = RoundedTo(expressed, static_cast<double>(difference));
+  const double converted = RoundedToFloatType(expressed, static_cast<double>(difference));
   // A double product of two values of E rounded to E: E's precision is at
   // most half a double's, so rounding twice gives the once-rounded product
   // (and for f64 it is the IEEE product).
-  return {RoundedTo(expressed, converted * p.scale),
+  return {RoundedToFloatType(expressed, converted * p.scale),
           !InStorageType(storage_type, static_cast<double>(difference))};
 }
 
@@ -113,7 +110,7 @@ Quantized Quantize(double x, Parameters p, const TensorType& result) {
   const UniformQuantization& q = *result.quantization;
   const ElementType e = q.expressed_type;
   const ElementType storage = result.element_type;
-  const double scaled = RoundedTo(e, x / p.scale);  // one IEEE division in E
+  const double scaled = RoundedToFloatType(e, x / p.scale);  // one IEEE division in E
   Quantized out;
   // Seed 002: round, convert, add the zero point, clamp (in wide integers:
   // a quotient beyond every storage range is clamped to 2^62 first).
@@ -124,10 +121,12 @@ Quantized Quantize(double x, Parameters p, const TensorType& result) {
     out.seed = std::clamp(sum, q.storage_min, q.storage_max);
   }
   // The public spec: add the zero point and clamp in E, round, convert.
-  const double shifted = RoundedTo(e, scaled + RoundedTo(e, static_cast<double>(p.zero_point)));
+  const double shifted =
+      RoundedToFloatType(e, scaled + RoundedToFloatType(e, static_cast<double>(p.zero_point)));
   if (!std::isnan(shifted)) {
-    const double clamped = std::clamp(shifted, RoundedTo(e, static_cast<double>(q.storage_min)),
-                                      RoundedTo(e, static_cast<double>(q.storage_max)));
+    const double clamped =
+        std::clamp(shifted, RoundedToFloatType(e, static_cast<double>(q.storage_min)),
+                   RoundedToFloatType(e, static_cast<double>(q.storage_max)));
     const double value = RoundHalfToEven(clamped);
     if (InStorageType(storage, value)) out.public_spec = static_cast<int64_t>(value);
   }

@@ -312,6 +312,7 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
       }
       return root;
     };
+    std::vector<std::vector<Tensor>> scatter_parts;  // reduce_scatter: by member, by operand
     for (int64_t j = 0; j < n; ++j) {
       const TensorType& type = c.result_types[p * n + j];
       Tensor result(type);
@@ -376,28 +377,28 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
       }
       if (c.op == "reduce_scatter") {
         // This process's part (its index in the group) of every member's
-        // operands, reduced.
-        const int64_t dimension = IntOr(c, "scatter_dimension", 0);
-        const auto count = static_cast<int64_t>(group.size());
-        if (dimension < 0 || dimension >= static_cast<int64_t>(type.shape.size())) {
-          return absl::InvalidArgumentError("reduce_scatter: scatter_dimension out of range");
-        }
-        const int64_t length = type.shape[dimension];
-        std::vector<std::vector<Tensor>> parts(group.size());
-        for (size_t g = 0; g < group.size(); ++g) {
-          for (int64_t k = 0; k < n; ++k) {
-            const Tensor& from = *posts[group[g] * n_in + k];
-            if (from.shape().size() != type.shape.size() ||
-                from.shape()[dimension] != length * count) {
-              return absl::InvalidArgumentError("reduce_scatter: shapes do not scatter");
+        // operands, cut once for all its results, then reduced.
+        if (scatter_parts.empty()) {
+          const int64_t dimension = IntOr(c, "scatter_dimension", 0);
+          const auto count = static_cast<int64_t>(group.size());
+          scatter_parts.resize(group.size());
+          for (size_t g = 0; g < group.size(); ++g) {
+            for (int64_t k = 0; k < n; ++k) {
+              const Tensor& from = *posts[group[g] * n_in + k];
+              if (dimension < 0 || dimension >= static_cast<int64_t>(from.shape().size()) ||
+                  from.shape()[dimension] % count != 0) {
+                return absl::InvalidArgumentError("reduce_scatter: shapes do not scatter");
+              }
+              Shape part_shape = from.shape();
+              const int64_t length = part_shape[dimension] / count;
+              part_shape[dimension] = length;
+              Tensor& part =
+                  scatter_parts[g].emplace_back(TensorType(part_shape, from.element_type()));
+              CopySlab(from, index_in[p] * length, part, 0, dimension, length);
             }
-            Shape part_shape = from.shape();
-            part_shape[dimension] = length;
-            Tensor& part = parts[g].emplace_back(TensorType(part_shape, from.element_type()));
-            CopySlab(from, index_in[p] * length, part, 0, dimension, length);
           }
         }
-        auto part_of = [&](size_t g, int64_t k) -> const Tensor& { return parts[g][k]; };
+        auto part_of = [&](size_t g, int64_t k) -> const Tensor& { return scatter_parts[g][k]; };
         HLOCHECK_ASSIGN_OR_RETURN(result,
                                   ReduceGroup(c, group.size(), n, j, part_of, type, device));
         results[p * n + j] = std::move(result);
