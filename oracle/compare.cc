@@ -227,6 +227,13 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
                                ? v.bound_fraction > std::max(out.worst_bound_fraction, 0.0)
                                : v.ulp > std::max<int64_t>(out.worst_ulp, 0);
       if (further) worst_index = static_cast<int64_t>(i);
+      if (e.check == Check::kErrorBound) {
+        out.distances.AddBoundFraction(v.bound_fraction);
+      } else {
+        // (Only float parts get here.) Two NaNs match without a distance:
+        // they are as close as can be.
+        out.distances.AddUlp(v.ulp < 0 && v.pass ? 0 : v.ulp);
+      }
       out.worst_ulp = std::max(out.worst_ulp, v.ulp);
       out.worst_bound_fraction = std::max(out.worst_bound_fraction, v.bound_fraction);
     }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/distance_histogram.h"
 #include "core/tensor.h"
 #include "oracle/expectation.h"
 
@@ -38,6 +39,10 @@ struct ResultComparison {
   int64_t worst_ulp = -1;
   // kErrorBound: the largest |actual - center| / bound seen.
   double worst_bound_fraction = 0;
+  // Every compared float element's distance (each part of a complex one):
+  // in ULPs, or for kErrorBound as |error| / bound. Elements of permutable
+  // runs (compared as multisets) are not in it.
+  DistanceHistogram distances;
   std::vector<ElementMismatch> first_mismatches;  // at most a few
   // The row-major position of every mismatched element (of a failing
   // permutable run: of each of its elements), so that a backend's declared

@@ -1,6 +1,8 @@
 #include "reports/gate_reports.h"
 
+#include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -78,8 +80,8 @@ size_t XmlCharLength(std::string_view text) {
   return length;
 }
 
-// A name part of a reproducer file: runs of anything but letters, digits,
-// '.', '_' and '-' become one '_', none at the end.
+}  // namespace
+
 std::string FileNamePart(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -94,8 +96,6 @@ std::string FileNamePart(std::string_view text) {
   while (!out.empty() && out.back() == '_') out.pop_back();
   return out;
 }
-
-}  // namespace
 
 std::string XmlEscape(std::string_view text) {
   std::string out;
@@ -290,6 +290,24 @@ std::string ProgressLine(int64_t groups_done, int64_t groups_total, int64_t case
   return line + text;
 }
 
+nlohmann::json DistanceHistogramToJson(const DistanceHistogram& histogram, bool bounded) {
+  nlohmann::json buckets = nlohmann::json::array();
+  for (int b = 0; b < DistanceHistogram::kUnmeasured; ++b) {
+    if (histogram.count[b] == 0) continue;
+    const double lower =
+        bounded ? DistanceHistogram::FractionLower(b) : DistanceHistogram::UlpLower(b);
+    const double upper =
+        bounded ? DistanceHistogram::FractionUpper(b) : DistanceHistogram::UlpUpper(b);
+    buckets.push_back(
+        {{"above", lower},
+         {"up_to", std::isinf(upper) ? nlohmann::json(nullptr) : nlohmann::json(upper)},
+         {"elements", histogram.count[b]}});
+  }
+  return {{"unit", bounded ? "error/bound" : "ulp"},
+          {"buckets", buckets},
+          {"unmeasured", histogram.count[DistanceHistogram::kUnmeasured]}};
+}
+
 nlohmann::json GateRunToJson(const GateRun& run) {
   nlohmann::json groups = nlohmann::json::array();
   for (const GroupResult& g : run.groups) {
@@ -337,6 +355,9 @@ nlohmann::json GateRunToJson(const GateRun& run) {
       group["allowed_ulp"] = g.allowed_ulp;
     }
     if (g.check == "bound") group["worst_error_over_bound"] = g.worst_bound_fraction;
+    if (g.distances.total() > 0) {
+      group["distance_histogram"] = DistanceHistogramToJson(g.distances, g.check == "bound");
+    }
     if (!g.worst_replay.empty()) {
       group["worst_example"] = g.worst_example;
       group["worst_replay"] = g.worst_replay;
@@ -365,6 +386,11 @@ nlohmann::json GateRunToJson(const GateRun& run) {
   return {{"schema", "hlocheck.gate"},
           {"version", kReportSchemaVersion},
           {"backend", run.backend},
+          {"profile", run.profile},
+          {"hlocheck_version", run.hlocheck_version},
+          {"spec_digest", run.spec_digest},
+          {"started_at", run.started_at},
+          {"max_elements", run.max_elements},
           {"seed", run.seed},
           {"cases_per_group", run.cases_per_group},
           {"command_line", run.command_line},

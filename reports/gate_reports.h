@@ -33,6 +33,12 @@ void WriteConsoleSummary(const GateRun& run, std::ostream& out);
 std::string ProgressLine(int64_t groups_done, int64_t groups_total, int64_t cases_done,
                          double seconds);
 
+// A group's distances as report.json writes them: the non-empty buckets,
+// each {"above": L, "up_to": U, "elements": N} for distances in (L, U]
+// (the zero bucket is above 0 up to 0; the last has up_to null), in ULPs or
+// as |error| / bound, and the count of elements with no distance.
+nlohmann::json DistanceHistogramToJson(const DistanceHistogram& histogram, bool bounded);
+
 // The JSON report, schema "hlocheck.gate" version kReportSchemaVersion
 // (docs/report-format.md).
 nlohmann::json GateRunToJson(const GateRun& run);
@@ -45,6 +51,10 @@ std::string XmlEscape(std::string_view text);
 
 // JUnit XML: one testsuite per op, one testcase per element type.
 std::string GateRunToJunit(const GateRun& run);
+
+// A name part of a file name or an HTML anchor: runs of anything but
+// letters, digits, '.', '_' and '-' become one '_', none at the end.
+std::string FileNamePart(std::string_view text);
 
 // "finding-OP-TYPE.mlir" with only letters, digits, '.', '_' and '-':
 // complex<f32> is written complex_f32, so a shell needs no quotes.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/distance_histogram.h"
 #include "core/element_type.h"
 
 namespace hlocheck {
@@ -126,6 +127,10 @@ struct GroupResult {
   int64_t worst_ulp = -1;  // -1: no float elements compared
   int allowed_ulp = 0;
   double worst_bound_fraction = 0;  // "bound": largest |error| / allowed
+  // Every compared float element's distance from the reference ("ulp" and
+  // "exact" float groups in ULPs, "bound" groups as |error| / bound), over
+  // the cases that count for worst_ulp (not deviating ones).
+  DistanceHistogram distances;
   // The case that holds the group's farthest element (worst_ulp, or
   // worst_bound_fraction for "bound") as a replay key, and that element in
   // words; empty while every compared element was exact. Deviating cases
@@ -138,6 +143,15 @@ struct GroupResult {
 
 struct GateRun {
   std::string backend;
+  // What else it takes to reproduce the run: the backend's profile of
+  // declared deviations (a path, or empty when it has none), the largest
+  // tensor generated, hlocheck's version and the spec's digest
+  // (SpecRegistry::digest), and when it started (UTC, ISO 8601).
+  std::string profile;
+  int64_t max_elements = 0;
+  std::string hlocheck_version;
+  std::string spec_digest;
+  std::string started_at;
   uint64_t seed = 0;
   int64_t cases_per_group = 0;
   std::string command_line;

@@ -8,6 +8,7 @@
 #include "runners/commands.h"
 #include "runners/coverage.h"
 #include "runners/flags.h"
+#include "runners/report_files.h"
 
 namespace hlocheck {
 
@@ -70,7 +71,21 @@ int CoverageCommand(const std::vector<std::string>& args) {
   std::ofstream out(path);
   out << CoverageToJson(*run).dump(2) << "\n";
   if (!out) return usage("cannot write " + path);
-  std::cout << "coverage JSON: " << path << "\n";
+  out.close();
+  // The heatmap beside the JSON: coverage.html for coverage.json.
+  const std::string html_path = (std::filesystem::path(path).parent_path() /
+                                 (std::filesystem::path(path).stem().string() + ".html"))
+                                    .string();
+  auto report = CoverageFromJson(CoverageToJson(*run), path);
+  if (!report.ok()) return usage(std::string(report.status().message()));
+  ReportInputs inputs;
+  inputs.coverage = &*report;
+  inputs.coverage_file = path;
+  inputs.registry = *registry;
+  if (auto s = WriteHtmlAndSummary(inputs, html_path, ""); !s.ok()) {
+    return usage(std::string(s.message()));
+  }
+  std::cout << "coverage JSON: " << path << ", HTML: " << html_path << "\n";
   return kExitOk;
 }
 

@@ -8,6 +8,7 @@
 #include "reports/gate_reports.h"
 #include "runners/commands.h"
 #include "runners/flags.h"
+#include "runners/report_files.h"
 #include "runners/session.h"
 
 namespace hlocheck {
@@ -23,7 +24,9 @@ Flags RunFlags() {
   flags.Add("cases", "N", "cases per op and element type", "1000");
   flags.Add("seed", "N", "run seed; the same seed gives the same cases on any machine",
             std::to_string(kDefaultSeed));
-  flags.Add("out", "DIR", "where report.json, junit.xml and reproducers go", "hlocheck-out");
+  flags.Add("out", "DIR", "where report.json, report.html, junit.xml and reproducers go",
+            "hlocheck-out");
+  flags.Add("summary-md", "FILE", "also write a Markdown summary (for CI step summaries)", "");
   flags.Add("max-elements", "N", "largest number of elements a generated case draws", "4096");
   flags.Add("shrink-attempts", "N",
             "candidate cases tried while shrinking a group's first failure (each one is a "
@@ -176,7 +179,18 @@ int RunCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck run: " << status.message() << "\n";
     return kExitUsage;
   }
-  std::cout << "reports: " << out << "/report.json, " << out << "/junit.xml\n";
+  ReportInputs report;
+  report.run = &run;
+  report.run_file = out + "/report.json";
+  if (auto status = WriteHtmlAndSummary(report, out + "/report.html", flags.Get("summary-md"));
+      !status.ok()) {
+    std::cerr << "hlocheck run: " << status.message() << "\n";
+    return kExitUsage;
+  }
+  std::cout << "reports: " << out << "/report.json, " << out << "/report.html, " << out
+            << "/junit.xml";
+  if (!flags.Get("summary-md").empty()) std::cout << ", " << flags.Get("summary-md");
+  std::cout << "\n";
   return run.failed() ? kExitFailure : kExitOk;
 }
 

@@ -21,6 +21,7 @@ const std::vector<Command>& Commands() {
        GenerateCommand},
       {"coverage", "count which spec constraints generated valid and invalid cases exercise",
        CoverageCommand},
+      {"report", "render a run's report.json and a coverage.json as one HTML file", ReportCommand},
       {"worker", "host a compiler backend in its own process (the gate starts it)", WorkerCommand},
   };
   return commands;

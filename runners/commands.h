@@ -29,6 +29,7 @@ int InterpretCommand(const std::vector<std::string>& args);
 int ExhaustiveCommand(const std::vector<std::string>& args);
 int GenerateCommand(const std::vector<std::string>& args);
 int CoverageCommand(const std::vector<std::string>& args);
+int ReportCommand(const std::vector<std::string>& args);
 int WorkerCommand(const std::vector<std::string>& args);
 
 // The top-level entry: `hlocheck COMMAND [flags]`.

@@ -13,34 +13,11 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
+#include "reports/coverage_result.h"
 #include "runners/generation.h"
 #include "spec/registry.h"
 
 namespace hlocheck {
-
-struct ConstraintCoverage {
-  std::string id;               // display id
-  std::string source = "seed";  // seed, public or inputs (a rank of the Inputs/Outputs tables)
-  bool seed = true;             // a numbered constraint of seed 002
-  bool conditional = false;
-  // Valid cases: the constraint applied and held / its condition was false.
-  int64_t held = 0;
-  int64_t not_applicable = 0;
-  // Invalid cases generated to violate this constraint alone.
-  int64_t violated_alone = 0;
-  int64_t from_spec_instance = 0;  // of those, the spec's violated_by instance
-  std::string not_violable_alone;  // the YAML's reason, when marked
-};
-
-struct OpCoverage {
-  std::string op;
-  bool has_recipe = false;
-  int64_t valid_cases = 0;
-  int64_t invalid_cases = 0;
-  std::map<std::string, int64_t> element_types;  // the primary type of each valid case
-  std::map<std::string, int64_t> features;       // valid cases with each boundary feature
-  std::vector<ConstraintCoverage> constraints;
-};
 
 struct CoverageOptions {
   int64_t cases = 1000;         // valid cases per op

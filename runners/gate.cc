@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <ctime>
 #include <exception>
 #include <optional>
 
@@ -12,6 +13,7 @@
 #include "core/status_macros.h"
 #include "mlir/writer.h"
 #include "runners/shrink.h"
+#include "runners/version.h"
 
 namespace hlocheck {
 namespace {
@@ -414,6 +416,7 @@ void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptio
                               w.actual + " (" + w.allowed + ")";
       }
       group.worst_ulp = std::max(group.worst_ulp, comparison.worst_ulp);
+      group.distances.Add(comparison.distances);
       group.worst_bound_fraction =
           std::max(group.worst_bound_fraction, comparison.worst_bound_fraction);
     }
@@ -424,11 +427,26 @@ void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptio
   }
 }
 
+// Now, as UTC in ISO 8601 ("2026-11-28T10:51:00Z").
+static std::string UtcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 GateRun Gate::Run(const GateOptions& options, const GatePlan& plan,
                   const std::function<void(const GroupResult&)>& on_group) {
   auto start = std::chrono::steady_clock::now();
   GateRun run;
   run.backend = std::string(context_.adapter->name());
+  if (context_.profile != nullptr) run.profile = context_.profile->file;
+  run.max_elements = options.max_elements;
+  run.hlocheck_version = HlocheckVersion();
+  run.spec_digest = context_.registry->digest();
+  run.started_at = UtcNow();
   run.seed = options.seed;
   run.cases_per_group = options.cases;
   run.command_line = options.command_line;

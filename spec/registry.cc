@@ -1,8 +1,11 @@
 #include "spec/registry.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "absl/status/status.h"
 #include "core/status_macros.h"
@@ -25,7 +28,15 @@ absl::StatusOr<SpecRegistry> SpecRegistry::LoadDirectory(const std::string& dire
   }
   std::sort(files.begin(), files.end());
   SpecRegistry registry;
+  uint64_t digest = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits
+  auto digest_file = [&digest](const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes = fs::path(file).filename().string() + '\0' +
+                              std::string(std::istreambuf_iterator<char>(in), {});
+    for (unsigned char byte : bytes) digest = (digest ^ byte) * 0x100000001b3ull;
+  };
   for (const std::string& file : files) {
+    digest_file(file);
     auto op = LoadOpSpec(file);
     HLOCHECK_RETURN_IF_ERROR(op.status());
     std::string stem = fs::path(file).stem().string();
@@ -42,7 +53,11 @@ absl::StatusOr<SpecRegistry> SpecRegistry::LoadDirectory(const std::string& dire
     auto quantized = LoadTypeConstraints(types.string());
     HLOCHECK_RETURN_IF_ERROR(quantized.status());
     registry.quantized_type_ = *std::move(quantized);
+    digest_file(types);
   }
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(digest));
+  registry.digest_ = hex;
   return registry;
 }
 

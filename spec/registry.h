@@ -24,6 +24,10 @@ class SpecRegistry {
   size_t seed_constraint_count() const;
   // All constraints, the public spec's additions included.
   size_t constraint_count() const;
+  // 16 hex digits that change whenever any spec file loaded changes (FNV-1a
+  // over each file's name and bytes): reports name the spec a run checked
+  // against by it.
+  const std::string& digest() const { return digest_; }
   // The quantized types' own constraints (from ../types/quantized_type.yaml
   // beside the ops directory), or null when absent.
   const TypeConstraints* quantized_type() const {
@@ -33,6 +37,7 @@ class SpecRegistry {
  private:
   std::vector<OpSpec> ops_;  // sorted by name
   std::optional<TypeConstraints> quantized_type_;
+  std::string digest_;
 };
 
 // Where the op files are: $HLOCHECK_SPEC_DIR if set, else the source tree's spec/ops.

@@ -1,0 +1,149 @@
+// The small pieces of the HTML report: escaping, numbers in words, and the
+// distance histogram drawn as inline SVG.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "reports/html_internal.h"
+
+namespace hlocheck::html {
+
+std::string Escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string Count(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string Compact(int64_t n) {
+  char text[32];
+  if (n >= 1'000'000) {
+    std::snprintf(text, sizeof(text), "%.1fM", n / 1e6);
+  } else if (n >= 10'000) {
+    std::snprintf(text, sizeof(text), "%lldk", static_cast<long long>(n / 1000));
+  } else if (n >= 1'000) {
+    std::snprintf(text, sizeof(text), "%.1fk", n / 1e3);
+  } else {
+    std::snprintf(text, sizeof(text), "%lld", static_cast<long long>(n));
+  }
+  return text;
+}
+
+std::string Duration(double seconds) {
+  char text[48];
+  if (seconds < 60) {
+    std::snprintf(text, sizeof(text), "%.1f s", seconds);
+  } else if (seconds < 3600) {
+    std::snprintf(text, sizeof(text), "%d min %d s", static_cast<int>(seconds) / 60,
+                  static_cast<int>(seconds) % 60);
+  } else {
+    std::snprintf(text, sizeof(text), "%d h %d min", static_cast<int>(seconds) / 3600,
+                  static_cast<int>(seconds) % 3600 / 60);
+  }
+  return text;
+}
+
+namespace {
+
+std::string Number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
+}
+
+// A bucket's distances in words: "0 ULP", "3..4 ULP", "> 2^20 ULP",
+// "(1/4, 1/2] of the bound".
+std::string BucketLabel(int b, bool bounded) {
+  if (b == DistanceHistogram::kUnmeasured) return "no distance (NaN against a number)";
+  if (b == 0) return bounded ? "exact (0 of the bound)" : "0 ULP";
+  if (bounded) {
+    if (b == DistanceHistogram::kBeyond) return "beyond the bound";
+    return "(" + Number(DistanceHistogram::FractionLower(b)) + ", " +
+           Number(DistanceHistogram::FractionUpper(b)) + "] of the bound";
+  }
+  if (b == DistanceHistogram::kBeyond) return "> 2^20 ULP";
+  const int64_t lower = static_cast<int64_t>(DistanceHistogram::UlpLower(b)) + 1;
+  const int64_t upper = static_cast<int64_t>(DistanceHistogram::UlpUpper(b));
+  return lower == upper ? std::to_string(upper) + " ULP"
+                        : std::to_string(lower) + ".." + std::to_string(upper) + " ULP";
+}
+
+}  // namespace
+
+std::string HistogramSvg(const GroupResult& g) {
+  const DistanceHistogram& h = g.distances;
+  const bool bounded = g.check == "bound";
+  // The last bucket still within what the op allows.
+  const int allowed_bucket = bounded ? 21 : DistanceHistogram::UlpBucket(g.allowed_ulp);
+  int last = 0;
+  for (int b = 0; b < DistanceHistogram::kUnmeasured; ++b) {
+    if (h.count[b] > 0) last = b;
+  }
+  last = bounded ? DistanceHistogram::kBeyond
+                 : std::min(DistanceHistogram::kBeyond, std::max({last, allowed_bucket + 1, 4}));
+  const bool unmeasured = h.count[DistanceHistogram::kUnmeasured] > 0;
+  const int bars = last + 1 + (unmeasured ? 1 : 0);
+  const int bar = 12, gap = 2, height = 60, left = 4, top = 4;
+  const int width = left + bars * (bar + gap) + 4;
+  double most = 1;
+  for (int64_t c : h.count) most = std::max(most, std::log10(1.0 + static_cast<double>(c)));
+  std::string svg = "<svg class=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                    std::to_string(width) + "\" height=\"" + std::to_string(height + top + 16) +
+                    "\" role=\"img\" aria-label=\"distance histogram\">";
+  for (int i = 0; i < bars; ++i) {
+    const int b = i <= last ? i : DistanceHistogram::kUnmeasured;
+    const int64_t count = h.count[b];
+    const int x = left + i * (bar + gap);
+    const int bar_height =
+        count == 0 ? 1
+                   : std::max(2, static_cast<int>(height * std::log10(1.0 + count) / most + 0.5));
+    const char* cls = count == 0 ? "h0" : b > allowed_bucket ? "hbad" : "hok";
+    svg += "<rect class=\"" + std::string(cls) + "\" x=\"" + std::to_string(x) + "\" y=\"" +
+           std::to_string(top + height - bar_height) + "\" width=\"" + std::to_string(bar) +
+           "\" height=\"" + std::to_string(bar_height) + "\"><title>" +
+           Escape(BucketLabel(b, bounded)) + ": " + Count(count) + " element(s)</title></rect>";
+  }
+  // The bound: after the last bucket it allows.
+  const int bound_x = left + (allowed_bucket + 1) * (bar + gap) - gap / 2 - 1;
+  svg += "<line class=\"bound\" x1=\"" + std::to_string(bound_x) + "\" x2=\"" +
+         std::to_string(bound_x) + "\" y1=\"0\" y2=\"" + std::to_string(top + height + 2) + "\"/>";
+  const std::string bound_text =
+      bounded ? "bound" : "allowed " + std::to_string(g.allowed_ulp) + " ULP";
+  svg += "<text x=\"" + std::to_string(std::min(bound_x + 3, std::max(2, width - 90))) + "\" y=\"" +
+         std::to_string(top + height + 13) + "\">" + Escape(bound_text) + "</text>";
+  svg += "<text x=\"" + std::to_string(left) + "\" y=\"" + std::to_string(top + height + 13) +
+         "\">0</text></svg>";
+  return svg;
+}
+
+}  // namespace hlocheck::html
