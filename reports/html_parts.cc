@@ -110,16 +110,22 @@ std::string HistogramSvg(const GroupResult& g) {
     if (h.count[b] > 0) last = b;
   }
   last = bounded ? DistanceHistogram::kBeyond
-                 : std::min(DistanceHistogram::kBeyond, std::max({last, allowed_bucket + 1, 4}));
+                 : std::min(DistanceHistogram::kBeyond, std::max({last, allowed_bucket + 1, 5}));
   const bool unmeasured = h.count[DistanceHistogram::kUnmeasured] > 0;
   const int bars = last + 1 + (unmeasured ? 1 : 0);
-  const int bar = 12, gap = 2, height = 60, left = 4, top = 4;
-  const int width = left + bars * (bar + gap) + 4;
+  // Count labels above the bars, bucket labels below, the axis caption last.
+  const int bar = 24, gap = 3, left = 4, top = 14, height = 64;
+  const int axis = top + height;
+  const int width = std::max(left + bars * (bar + gap) + 4, 330);
   double most = 1;
   for (int64_t c : h.count) most = std::max(most, std::log10(1.0 + static_cast<double>(c)));
   std::string svg = "<svg class=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                    std::to_string(width) + "\" height=\"" + std::to_string(height + top + 16) +
+                    std::to_string(width) + "\" height=\"" + std::to_string(axis + 30) +
                     "\" role=\"img\" aria-label=\"distance histogram\">";
+  auto text = [&](int x, int y, const std::string& words, const char* anchor = "middle") {
+    svg += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" text-anchor=\"" +
+           anchor + "\">" + Escape(words) + "</text>";
+  };
   for (int i = 0; i < bars; ++i) {
     const int b = i <= last ? i : DistanceHistogram::kUnmeasured;
     const int64_t count = h.count[b];
@@ -129,21 +135,40 @@ std::string HistogramSvg(const GroupResult& g) {
                    : std::max(2, static_cast<int>(height * std::log10(1.0 + count) / most + 0.5));
     const char* cls = count == 0 ? "h0" : b > allowed_bucket ? "hbad" : "hok";
     svg += "<rect class=\"" + std::string(cls) + "\" x=\"" + std::to_string(x) + "\" y=\"" +
-           std::to_string(top + height - bar_height) + "\" width=\"" + std::to_string(bar) +
-           "\" height=\"" + std::to_string(bar_height) + "\"><title>" +
-           Escape(BucketLabel(b, bounded)) + ": " + Count(count) + " element(s)</title></rect>";
+           std::to_string(axis - bar_height) + "\" width=\"" + std::to_string(bar) +
+           "\" height=\"" + std::to_string(bar_height) + "\">" +
+           (count == 0 ? ""
+                       : "<title>" + Escape(BucketLabel(b, bounded)) + ": " + Count(count) +
+                             " element(s)</title>") +
+           "</rect>";
+    if (count > 0) text(x + bar / 2, axis - bar_height - 3, Compact(count));
+    // Below each bar its upper edge: ULPs, or k of 2^k of the bound.
+    std::string edge;
+    if (b == DistanceHistogram::kUnmeasured) {
+      edge = "NaN";
+    } else if (b == DistanceHistogram::kBeyond) {
+      edge = bounded ? ">1" : ">1M";
+    } else if (b == 0) {
+      edge = "0";
+    } else if (bounded) {
+      edge = std::to_string(b - 21);
+    } else {
+      edge = Compact(static_cast<int64_t>(DistanceHistogram::UlpUpper(b)));
+      if (edge == "1.0k") edge = "1k";
+      if (edge == "1.0M") edge = "1M";
+    }
+    text(x + bar / 2, axis + 11, edge);
   }
   // The bound: after the last bucket it allows.
-  const int bound_x = left + (allowed_bucket + 1) * (bar + gap) - gap / 2 - 1;
+  const int bound_x = left + (allowed_bucket + 1) * (bar + gap) - (gap + 1) / 2;
   svg += "<line class=\"bound\" x1=\"" + std::to_string(bound_x) + "\" x2=\"" +
-         std::to_string(bound_x) + "\" y1=\"0\" y2=\"" + std::to_string(top + height + 2) + "\"/>";
-  const std::string bound_text =
-      bounded ? "bound" : "allowed " + std::to_string(g.allowed_ulp) + " ULP";
-  svg += "<text x=\"" + std::to_string(std::min(bound_x + 3, std::max(2, width - 90))) + "\" y=\"" +
-         std::to_string(top + height + 13) + "\">" + Escape(bound_text) + "</text>";
-  svg += "<text x=\"" + std::to_string(left) + "\" y=\"" + std::to_string(top + height + 13) +
-         "\">0</text></svg>";
-  return svg;
+         std::to_string(bound_x) + "\" y1=\"2\" y2=\"" + std::to_string(axis + 2) + "\"/>";
+  text(left, axis + 25,
+       bounded ? "bar: |error| / bound up to 2^k (k below); dashed: the bound"
+               : "bar: distance up to N ULP (N below); dashed: allowed " +
+                     std::to_string(g.allowed_ulp) + " ULP",
+       "start");
+  return svg + "</svg>";
 }
 
 }  // namespace hlocheck::html

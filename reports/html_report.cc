@@ -93,13 +93,14 @@ details.group:target,details.group[open]{border-color:#888}
 margin-left:6px}
 svg.hist rect.hok{fill:#66bb6a}svg.hist rect.hbad{fill:#e53935}svg.hist rect.h0{fill:#ccc}
 svg.hist line.bound{stroke:#000;stroke-dasharray:3 2}svg.hist text{font-size:10px;fill:#333}
+table.coverage thead th{text-align:left}
 table.coverage th{text-align:right;vertical-align:top;padding:2px 8px;white-space:nowrap}
 table.coverage td.cov-cases{font-size:12px;color:#555;white-space:nowrap;vertical-align:top}
 span.cc{display:inline-block;margin:1px;padding:0 4px;border-radius:3px;font-size:12px;
 font-weight:600;cursor:help}
 span.cc small{font-weight:400;margin-left:3px;opacity:.8}
 .c-full{background:var(--pass-bg);color:var(--pass)}.c-branch{background:var(--dev-bg);color:var(--dev)}
-.c-one{background:#fff0c2;color:#7a5a00}.c-none{background:var(--fail-bg);color:var(--fail)}
+.c-one{background:#ffe0b2;color:#bf360c}.c-none{background:var(--fail-bg);color:var(--fail)}
 .norecipe{color:var(--fail);font-weight:600}
 table.changes td,table.changes th{border:1px solid #ddd;padding:2px 8px;text-align:left}
 .change-new{color:var(--fail);font-weight:700}.change-fixed{color:var(--pass);font-weight:700}
@@ -495,7 +496,10 @@ std::string GroupDetails(const GateRun& run, const GroupResult& g,
     out += "<p><b>" + std::string(ChangeName(change->kind)) +
            "</b> since the baseline: " + Escape(change->detail) + "</p>";
   }
-  if (g.distances.total() > 0) {
+  if (g.distances.total() > 0 && g.distances.total() == g.distances.count[0]) {
+    out += "<p>Every one of the " + Count(g.distances.total()) +
+           " compared float elements equals the oracle's reference exactly.</p>";
+  } else if (g.distances.total() > 0) {
     out += "<p>Distance from the oracle's reference of every compared float element (" +
            std::string(g.check == "bound" ? "|error| / bound" : "ULPs") +
            ", counts on a log scale; hover a bar):</p>" + html::HistogramSvg(g);

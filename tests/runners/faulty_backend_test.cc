@@ -251,5 +251,46 @@ TEST(ConventionVerdictTest, AMaskedShiftDiffersFromTheConventionButDoesNotFail) 
   }
 }
 
+// The distance histogram counts every compared float element once, puts
+// the faulty backend's extra ULP where the report draws it (beyond the
+// bound where it fails), and stays empty for integers.
+TEST(DistanceHistogramGateTest, CountsEveryComparedElementAtItsDistance) {
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  Oracle oracle(*registry);
+  std::unique_ptr<Adapter> faulty = CreateFaultyAdapter("faulty-exponential-ulp", {});
+  ASSERT_NE(faulty, nullptr);
+  Gate gate(*registry, &oracle, faulty.get());
+  GateOptions options;
+  options.ops = {"exponential"};
+  options.types = {ElementType::kF64, ElementType::kF32};
+  options.cases = 60;
+  auto run = gate.Run(options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  for (const GroupResult& group : run->groups) {
+    SCOPED_TRACE(Name(group.type));
+    ASSERT_GT(group.worst_ulp, 0);
+    EXPECT_EQ(group.distances.total(), group.elements_compared);
+    EXPECT_EQ(group.distances.count[DistanceHistogram::UlpBucket(group.worst_ulp)] > 0, true);
+    int64_t beyond_allowed = 0;
+    for (int b = DistanceHistogram::UlpBucket(group.allowed_ulp) + 1;
+         b < DistanceHistogram::kBuckets; ++b) {
+      beyond_allowed += group.distances.count[b];
+    }
+    // f64 allows 0 ULP, so its one-ULP-off elements are failures; f32
+    // allows more, so they are not.
+    if (group.failed > 0) {
+      EXPECT_GT(beyond_allowed, 0);
+    } else {
+      EXPECT_EQ(beyond_allowed, 0);
+    }
+  }
+  options.ops = {"add"};
+  options.types = {ElementType::kSI32};
+  auto exact = gate.Run(options);
+  ASSERT_TRUE(exact.ok()) << exact.status();
+  EXPECT_EQ(exact->groups.at(0).distances.total(), 0);
+}
+
 }  // namespace
 }  // namespace hlocheck
