@@ -177,11 +177,21 @@ absl::StatusOr<GateRun> GateRunFromJson(const json& report, const std::string& f
   GateRun run;
   HLOCHECK_RETURN_IF_ERROR(f.String("backend", run.backend, /*required=*/true));
   HLOCHECK_RETURN_IF_ERROR(f.String("profile", run.profile));
+  // Reports from before the field: whether a profile applied is unknown
+  // (an empty one would read as "none").
+  if (!f.Has("profile")) run.profile = "(not recorded)";
   HLOCHECK_RETURN_IF_ERROR(f.String("hlocheck_version", run.hlocheck_version));
   HLOCHECK_RETURN_IF_ERROR(f.String("spec_digest", run.spec_digest));
   HLOCHECK_RETURN_IF_ERROR(f.String("started_at", run.started_at));
   HLOCHECK_RETURN_IF_ERROR(f.Integer("max_elements", run.max_elements));
   int64_t seed = 0;
+  if (const json* shard = f.Find("shard"); shard != nullptr) {
+    if (!shard->is_object()) return f.Error("shard", "an object");
+    JsonFields s(*shard, file, "shard");
+    HLOCHECK_RETURN_IF_ERROR(s.Integer("index", run.shard_index, /*required=*/true));
+    HLOCHECK_RETURN_IF_ERROR(s.Integer("total", run.shard_total, /*required=*/true));
+    HLOCHECK_RETURN_IF_ERROR(s.Integer("plan_groups", run.plan_groups, /*required=*/true));
+  }
   HLOCHECK_RETURN_IF_ERROR(f.Integer("seed", seed));
   run.seed = static_cast<uint64_t>(seed);
   HLOCHECK_RETURN_IF_ERROR(f.Integer("cases_per_group", run.cases_per_group));

@@ -383,28 +383,34 @@ nlohmann::json GateRunToJson(const GateRun& run) {
     }
     groups.push_back(std::move(group));
   }
-  return {{"schema", "hlocheck.gate"},
-          {"version", kReportSchemaVersion},
-          {"backend", run.backend},
-          {"profile", run.profile},
-          {"hlocheck_version", run.hlocheck_version},
-          {"spec_digest", run.spec_digest},
-          {"started_at", run.started_at},
-          {"max_elements", run.max_elements},
-          {"seed", run.seed},
-          {"cases_per_group", run.cases_per_group},
-          {"command_line", run.command_line},
-          {"seconds", run.seconds},
-          {"totals",
-           {{"groups", run.groups.size()},
-            {"cases", run.total(&GroupResult::cases)},
-            {"passed", run.total(&GroupResult::passed)},
-            {"failed", run.total(&GroupResult::failed)},
-            {"deviating", run.total(&GroupResult::deviating)},
-            {"differs_from_convention", run.total(&GroupResult::differs_from_convention)},
-            {"skipped", run.total(&GroupResult::skipped)},
-            {"free_elements", run.total(&GroupResult::free_elements)}}},
-          {"groups", groups}};
+  nlohmann::json report = {
+      {"schema", "hlocheck.gate"},
+      {"version", kReportSchemaVersion},
+      {"backend", run.backend},
+      {"profile", run.profile},
+      {"hlocheck_version", run.hlocheck_version},
+      {"spec_digest", run.spec_digest},
+      {"started_at", run.started_at},
+      {"max_elements", run.max_elements},
+      {"seed", run.seed},
+      {"cases_per_group", run.cases_per_group},
+      {"command_line", run.command_line},
+      {"seconds", run.seconds},
+      {"totals",
+       {{"groups", run.groups.size()},
+        {"cases", run.total(&GroupResult::cases)},
+        {"passed", run.total(&GroupResult::passed)},
+        {"failed", run.total(&GroupResult::failed)},
+        {"deviating", run.total(&GroupResult::deviating)},
+        {"differs_from_convention", run.total(&GroupResult::differs_from_convention)},
+        {"skipped", run.total(&GroupResult::skipped)},
+        {"free_elements", run.total(&GroupResult::free_elements)}}},
+      {"groups", groups}};
+  if (run.shard_total > 1) {
+    report["shard"] = {
+        {"index", run.shard_index}, {"total", run.shard_total}, {"plan_groups", run.plan_groups}};
+  }
+  return report;
 }
 
 std::string GateRunToJunit(const GateRun& run) {

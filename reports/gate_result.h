@@ -152,6 +152,10 @@ struct GateRun {
   std::string hlocheck_version;
   std::string spec_digest;
   std::string started_at;
+  // Shard shard_index of shard_total (runners/sharding.h); 0 of 1 unsharded.
+  int64_t shard_index = 0;
+  int64_t shard_total = 1;
+  int64_t plan_groups = 0;  // the whole plan's groups (all shards'); 0: not recorded
   uint64_t seed = 0;
   int64_t cases_per_group = 0;
   std::string command_line;

@@ -2,7 +2,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "reports/gate_reports.h"
@@ -10,6 +12,7 @@
 #include "runners/flags.h"
 #include "runners/report_files.h"
 #include "runners/session.h"
+#include "runners/sharding.h"
 
 namespace hlocheck {
 namespace {
@@ -36,6 +39,11 @@ Flags RunFlags() {
             "stop an op/type group once the backend has failed (error, crash or hang) each of "
             "its first N cases or more, counting the rest as not run; 0: run every case",
             std::to_string(GateOptions().stop_after_backend_failures));
+  flags.Add("shard", "I/N",
+            "run only shard I of N (groups I, I+N, ...); default: from TEST_SHARD_INDEX/"
+            "TEST_TOTAL_SHARDS, GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS or JOB_COMPLETION_INDEX/"
+            "HLOCHECK_TOTAL_SHARDS; hlocheck merge joins the shards' reports",
+            "");
   flags.Add("threads", "N", "backend threads; 0 = one per hardware thread", "0");
   AddCompilerFlags(flags);
   flags.AddSwitch("list-backends", "list the available backends and exit");
@@ -110,6 +118,17 @@ int RunCommand(const std::vector<std::string>& args) {
   options.max_elements = *max_elements;
   options.max_shrink_attempts = static_cast<int>(*shrink_attempts);
   options.stop_after_backend_failures = *stop_after_backend_failures;
+  auto shard = ResolveShard(flags.Get("shard"), [](const char* name) { return std::getenv(name); });
+  if (!shard.ok()) {
+    std::cerr << "hlocheck run: " << shard.status().message() << "\n";
+    return kExitUsage;
+  }
+  options.shard_index = shard->index;
+  options.shard_total = shard->total;
+  if (!shard->status_file.empty()) {
+    // Bazel: the test understood TEST_SHARD_INDEX (else it runs every shard in full).
+    std::ofstream(shard->status_file).flush();
+  }
   options.command_line = "hlocheck run";
   for (const std::string& a : args) options.command_line += " " + a;
 
@@ -139,7 +158,13 @@ int RunCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck run: " << plan.status().message() << "\n";
     return kExitUsage;
   }
-  const int64_t groups = static_cast<int64_t>(plan->size());
+  int64_t groups = 0;
+  for (size_t position = 0; position < plan->size(); ++position)
+    groups += InShard(options, position);
+  if (options.shard_total > 1) {
+    std::cout << "shard " << options.shard_index << " of " << options.shard_total << " (from "
+              << shard->source << "): " << groups << " of " << plan->size() << " groups\n";
+  }
   bool header_written = false;
   int64_t done = 0;
   int64_t cases_done = 0;

@@ -22,6 +22,7 @@ const std::vector<Command>& Commands() {
       {"coverage", "count which spec constraints generated valid and invalid cases exercise",
        CoverageCommand},
       {"report", "render a run's report.json and a coverage.json as one HTML file", ReportCommand},
+      {"merge", "join the reports of a sharded gate run into one", MergeCommand},
       {"worker", "host a compiler backend in its own process (the gate starts it)", WorkerCommand},
   };
   return commands;

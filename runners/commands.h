@@ -30,6 +30,7 @@ int ExhaustiveCommand(const std::vector<std::string>& args);
 int GenerateCommand(const std::vector<std::string>& args);
 int CoverageCommand(const std::vector<std::string>& args);
 int ReportCommand(const std::vector<std::string>& args);
+int MergeCommand(const std::vector<std::string>& args);
 int WorkerCommand(const std::vector<std::string>& args);
 
 // The top-level entry: `hlocheck COMMAND [flags]`.

@@ -447,10 +447,15 @@ GateRun Gate::Run(const GateOptions& options, const GatePlan& plan,
   run.hlocheck_version = HlocheckVersion();
   run.spec_digest = context_.registry->digest();
   run.started_at = UtcNow();
+  run.shard_index = options.shard_index;
+  run.shard_total = options.shard_total;
   run.seed = options.seed;
   run.cases_per_group = options.cases;
   run.command_line = options.command_line;
-  for (const auto& [op, type] : plan) {
+  run.plan_groups = static_cast<int64_t>(plan.size());
+  for (size_t position = 0; position < plan.size(); ++position) {
+    if (!InShard(options, position)) continue;
+    const auto& [op, type] = plan[position];
     run.groups.push_back(RunGroup(*op, type, options));
     if (on_group) on_group(run.groups.back());
   }

@@ -37,10 +37,20 @@ struct GateOptions {
   // there, its other cases counted as not run; 0 runs every case.
   int64_t stop_after_backend_failures = 100;
   std::string command_line;  // how the run was started, for reproducing commands
+  // Run only the plan's groups shard_index, shard_index + shard_total, ...
+  // (runners/sharding.h).
+  int64_t shard_index = 0;
+  int64_t shard_total = 1;
 };
 
 // The op/type groups a run covers, in order.
 using GatePlan = std::vector<std::pair<const spec::OpSpec*, ElementType>>;
+
+// Whether the plan's group at `position` is in the options' shard: round
+// robin, so that every shard gets ops of every family.
+inline bool InShard(const GateOptions& options, size_t position) {
+  return static_cast<int64_t>(position) % options.shard_total == options.shard_index;
+}
 
 // The generator of a group's cases; CaseGenerator unless a test stands in
 // another (one that throws, say).
@@ -56,7 +66,7 @@ class Gate {
   // are usage errors) and returns the op/type groups the run will cover.
   absl::StatusOr<GatePlan> Plan(const GateOptions& options) const;
 
-  // Runs every group of `plan` (made once, by Plan). `on_group`, when set,
+  // Runs every group of `plan` (made once, by Plan) in the options' shard. `on_group`, when set,
   // is called as each group finishes, so its line can be written at once.
   GateRun Run(const GateOptions& options, const GatePlan& plan,
               const std::function<void(const GroupResult&)>& on_group = {});
