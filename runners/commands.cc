@@ -23,6 +23,8 @@ const std::vector<Command>& Commands() {
        CoverageCommand},
       {"report", "render a run's report.json and a coverage.json as one HTML file", ReportCommand},
       {"merge", "join the reports of a sharded gate run into one", MergeCommand},
+      {"fuzz", "a campaign: worker processes drawing cases until a budget is spent", FuzzCommand},
+      {"findings", "list, show or export a campaign's findings store", FindingsCommand},
       {"worker", "host a compiler backend in its own process (the gate starts it)", WorkerCommand},
   };
   return commands;

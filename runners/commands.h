@@ -31,6 +31,8 @@ int GenerateCommand(const std::vector<std::string>& args);
 int CoverageCommand(const std::vector<std::string>& args);
 int ReportCommand(const std::vector<std::string>& args);
 int MergeCommand(const std::vector<std::string>& args);
+int FuzzCommand(const std::vector<std::string>& args);
+int FindingsCommand(const std::vector<std::string>& args);
 int WorkerCommand(const std::vector<std::string>& args);
 
 // The top-level entry: `hlocheck COMMAND [flags]`.

@@ -151,10 +151,11 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
   generation.primary_type = type;
   generation.max_elements = options.max_elements;
   rc::Gen<Case> generator = generator_ ? generator_(op, generation) : CaseGenerator(op, generation);
+  const int64_t end = options.end_case < 0 ? options.cases : options.end_case;
   if (context_.profile != nullptr) {
     if (const Unsupported* u = context_.profile->FindUnsupported(op.name, type)) {
       // Declared unsupported: every case skipped with the declaration's reason.
-      group.cases = group.skipped = options.cases;
+      group.cases = group.skipped = end - options.first_case;
       group.skip_reason = "declared unsupported (" + context_.profile->file + "): " + u->reason +
                           " (" + u->link + ")";
       group.seconds = 0;
@@ -168,22 +169,23 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
   confirmations_left_ = kConfirmationsPerGroup;
   // Backend errors, crashes and hangs, while nothing but them and skips came.
   int64_t backend_failures = 0;
-  for (int64_t first = 0; first < options.cases; first += batch) {
+  for (int64_t first = options.first_case; first < end; first += batch) {
     if (options.stop_after_backend_failures > 0 &&
         backend_failures >= options.stop_after_backend_failures) {
       // The backend failed every case so far: the rest would each cost a
       // compile (a case alone, once its batch failed), or a timeout, to
       // say the same.
-      group.not_run_after_backend_failures = options.cases - first;
+      group.not_run_after_backend_failures = end - first;
       group.cases += group.not_run_after_backend_failures;
       group.skipped += group.not_run_after_backend_failures;
-      group.skip_reason = "the backend failed each of the first " + std::to_string(first) +
+      group.skip_reason = "the backend failed each of the first " +
+                          std::to_string(first - options.first_case) +
                           " cases (errors, crashes or hangs; the first one shown); the other " +
                           std::to_string(group.not_run_after_backend_failures) + " were not run";
       break;
     }
-    std::vector<PendingCase> chunk = GenerateAndPrepare(op, generator, options, type, first,
-                                                        std::min(first + batch, options.cases));
+    std::vector<PendingCase> chunk =
+        GenerateAndPrepare(op, generator, options, type, first, std::min(first + batch, end));
     RunPrepared(chunk, group);
     for (PendingCase& pending : chunk) {
       const CaseOutcome::Kind kind = pending.outcome.kind;

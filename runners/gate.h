@@ -41,6 +41,11 @@ struct GateOptions {
   // (runners/sharding.h).
   int64_t shard_index = 0;
   int64_t shard_total = 1;
+  // Run only each group's cases [first_case, end_case) of its `cases`
+  // (end_case -1: to the last), as a campaign does a few at a time; the
+  // cases are the same as in a whole run.
+  int64_t first_case = 0;
+  int64_t end_case = -1;
 };
 
 // The op/type groups a run covers, in order.

@@ -1,0 +1,128 @@
+#include "runners/campaign.h"
+
+#include <cctype>
+
+#include "core/distance_histogram.h"
+#include "reports/gate_reports.h"
+#include "runners/replay_key.h"
+
+namespace hlocheck {
+
+uint64_t RoundSeed(uint64_t seed, int64_t round) {
+  if (round == 0) return seed;
+  // SplitMix64 of (seed, round): rounds far apart in seed space.
+  uint64_t z = seed + static_cast<uint64_t>(round) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+CampaignCase CaseOfUnit(const GatePlan& plan, const GateOptions& base, int64_t unit) {
+  const int64_t groups = static_cast<int64_t>(plan.size());
+  const int64_t within = unit / groups;
+  const int64_t round = within / kCampaignRoundCases;
+  // A stride coprime with the round's length visits every case of the
+  // round once, but spreads the size sweep over its start: a campaign's
+  // first minutes see large cases too, not only the round's smallest.
+  static_assert(kCampaignRoundCases == 1000, "kCaseStride must be coprime with the round");
+  constexpr int64_t kCaseStride = 617;
+  const int64_t index = (within % kCampaignRoundCases) * kCaseStride % kCampaignRoundCases;
+  CampaignCase c;
+  c.op = plan[static_cast<size_t>(unit % groups)].first;
+  c.type = plan[static_cast<size_t>(unit % groups)].second;
+  c.options = base;
+  c.options.seed = RoundSeed(base.seed, round);
+  c.options.cases = kCampaignRoundCases;
+  c.options.first_case = index;
+  c.options.end_case = index + 1;
+  // One case: a backend failure is its own finding, not the start of a run.
+  c.options.stop_after_backend_failures = 0;
+  c.replay = FormatReplay(ReplayKey{c.op->name,
+                                    c.type,
+                                    CaseSeed(c.options.seed, c.op->name, c.type, index),
+                                    CaseSize(index, kCampaignRoundCases),
+                                    base.max_elements,
+                                    {},
+                                    {}});
+  return c;
+}
+
+namespace {
+
+// NaN, infinity, zero, finite, or a boolean, from a StableHLO literal.
+std::string ValueClass(const std::string& literal) {
+  std::string lower;
+  for (char ch : literal) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (lower.find("nan") != std::string::npos) return "nan";
+  if (lower.find("inf") != std::string::npos) return "inf";
+  if (lower == "true" || lower == "false") return lower;
+  // Integers print without a point or an exponent; every float with one.
+  if (lower.find_first_of(".e") == std::string::npos) return "integer";
+  bool nonzero = false;
+  bool digits = false;
+  for (char ch : lower) {
+    if (ch == 'e') break;  // the exponent of 0.0e+00 says nothing
+    if (std::isdigit(static_cast<unsigned char>(ch))) {
+      digits = true;
+      nonzero = nonzero || ch != '0';
+    }
+  }
+  return !digits ? "other" : nonzero ? "finite" : "zero";
+}
+
+std::string WithoutNumbers(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (std::isdigit(static_cast<unsigned char>(ch))) {
+      if (out.empty() || out.back() != '#') out += '#';
+    } else {
+      out += ch;
+    }
+    if (out.size() >= 160) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string FindingSignature(const Finding& f) {
+  std::string signature = f.op + "|" + std::string(Name(f.type)) + "|" + KindName(f.kind) + "|";
+  if (f.kind == FindingKind::kMismatch && !f.mismatches.empty()) {
+    const MismatchedElement& m = f.mismatches.front();
+    signature += ValueClass(m.expected) + "->" + ValueClass(m.actual) + "|" +
+                 (m.ulp < 0 ? std::string("no ULPs")
+                            : "ulp-bucket " + std::to_string(DistanceHistogram::UlpBucket(m.ulp)));
+  } else {
+    signature += WithoutNumbers(f.message);
+  }
+  return signature;
+}
+
+UnitResult UnitResultOf(const GroupResult& group) {
+  UnitResult result;
+  result.op = group.op;
+  result.type = std::string(Name(group.type));
+  result.cases = group.cases;
+  result.passed = group.passed;
+  result.failed = group.failed;
+  result.deviating = group.deviating;
+  result.differs_from_convention = group.differs_from_convention;
+  result.skipped = group.skipped;
+  if (group.failed > 0 && !group.findings.empty()) {
+    const Finding& f = group.findings.front();
+    StoredFinding stored;
+    stored.signature = FindingSignature(f);
+    stored.op = group.op;
+    stored.type = result.type;
+    stored.kind = KindName(f.kind);
+    stored.summary = FindingSummary(f);
+    stored.details = FindingDetails(f);
+    stored.reproducer = f.reproducer;
+    stored.replay = f.replay;
+    stored.command = f.command;
+    result.finding = std::move(stored);
+  }
+  return result;
+}
+
+}  // namespace hlocheck

@@ -1,0 +1,53 @@
+// A fuzzing campaign (`hlocheck fuzz`): worker processes draw cases from a
+// shared findings store until a time or case budget is spent. Campaign case
+// u is a pure function of the seed and u: the plan's group u mod G, in
+// round r = (u div G) div R, its case ((u div G) mod R) * 617 mod R of a
+// gate run of R cases with seed RoundSeed(seed, r) (the stride spreads the
+// gate's size sweep over the round). So a finding replays anywhere, its
+// gate command finds it again, round 0 is the gate's own cases, and the
+// totals of a --cases budget do not depend on the number of workers.
+// Each worker runs the backend in its own process: a crash (a signal) or a
+// hang (no answer within --case-timeout) is a finding for the case in
+// flight, and the worker restarts. docs/campaigns.md.
+#ifndef HLOCHECK_RUNNERS_CAMPAIGN_H_
+#define HLOCHECK_RUNNERS_CAMPAIGN_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "reports/gate_result.h"
+#include "runners/findings_store.h"
+#include "runners/gate.h"
+
+namespace hlocheck {
+
+// The cases of a gate run per campaign round (and the size sweep's period).
+inline constexpr int64_t kCampaignRoundCases = 1000;
+
+// Round 0's seed is the campaign's; later rounds' are spread from it.
+uint64_t RoundSeed(uint64_t seed, int64_t round);
+
+// Which gate case campaign case `unit` is.
+struct CampaignCase {
+  const spec::OpSpec* op = nullptr;
+  ElementType type = ElementType::kF32;
+  GateOptions options;  // the round's gate run, narrowed to the one case
+  std::string replay;   // the case's replay key, unshrunk
+};
+CampaignCase CaseOfUnit(const GatePlan& plan, const GateOptions& base, int64_t unit);
+
+// The signature two occurrences of one fault share: op, element type,
+// kind, and for a mismatch the classes of the first mismatched element's
+// expected and actual values (NaN, infinity, zero, finite, integer,
+// true/false) and its ULP distance's bucket (DistanceHistogram; "no ULPs"
+// for integers and NaNs); for an error, crash or hang
+// its message with every digit run replaced by '#'.
+std::string FindingSignature(const Finding& finding);
+
+// A unit's counts and finding, as the store keeps them.
+UnitResult UnitResultOf(const GroupResult& group);
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_RUNNERS_CAMPAIGN_H_

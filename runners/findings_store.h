@@ -1,0 +1,128 @@
+// A fuzzing campaign's findings store: one SQLite database in WAL mode
+// (DIR/findings.sqlite) that every worker process writes and that
+// `hlocheck findings` reads while the campaign runs. Each case is a unit of
+// work, claimed by one worker and completed in one transaction with the
+// counters and any finding, so a kill -9 of any process at any moment loses
+// at most the cases in flight, never corrupts the store and never makes a
+// counter go backwards (docs/campaigns.md).
+#ifndef HLOCHECK_RUNNERS_FINDINGS_STORE_H_
+#define HLOCHECK_RUNNERS_FINDINGS_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+struct sqlite3;
+
+namespace hlocheck {
+
+// A finding as stored: deduplicated by its signature.
+struct StoredFinding {
+  int64_t id = 0;
+  std::string signature;
+  std::string op;
+  std::string type;
+  std::string kind;  // KindName's words
+  std::string summary;
+  std::string details;
+  std::string reproducer;  // the first occurrence's, shrunk
+  std::string replay;      // the first occurrence's replay key, shrunk
+  std::string command;     // a gate command that finds it again
+  int64_t count = 0;       // cases with this signature
+  double first_seen = 0;   // Unix time
+  double last_seen = 0;
+  int64_t first_unit = 0;  // the campaign case that first showed it
+};
+
+// What one completed unit (a case) adds to the campaign.
+struct UnitResult {
+  std::string op;
+  std::string type;
+  int64_t cases = 0;
+  int64_t passed = 0;
+  int64_t failed = 0;
+  int64_t deviating = 0;
+  int64_t differs_from_convention = 0;
+  int64_t skipped = 0;
+  std::optional<StoredFinding> finding;  // its signature set; counts and times are the store's
+};
+
+struct CampaignTotals {
+  int64_t units_done = 0;
+  int64_t cases = 0;
+  int64_t passed = 0;
+  int64_t failed = 0;
+  int64_t deviating = 0;
+  int64_t differs_from_convention = 0;
+  int64_t skipped = 0;
+  int64_t findings = 0;  // distinct signatures
+};
+
+// A unit claimed by a worker and not yet completed.
+struct InFlightUnit {
+  int64_t unit = 0;
+  int worker = 0;
+  double started_at = 0;
+  int attempts = 0;  // earlier claims that ended with the worker killed from outside
+};
+
+class FindingsStore {
+ public:
+  // Opens DIR/findings.sqlite, creating DIR and the database when `create`
+  // (else a missing store is an error).
+  static absl::StatusOr<std::unique_ptr<FindingsStore>> Open(const std::string& directory,
+                                                             bool create);
+  ~FindingsStore();
+  FindingsStore(const FindingsStore&) = delete;
+  FindingsStore& operator=(const FindingsStore&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // The campaign's settings: recorded by the first campaign on the store;
+  // a later one must have the same, or the error names the first that
+  // differs (a store holds one campaign).
+  absl::Status BindCampaign(const std::map<std::string, std::string>& settings);
+  absl::StatusOr<std::map<std::string, std::string>> Campaign();
+
+  // At a campaign's start: units claimed by workers that no longer run go
+  // back to the queue.
+  absl::Status RequeueAll();
+  // The next unit below `limit` (< 0: no limit) for `worker`: a requeued
+  // one first, else the next new one; nullopt when none is left.
+  absl::StatusOr<std::optional<int64_t>> Claim(int worker, int64_t limit);
+  // One transaction: the unit leaves the in-flight list, the counters grow,
+  // and its finding is added (or its signature's count grows).
+  absl::Status Complete(int64_t unit, const UnitResult& result);
+  // A unit whose worker was killed from outside: back to the queue, its
+  // attempts counted.
+  absl::Status Requeue(int64_t unit);
+  absl::StatusOr<std::vector<InFlightUnit>> InFlight();
+
+  absl::StatusOr<CampaignTotals> Totals();
+  // Per op and type: cases, passed, failed (for reports and guidance).
+  absl::StatusOr<std::vector<UnitResult>> GroupTotals();
+  absl::StatusOr<std::vector<StoredFinding>> Findings();
+  absl::StatusOr<std::optional<StoredFinding>> Finding(int64_t id);
+  // "ok", or what PRAGMA integrity_check found.
+  absl::StatusOr<std::string> IntegrityCheck();
+
+ private:
+  FindingsStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  absl::Status Exec(const std::string& sql);
+  absl::Status Error(const std::string& what) const;
+
+  sqlite3* db_;
+  std::string path_;
+};
+
+// The store's file in a store directory.
+std::string StoreFile(const std::string& directory);
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_RUNNERS_FINDINGS_STORE_H_
