@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "reports/campaign_result.h"
 #include "reports/coverage_result.h"
 #include "reports/gate_result.h"
 #include "spec/registry.h"
@@ -27,6 +28,9 @@ std::string HistogramSvg(const GroupResult& group);
 // The op x constraint heatmap and its totals.
 std::string CoverageSection(const CoverageReport& coverage, const std::string& file,
                             const spec::SpecRegistry* registry);
+
+// A fuzzing campaign: totals, counts over time, its distinct findings.
+std::string CampaignSection(const CampaignReport& campaign);
 
 }  // namespace hlocheck::html
 

@@ -106,6 +106,12 @@ table.changes td,table.changes th{border:1px solid #ddd;padding:2px 8px;text-ali
 .change-new{color:var(--fail);font-weight:700}.change-fixed{color:var(--pass);font-weight:700}
 .change-regression{color:var(--dev);font-weight:700}
 footer{color:#777;font-size:12px;padding:12px 24px}
+svg.progress{background:#fff;border:1px solid #ddd}svg.progress polyline{fill:none;stroke-width:2}
+svg.progress text{font-size:10px;fill:#333}
+.p-cases{stroke:#1565c0;background:#1565c0}.p-failed{stroke:#c62828;background:#c62828}
+.p-findings{stroke:#a66a00;background:#a66a00;stroke-dasharray:4 2}
+.legend span.key.p-cases,.legend span.key.p-failed,.legend span.key.p-findings{height:4px;
+min-width:18px;vertical-align:middle}
 )css";
 
 // Opens a group's details when its anchor is followed, copies reproducers,
@@ -250,6 +256,13 @@ std::string Header(const ReportInputs& in) {
     subtitle = "backend <b>" + Escape(run.backend) + "</b> &middot; " +
                Count(run.total(&GroupResult::cases)) + " cases &middot; " +
                html::Duration(run.seconds);
+  } else if (in.campaign != nullptr) {
+    const CampaignTotals& t = in.campaign->totals;
+    cls = t.failed > 0 ? "failed" : "ok";
+    const auto backend = in.campaign->settings.find("backend");
+    title = "hlocheck campaign" +
+            (backend == in.campaign->settings.end() ? std::string() : " on " + backend->second) +
+            ": " + Count(t.findings) + " distinct finding(s) in " + Count(t.cases) + " cases";
   } else {
     title = "hlocheck spec coverage";
   }
@@ -284,6 +297,7 @@ std::string Nav(const ReportInputs& in, int64_t findings) {
            ")</a><a href=\"#verdicts\">Verdicts</a><a href=\"#groups\">Groups</a>";
   }
   if (in.comparison != nullptr) out += "<a href=\"#baseline\">Changes since baseline</a>";
+  if (in.campaign != nullptr) out += "<a href=\"#campaign\">Campaign</a>";
   if (in.coverage != nullptr) out += "<a href=\"#coverage\">Spec coverage</a>";
   return out + "</nav>\n";
 }
@@ -604,18 +618,22 @@ std::string RenderHtmlReport(const ReportInputs& in) {
     body += Findings(*in.run, findings);
     body += Groups(*in.run, in.comparison);
   }
+  if (in.campaign != nullptr) body += html::CampaignSection(*in.campaign);
   if (in.coverage != nullptr) {
     body += html::CoverageSection(*in.coverage, in.coverage_file, in.registry);
   }
-  const std::string title =
-      in.run != nullptr ? "hlocheck gate: " + in.run->backend : "hlocheck spec coverage";
+  const std::string title = in.run != nullptr        ? "hlocheck gate: " + in.run->backend
+                            : in.campaign != nullptr ? std::string("hlocheck campaign")
+                                                     : "hlocheck spec coverage";
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
          "<title>" +
          Escape(title) + "</title><style>" + kStyle + "</style></head><body>\n" + Header(in) +
          Nav(in, findings) + "<main>\n" + body + "</main><footer>Written by hlocheck " +
          Escape(in.writer_version) + " from " +
-         Escape(in.run_file.empty() ? in.coverage_file : in.run_file) +
+         Escape(!in.run_file.empty()     ? in.run_file
+                : in.campaign != nullptr ? in.campaign->store
+                                         : in.coverage_file) +
          ". Formats: docs/report-format.md, docs/coverage-format.md.</footer><script>" + kScript +
          "</script></body></html>\n";
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/element_type.h"
+#include "reports/campaign_result.h"
 #include "reports/coverage_result.h"
 #include "reports/gate_result.h"
 #include "reports/verdicts.h"
@@ -23,6 +24,7 @@ struct ReportInputs {
   const CoverageReport* coverage = nullptr;  // coverage.json
   std::string coverage_file;
   const RunComparison* comparison = nullptr;  // against --baseline
+  const CampaignReport* campaign = nullptr;   // a findings store
   // The constraints' English text and formulas for the coverage tooltips;
   // null: their ids alone.
   const spec::SpecRegistry* registry = nullptr;

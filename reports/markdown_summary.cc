@@ -112,6 +112,32 @@ std::string RenderMarkdownSummary(const ReportInputs& in) {
     }
     if (!c.changes.empty()) md += "\n";
   }
+  if (in.campaign != nullptr) {
+    const CampaignReport& c = *in.campaign;
+    const auto backend = c.settings.find("backend");
+    md += "### Campaign" +
+          (backend == c.settings.end() ? std::string() : " on " + backend->second) + "\n\n" +
+          Count(c.totals.cases) + " cases, " + Count(c.totals.failed) + " failed, " +
+          Count(c.totals.findings) + " distinct finding(s)\n\n";
+    if (!c.findings.empty()) {
+      md += "| # | op | type | kind | count | what | replay |\n|---:|---|---|---|---:|---|---|\n";
+      int listed = 0;
+      for (const StoredFinding& f : c.findings) {
+        if (listed++ == kMaxListed) {
+          md += "\n... and " + Count(static_cast<int64_t>(c.findings.size()) - kMaxListed) +
+                " more: see report.html.\n";
+          break;
+        }
+        md +=
+            "| " + std::to_string(f.id) + " | " + Cell(f.op) + " | " + Cell(f.type) + " | " +
+            Cell(f.kind) + " | " + Count(f.count) + " | " + Cell(f.summary) + " | " +
+            Code("build/hlocheck replay --backend " +
+                 (backend == c.settings.end() ? std::string() : backend->second) + " " + f.replay) +
+            " |\n";
+      }
+      md += "\n";
+    }
+  }
   if (in.coverage != nullptr) {
     int64_t constraints = 0, exercised = 0, untaken = 0;
     for (const OpCoverage& op : in.coverage->ops) {

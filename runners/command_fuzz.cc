@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
@@ -16,6 +17,7 @@
 #include "runners/campaign.h"
 #include "runners/commands.h"
 #include "runners/flags.h"
+#include "runners/report_files.h"
 #include "runners/session.h"
 
 namespace hlocheck {
@@ -161,6 +163,7 @@ int FuzzCommand(const std::vector<std::string>& args) {
             std::to_string(kDefaultSeed));
   flags.Add("max-elements", "N", "largest number of elements a generated case draws", "4096");
   flags.Add("shrink-attempts", "N", "candidate cases tried while shrinking a finding", "2000");
+  flags.Add("summary-md", "FILE", "also write a Markdown summary (for CI step summaries)", "");
   AddCompilerFlags(flags);
   flags.AddSwitch("help", "show this help");
   auto usage = [](const std::string& message) {
@@ -253,6 +256,7 @@ int FuzzCommand(const std::vector<std::string>& args) {
     pid_of[w] = pid;
   }
   double last_progress = start;
+  (void)(*store)->AddProgressPoint();
   bool store_failed = false;
   while (!worker_of.empty()) {
     int status = 0;
@@ -325,6 +329,8 @@ int FuzzCommand(const std::vector<std::string>& args) {
     }
     if (Now() - last_progress >= 10) {
       last_progress = Now();
+      // Counts over time, for the report (a failure here loses a point, not the campaign).
+      (void)(*store)->AddProgressPoint();
       std::cout << "[" << static_cast<int64_t>(last_progress - start) << " s] ";
       PrintTotals(**store, last_progress - start, std::cout);
       std::cout.flush();
@@ -332,6 +338,18 @@ int FuzzCommand(const std::vector<std::string>& args) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   PrintTotals(**store, Now() - start, std::cout);
+  (void)(*store)->AddProgressPoint();
+  // The campaign's report beside its store, as run writes report.html.
+  if (auto report = ReadCampaignReport(**store); report.ok()) {
+    ReportInputs inputs;
+    inputs.campaign = &*report;
+    const std::string html = (std::filesystem::path(campaign.store_dir) / "report.html").string();
+    if (auto s = WriteHtmlAndSummary(inputs, html, flags.Get("summary-md")); s.ok()) {
+      std::cout << "report: " << html << "\n";
+    } else {
+      std::cerr << "hlocheck fuzz: " << s.message() << "\n";
+    }
+  }
   if (store_failed) {
     std::cerr << "hlocheck fuzz: a worker could not use the store or open the backend (above); "
                  "what was recorded is kept\n";

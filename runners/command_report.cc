@@ -7,6 +7,7 @@
 
 #include "reports/gate_report_reader.h"
 #include "runners/commands.h"
+#include "runners/findings_store.h"
 #include "runners/flags.h"
 #include "runners/report_files.h"
 
@@ -23,6 +24,7 @@ int ReportCommand(const std::vector<std::string>& args) {
             "where to write the HTML (default: report.html beside REPORT.json, "
             "or coverage.html beside --coverage)",
             "");
+  flags.Add("findings", "DIR", "a campaign's findings store (hlocheck fuzz --store DIR)", "");
   flags.Add("summary-md", "FILE", "also write a Markdown summary (for CI step summaries)", "");
   flags.AddSwitch("help", "show this help");
   auto usage = [](const std::string& message) {
@@ -33,7 +35,8 @@ int ReportCommand(const std::vector<std::string>& args) {
   if (flags.Switch("help")) {
     std::cout << "usage: hlocheck report [REPORT.json] [flags]\n\n"
                  "Renders one self-contained HTML file (no network, no external scripts or\n"
-                 "fonts) from a gate run's report.json and/or a coverage.json: the verdict of\n"
+                 "fonts) from a gate run's report.json, a coverage.json and a campaign's\n"
+                 "findings store (any of them): the verdict of\n"
                  "every op x element type, the findings with their reproducers and replay\n"
                  "commands, each group's distance histogram, the spec coverage heatmap, and\n"
                  "with --baseline the changes since an earlier run.\n\n"
@@ -44,13 +47,23 @@ int ReportCommand(const std::vector<std::string>& args) {
   if (flags.positional().size() > 1) return usage("takes at most one REPORT.json");
   const std::string report_file = flags.positional().empty() ? "" : flags.positional()[0];
   const std::string coverage_file = flags.Get("coverage");
-  if (report_file.empty() && coverage_file.empty()) {
-    return usage("give a REPORT.json, a --coverage FILE, or both (--help)");
+  const std::string findings_dir = flags.Get("findings");
+  if (report_file.empty() && coverage_file.empty() && findings_dir.empty()) {
+    return usage("give a REPORT.json, a --coverage FILE or a --findings DIR (--help)");
   }
   ReportInputs inputs;
   std::optional<GateRun> run, baseline;
   std::optional<CoverageReport> coverage;
   std::optional<RunComparison> comparison;
+  std::optional<CampaignReport> campaign;
+  if (!findings_dir.empty()) {
+    auto store = FindingsStore::Open(findings_dir, /*create=*/false);
+    if (!store.ok()) return usage(std::string(store.status().message()));
+    auto read = ReadCampaignReport(**store);
+    if (!read.ok()) return usage(std::string(read.status().message()));
+    campaign = *std::move(read);
+    inputs.campaign = &*campaign;
+  }
   if (!report_file.empty()) {
     auto json = ReadJsonFile(report_file);
     if (!json.ok()) return usage(std::string(json.status().message()));
@@ -81,9 +94,11 @@ int ReportCommand(const std::vector<std::string>& args) {
   }
   std::string out = flags.Get("out");
   if (out.empty()) {
-    out = report_file.empty()
-              ? (std::filesystem::path(coverage_file).parent_path() / "coverage.html").string()
-              : (std::filesystem::path(report_file).parent_path() / "report.html").string();
+    out = !report_file.empty()
+              ? (std::filesystem::path(report_file).parent_path() / "report.html").string()
+          : !findings_dir.empty()
+              ? (std::filesystem::path(findings_dir) / "report.html").string()
+              : (std::filesystem::path(coverage_file).parent_path() / "coverage.html").string();
   }
   if (auto s = WriteHtmlAndSummary(inputs, out, flags.Get("summary-md")); !s.ok()) {
     return usage(std::string(s.message()));

@@ -24,6 +24,8 @@ CREATE TABLE IF NOT EXISTS group_totals(op TEXT NOT NULL, type TEXT NOT NULL,
   cases INTEGER NOT NULL, passed INTEGER NOT NULL, failed INTEGER NOT NULL,
   deviating INTEGER NOT NULL, differs_from_convention INTEGER NOT NULL,
   skipped INTEGER NOT NULL, PRIMARY KEY(op, type));
+CREATE TABLE IF NOT EXISTS progress(time REAL PRIMARY KEY, cases INTEGER NOT NULL,
+  failed INTEGER NOT NULL, findings INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS findings(id INTEGER PRIMARY KEY, signature TEXT NOT NULL UNIQUE,
   op TEXT NOT NULL, type TEXT NOT NULL, kind TEXT NOT NULL, summary TEXT NOT NULL,
   details TEXT NOT NULL, reproducer TEXT NOT NULL, replay TEXT NOT NULL, command TEXT NOT NULL,
@@ -369,6 +371,44 @@ absl::StatusOr<CampaignTotals> FindingsStore::Totals() {
   Statement findings(db_, "SELECT COUNT(*) FROM findings");
   if (findings.Step() == SQLITE_ROW) totals.findings = findings.Int(0);
   return totals;
+}
+
+absl::Status FindingsStore::AddProgressPoint() {
+  return Exec("INSERT OR REPLACE INTO progress SELECT " + std::to_string(Now()) +
+              ", (SELECT value FROM counters WHERE name = 'cases'), "
+              "(SELECT value FROM counters WHERE name = 'failed'), "
+              "(SELECT COUNT(*) FROM findings)");
+}
+
+absl::StatusOr<std::vector<CampaignProgressPoint>> FindingsStore::Progress() {
+  std::vector<CampaignProgressPoint> points;
+  Statement read(db_, "SELECT time, cases, failed, findings FROM progress ORDER BY time");
+  if (!read.ok()) return Error("cannot read the progress");
+  while (read.Step() == SQLITE_ROW) {
+    points.push_back({read.Real(0), read.Int(1), read.Int(2), read.Int(3)});
+  }
+  return points;
+}
+
+absl::StatusOr<CampaignReport> ReadCampaignReport(FindingsStore& store) {
+  CampaignReport report;
+  report.store = store.path();
+  auto settings = store.Campaign();
+  HLOCHECK_RETURN_IF_ERROR(settings.status());
+  report.settings = *std::move(settings);
+  auto totals = store.Totals();
+  HLOCHECK_RETURN_IF_ERROR(totals.status());
+  report.totals = *totals;
+  auto findings = store.Findings();
+  HLOCHECK_RETURN_IF_ERROR(findings.status());
+  report.findings = *std::move(findings);
+  auto groups = store.GroupTotals();
+  HLOCHECK_RETURN_IF_ERROR(groups.status());
+  report.groups = *std::move(groups);
+  auto progress = store.Progress();
+  HLOCHECK_RETURN_IF_ERROR(progress.status());
+  report.progress = *std::move(progress);
+  return report;
 }
 
 absl::StatusOr<std::vector<UnitResult>> FindingsStore::GroupTotals() {

@@ -16,52 +16,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "reports/campaign_result.h"
 
 struct sqlite3;
 
 namespace hlocheck {
-
-// A finding as stored: deduplicated by its signature.
-struct StoredFinding {
-  int64_t id = 0;
-  std::string signature;
-  std::string op;
-  std::string type;
-  std::string kind;  // KindName's words
-  std::string summary;
-  std::string details;
-  std::string reproducer;  // the first occurrence's, shrunk
-  std::string replay;      // the first occurrence's replay key, shrunk
-  std::string command;     // a gate command that finds it again
-  int64_t count = 0;       // cases with this signature
-  double first_seen = 0;   // Unix time
-  double last_seen = 0;
-  int64_t first_unit = 0;  // the campaign case that first showed it
-};
-
-// What one completed unit (a case) adds to the campaign.
-struct UnitResult {
-  std::string op;
-  std::string type;
-  int64_t cases = 0;
-  int64_t passed = 0;
-  int64_t failed = 0;
-  int64_t deviating = 0;
-  int64_t differs_from_convention = 0;
-  int64_t skipped = 0;
-  std::optional<StoredFinding> finding;  // its signature set; counts and times are the store's
-};
-
-struct CampaignTotals {
-  int64_t units_done = 0;
-  int64_t cases = 0;
-  int64_t passed = 0;
-  int64_t failed = 0;
-  int64_t deviating = 0;
-  int64_t differs_from_convention = 0;
-  int64_t skipped = 0;
-  int64_t findings = 0;  // distinct signatures
-};
 
 // A unit claimed by a worker and not yet completed.
 struct InFlightUnit {
@@ -104,6 +63,10 @@ class FindingsStore {
   absl::StatusOr<std::vector<InFlightUnit>> InFlight();
 
   absl::StatusOr<CampaignTotals> Totals();
+  // A point of the campaign's counts over time (the supervisor adds one
+  // every few seconds), and all of them in order.
+  absl::Status AddProgressPoint();
+  absl::StatusOr<std::vector<CampaignProgressPoint>> Progress();
   // Per op and type: cases, passed, failed (for reports and guidance).
   absl::StatusOr<std::vector<UnitResult>> GroupTotals();
   absl::StatusOr<std::vector<StoredFinding>> Findings();
@@ -122,6 +85,9 @@ class FindingsStore {
 
 // The store's file in a store directory.
 std::string StoreFile(const std::string& directory);
+
+// Everything the HTML report shows of a campaign, read in one go.
+absl::StatusOr<CampaignReport> ReadCampaignReport(FindingsStore& store);
 
 }  // namespace hlocheck
 

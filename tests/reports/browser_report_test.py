@@ -2,7 +2,8 @@
 """The HTML report in a real browser (headless Chromium).
 
 Renders the report of a real gate run on a deliberately faulty backend (so
-findings appear), with its spec coverage and a baseline run, and checks in
+findings appear), with its spec coverage, a baseline run and a short
+campaign's findings store, and checks in
 the browser that: nothing is written to the console (no script error),
 every in-page link resolves, nothing is fetched from elsewhere, the counts
 shown equal report.json's and coverage.json's, the new failures against the
@@ -21,6 +22,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -142,10 +144,15 @@ def main():
     coverage_json = os.path.join(gate_dir, "coverage.json")
     run([hlocheck, "coverage", "--ops", ops, "--cases", "30", "--negative-cases", "2", "--json",
          coverage_json], expect=[0])
+    # A short campaign on the same faulty backend: its store in the report too.
+    store = os.path.join(out, "campaign")
+    run([hlocheck, "fuzz", "--backend", "faulty-exponential-ulp", "--ops", ops, "--cases", "3000",
+         "--workers", "2", "--store", store], expect=[1])
     full_html = os.path.join(gate_dir, "full.html")
     summary_md = os.path.join(gate_dir, "summary.md")
     run([hlocheck, "report", os.path.join(gate_dir, "report.json"), "--coverage", coverage_json,
-         "--baseline", os.path.join(base_dir, "report.json"), "--out", full_html,
+         "--baseline", os.path.join(base_dir, "report.json"), "--findings", store,
+         "--out", full_html,
          "--summary-md", summary_md], expect=[0])
 
     report = json.load(open(os.path.join(gate_dir, "report.json")))
@@ -176,6 +183,17 @@ def main():
     check(page.counts.get("constraints_exercised") == exercised,
           f"the page shows {page.counts.get('constraints_exercised')} constraints exercised, "
           f"coverage.json says {exercised}")
+    db = sqlite3.connect(os.path.join(store, "findings.sqlite"))
+    campaign_counts = dict(db.execute("SELECT name, value FROM counters"))
+    distinct = db.execute("SELECT COUNT(*) FROM findings").fetchone()[0]
+    db.close()
+    for key in ("cases", "passed", "failed"):
+        check(page.counts.get("campaign_" + key) == campaign_counts[key],
+              f"the page shows campaign_{key} = {page.counts.get('campaign_' + key)}, the store "
+              f"says {campaign_counts[key]}")
+    check(page.counts.get("campaign_findings") == distinct,
+          f"the page shows {page.counts.get('campaign_findings')} campaign findings, the store "
+          f"has {distinct}")
     check(os.path.getsize(screenshot) > 10000 if os.path.exists(screenshot) else False,
           "no screenshot was written")
     summary = open(summary_md).read()

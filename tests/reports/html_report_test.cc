@@ -343,5 +343,47 @@ TEST(CoverageReportTest, ReadsCoverageJsonInTheSpecsOrderAndDrawsTheHeatmap) {
             "c.json: ops.add.constraints.C2.valid.held: expected an integer");
 }
 
+TEST(CampaignReportTest, ShowsTotalsCountsOverTimeAndEachFindingOnce) {
+  CampaignReport campaign;
+  campaign.store = "camp/findings.sqlite";
+  campaign.settings = {{"backend", "faulty"}, {"seed", "7"}};
+  campaign.totals.cases = 5000;
+  campaign.totals.passed = 4990;
+  campaign.totals.failed = 10;
+  campaign.totals.findings = 2;
+  for (int id : {1, 2}) {
+    StoredFinding f;
+    f.id = id;
+    f.signature = "add|f32|mismatch|finite->finite|ulp-bucket " + std::to_string(id);
+    f.op = "add";
+    f.type = "f32";
+    f.kind = "mismatch";
+    f.summary = "1 element(s) differ from the oracle";
+    f.reproducer = "func.func @main() {}";
+    f.replay = "hlocheck4:add:f32:" + std::to_string(id);
+    f.count = 5;
+    f.first_seen = 1.8e9;
+    f.last_seen = 1.8e9 + 60;
+    campaign.findings.push_back(f);
+  }
+  campaign.progress = {{1.8e9, 0, 0, 0}, {1.8e9 + 10, 2500, 5, 1}, {1.8e9 + 20, 5000, 10, 2}};
+  ReportInputs inputs;
+  inputs.campaign = &campaign;
+  const std::string html = RenderHtmlReport(inputs);
+  EXPECT_NE(html.find("hlocheck campaign on faulty: 2 distinct finding(s) in 5,000 cases"),
+            std::string::npos);
+  EXPECT_NE(html.find("data-count=\"campaign_failed\">10<"), std::string::npos);
+  EXPECT_NE(html.find("<svg class=\"progress\""), std::string::npos);
+  EXPECT_NE(html.find("build/hlocheck replay --backend faulty hlocheck4:add:f32:2"),
+            std::string::npos);
+  const std::set<std::string> ids = Matches(html, "id=\"([^\"]+)\"");
+  for (const std::string& link : Matches(html, "href=\"#([^\"]*)\"")) {
+    EXPECT_TRUE(ids.count(link)) << "#" << link;
+  }
+  const std::string md = RenderMarkdownSummary(inputs);
+  EXPECT_NE(md.find("### Campaign on faulty"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 2 | add | f32 | mismatch | 5 |"), std::string::npos) << md;
+}
+
 }  // namespace
 }  // namespace hlocheck
