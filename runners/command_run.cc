@@ -6,10 +6,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <thread>
 
 #include "reports/gate_reports.h"
 #include "runners/commands.h"
 #include "runners/flags.h"
+#include "runners/gate_workers.h"
 #include "runners/report_files.h"
 #include "runners/session.h"
 #include "runners/sharding.h"
@@ -44,7 +47,14 @@ Flags RunFlags() {
             "TEST_TOTAL_SHARDS, GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS or JOB_COMPLETION_INDEX/"
             "HLOCHECK_TOTAL_SHARDS; hlocheck merge joins the shards' reports",
             "");
-  flags.Add("threads", "N", "backend threads; 0 = one per hardware thread", "0");
+  flags.Add("threads", "N",
+            "backend threads (per worker); 0 = one per hardware thread (shared "
+            "by the workers)",
+            "0");
+  flags.Add("workers", "N",
+            "run the groups in N worker processes, each with its own backend; the report is "
+            "the same as with 1",
+            "1");
   AddCompilerFlags(flags);
   flags.AddSwitch("list-backends", "list the available backends and exit");
   flags.AddSwitch("quiet", "print only failures and the final totals");
@@ -143,17 +153,42 @@ int RunCommand(const std::vector<std::string>& args) {
       return kExitUsage;
     }
   }
-  auto session = OpenSession(flags, static_cast<int>(*threads));
-  if (!session.ok()) {
-    std::cerr << "hlocheck run: " << session.status().message() << "\n";
+  auto workers = flags.GetInt("workers", 1, 256);
+  if (!workers.ok()) {
+    std::cerr << "hlocheck run: " << workers.status().message() << "\n";
     return kExitUsage;
   }
-  Gate& gate = *(*session)->gate;
+  // One process: the backend here. Workers: each opens its own after the
+  // fork, and this process only plans (from the spec and the oracle; it
+  // must start no threads before forking).
+  std::unique_ptr<Session> session;
+  std::optional<Oracle> planning_oracle;
+  std::optional<Gate> planner;
+  Gate* gate = nullptr;
+  if (*workers == 1) {
+    auto opened = OpenSession(flags, static_cast<int>(*threads));
+    if (!opened.ok()) {
+      std::cerr << "hlocheck run: " << opened.status().message() << "\n";
+      return kExitUsage;
+    }
+    session = *std::move(opened);
+    gate = session->gate.get();
+  } else {
+    auto registry = spec::DefaultRegistry();
+    if (!registry.ok()) {
+      std::cerr << "hlocheck run: " << registry.status().message() << "\n";
+      return kExitUsage;
+    }
+    planning_oracle.emplace(*registry);
+    planner.emplace(*registry, &*planning_oracle, nullptr);
+    gate = &*planner;
+  }
   const bool quiet = flags.Switch("quiet");
   // A progress line that rewrites itself only where someone watches it: a
-  // CI log (stdout a file or pipe) gets plain lines, one per group.
-  const bool animate = !quiet && isatty(STDOUT_FILENO);
-  auto plan = gate.Plan(options);
+  // CI log (stdout a file or pipe) gets plain lines, one per group (and
+  // workers write theirs as they come).
+  const bool animate = !quiet && isatty(STDOUT_FILENO) && *workers == 1;
+  auto plan = gate->Plan(options);
   if (!plan.ok()) {
     std::cerr << "hlocheck run: " << plan.status().message() << "\n";
     return kExitUsage;
@@ -188,7 +223,27 @@ int RunCommand(const std::vector<std::string>& args) {
     std::cout << std::flush;
   };
   if (animate) std::cout << ProgressLine(0, groups, 0, 0) << std::flush;
-  GateRun run = gate.Run(options, *plan, on_group);
+  GateRun run;
+  std::vector<std::string> worker_errors;
+  if (*workers == 1) {
+    run = gate->Run(options, *plan, on_group);
+  } else {
+    if (!quiet) std::cout << ConsoleHeader() << "\n";
+    const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int per_worker = *threads > 0 ? static_cast<int>(*threads)
+                                        : std::max(1, hardware / static_cast<int>(*workers));
+    // In each worker: its lines, each one write, so that lines of two
+    // workers never mix within a line.
+    auto worker_line = [quiet](const GroupResult& group) {
+      if (!quiet || group.failed > 0) std::cout << GroupLine(group) + "\n" << std::flush;
+    };
+    WorkersRun parallel =
+        RunGateInWorkers(flags, per_worker, options, *plan, static_cast<int>(*workers),
+                         flags.Get("out") + "/.workers", worker_line);
+    run = std::move(parallel.run);
+    worker_errors = std::move(parallel.errors);
+    if (run.backend.empty()) run.backend = flags.Get("backend");
+  }
   if (quiet) {
     // Only the failing groups (above), their findings, then the totals.
     WriteConsoleFindings(run, std::cout);
@@ -210,6 +265,12 @@ int RunCommand(const std::vector<std::string>& args) {
   if (auto status = WriteHtmlAndSummary(report, out + "/report.html", flags.Get("summary-md"));
       !status.ok()) {
     std::cerr << "hlocheck run: " << status.message() << "\n";
+    return kExitUsage;
+  }
+  if (!worker_errors.empty()) {
+    // What the other workers found is in the reports; the run is not whole.
+    for (const std::string& error : worker_errors) std::cerr << "hlocheck run: " << error << "\n";
+    std::cerr << "hlocheck run: the reports hold the other workers' groups only\n";
     return kExitUsage;
   }
   std::cout << "reports: " << out << "/report.json, " << out << "/report.html, " << out
