@@ -114,6 +114,7 @@ absl::Status ReadGroup(const JsonFields& f, GateRun& run) {
   HLOCHECK_RETURN_IF_ERROR(f.Integer("deviating", g.deviating));
   HLOCHECK_RETURN_IF_ERROR(f.Integer("skipped", g.skipped));
   HLOCHECK_RETURN_IF_ERROR(f.String("skip_reason", g.skip_reason));
+  HLOCHECK_RETURN_IF_ERROR(f.String("waiver", g.waiver));
   HLOCHECK_RETURN_IF_ERROR(f.Integer("elements_compared", g.elements_compared));
   HLOCHECK_RETURN_IF_ERROR(f.Integer("free_elements", g.free_elements));
   HLOCHECK_RETURN_IF_ERROR(f.Number("seconds", g.seconds));
@@ -199,6 +200,13 @@ absl::StatusOr<GateRun> GateRunFromJson(const json& report, const std::string& f
   HLOCHECK_RETURN_IF_ERROR(f.Number("seconds", run.seconds));
   HLOCHECK_RETURN_IF_ERROR(
       f.Objects("groups", [&](const JsonFields& g) { return ReadGroup(g, run); }));
+  if (const json* expired = f.Find("expired_waivers"); expired != nullptr) {
+    if (!expired->is_array()) return f.Error("expired_waivers", "an array of strings");
+    for (const json& e : *expired) {
+      if (!e.is_string()) return f.Error("expired_waivers", "an array of strings");
+      run.expired_waivers.push_back(e.get<std::string>());
+    }
+  }
   return run;
 }
 

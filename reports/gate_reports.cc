@@ -178,11 +178,12 @@ std::string GroupLine(const GroupResult& g) {
   // deviations excuse.
   // CONV: nothing else, but answers that differ from the de facto
   // convention where the spec leaves the value open.
-  std::string status = g.failed > 0                     ? "FAIL"
-                       : g.deviating > 0                ? "DEV"
-                       : g.differs_from_convention > 0  ? "CONV"
-                       : g.passed == 0 && g.skipped > 0 ? "SKIP"
-                                                        : "ok";
+  std::string status = g.failed > 0 && !g.waiver.empty() ? "WAIVD"
+                       : g.failed > 0                    ? "FAIL"
+                       : g.deviating > 0                 ? "DEV"
+                       : g.differs_from_convention > 0   ? "CONV"
+                       : g.passed == 0 && g.skipped > 0  ? "SKIP"
+                                                         : "ok";
   return Pad(status, 5) + Pad(g.op, kOpColumn) + Pad(std::string(Name(g.type)), 15) +
          Pad(std::to_string(g.cases), 7) + Pad(std::to_string(g.passed), 8) +
          Pad(std::to_string(g.failed), 8) + Pad(std::to_string(g.deviating), 10) +
@@ -209,6 +210,9 @@ void WriteConsoleTotals(const GateRun& run, std::ostream& out) {
   if (const int64_t batch_only = run.total(&GroupResult::batch_only_failures); batch_only > 0) {
     out << batch_only << " of the failures wrong only when batched with other cases, ";
   }
+  int64_t waived = 0;
+  for (const GroupResult& g : run.groups) waived += g.waiver.empty() ? 0 : g.failed;
+  if (waived > 0) out << waived << " of the failures waived by the gate config, ";
   out << skipped << " skipped (not runnable by the backend";
   if (const int64_t stopped = run.total(&GroupResult::not_run_after_backend_failures);
       stopped > 0) {
@@ -217,6 +221,9 @@ void WriteConsoleTotals(const GateRun& run, std::ostream& out) {
   }
   out << "), " << run.total(&GroupResult::free_elements)
       << " elements left to the implementation by the spec; " << Fixed(run.seconds, 1) << " s\n";
+  for (const std::string& expired : run.expired_waivers) {
+    out << "EXPIRED WAIVER (fails the run): " << expired << "\n";
+  }
 }
 
 // A replay runs on the CPU backend unless told otherwise.
@@ -363,6 +370,7 @@ nlohmann::json GateRunToJson(const GateRun& run) {
       group["worst_replay"] = g.worst_replay;
     }
     if (!g.skip_reason.empty()) group["skip_reason"] = g.skip_reason;
+    if (!g.waiver.empty()) group["waiver"] = g.waiver;
     if (g.batch_only_failures > 0) group["batch_only_failures"] = g.batch_only_failures;
     if (!g.batch_only_replay.empty()) {
       group["batch_only_replay"] = g.batch_only_replay;
@@ -406,6 +414,7 @@ nlohmann::json GateRunToJson(const GateRun& run) {
         {"skipped", run.total(&GroupResult::skipped)},
         {"free_elements", run.total(&GroupResult::free_elements)}}},
       {"groups", groups}};
+  if (!run.expired_waivers.empty()) report["expired_waivers"] = run.expired_waivers;
   if (run.shard_total > 1) {
     report["shard"] = {
         {"index", run.shard_index}, {"total", run.shard_total}, {"plan_groups", run.plan_groups}};
@@ -439,7 +448,9 @@ std::string GateRunToJunit(const GateRun& run) {
       xml << "    <testcase classname=\"" << XmlEscape(op) << "\" name=\""
           << XmlEscape(std::string(Name(g->type))) << "\" time=\"" << Fixed(g->seconds, 3)
           << "\">\n";
-      if (g->failed > 0 && !g->findings.empty()) {
+      if (g->failed > 0 && !g->waiver.empty()) {
+        xml << "      <skipped message=\"" << XmlEscape("waived: " + g->waiver) << "\"/>\n";
+      } else if (g->failed > 0 && !g->findings.empty()) {
         const Finding& f = g->findings.front();
         const std::string kind = KindName(f.kind);
         xml << "      <failure message=\"" << XmlEscape(kind + ": " + FindingSummary(f))

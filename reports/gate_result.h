@@ -139,6 +139,10 @@ struct GroupResult {
   std::string worst_example;
   double seconds = 0;
   std::vector<Finding> findings;  // the first failure, shrunk
+  // A gate config's waiver that covers this group's failures (its reason
+  // and expiry, in words): they are still counted as failed, but do not
+  // fail the run. Empty: none.
+  std::string waiver;
 };
 
 struct GateRun {
@@ -167,7 +171,17 @@ struct GateRun {
     for (const GroupResult& g : groups) sum += g.*field;
     return sum;
   }
-  bool failed() const { return total(&GroupResult::failed) > 0; }
+  // Waivers of the gate config past their expiry date: each fails the run.
+  std::vector<std::string> expired_waivers;
+
+  // What fails the run: a failure no waiver covers, or an expired waiver.
+  bool failed() const {
+    if (!expired_waivers.empty()) return true;
+    for (const GroupResult& g : groups) {
+      if (g.failed > 0 && g.waiver.empty()) return true;
+    }
+    return false;
+  }
 };
 
 }  // namespace hlocheck

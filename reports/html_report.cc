@@ -79,7 +79,7 @@ table.matrix td a{display:block;color:inherit;text-decoration:none;font-weight:7
 body.only-problems table.matrix tr.clean{display:none}
 .v-pass{background:var(--pass-bg);color:var(--pass)}.v-mismatch{background:var(--fail);color:#fff}
 .v-crash-hang{background:var(--crash);color:#fff}.v-backend-error{background:var(--error);color:#fff}
-.v-hlocheck-bug{background:var(--bug);color:#fff}.v-deviation{background:var(--dev-bg);color:var(--dev)}
+.v-hlocheck-bug{background:var(--bug);color:#fff}.v-waived{background:#f8bbd0;color:#880e4f}.v-deviation{background:var(--dev-bg);color:var(--dev)}
 .v-convention{background:var(--conv-bg);color:var(--conv)}.v-skipped{background:var(--skip-bg);color:var(--skip)}
 .v-not-implemented{background:repeating-linear-gradient(45deg,#f0f0f0 0 3px,#ddd 3px 6px);color:#777}
 td.changed{outline:2px solid #000;outline-offset:-2px}
@@ -177,6 +177,8 @@ const char* VerdictGlyph(GroupVerdict v) {
       return "E";
     case GroupVerdict::kMismatch:
       return "&#x2717;";  // ballot x
+    case GroupVerdict::kWaived:
+      return "W";
     case GroupVerdict::kDeviation:
       return "D";
     case GroupVerdict::kConvention:
@@ -201,6 +203,8 @@ const char* VerdictWords(GroupVerdict v) {
       return "backend error on a valid case";
     case GroupVerdict::kMismatch:
       return "unexpected mismatch";
+    case GroupVerdict::kWaived:
+      return "failure waived by the gate config";
     case GroupVerdict::kDeviation:
       return "declared deviation only";
     case GroupVerdict::kConvention:
@@ -247,12 +251,18 @@ std::string Header(const ReportInputs& in) {
   if (in.run != nullptr) {
     const GateRun& run = *in.run;
     int64_t failing_groups = 0;
-    for (const GroupResult& g : run.groups) failing_groups += g.failed > 0;
-    const int64_t failed = run.total(&GroupResult::failed);
-    cls = failed > 0 ? "failed" : "ok";
+    int64_t failed = 0;  // unwaived
+    for (const GroupResult& g : run.groups) {
+      if (g.failed == 0 || !g.waiver.empty()) continue;
+      ++failing_groups;
+      failed += g.failed;
+    }
+    cls = run.failed() ? "failed" : "ok";
     title = failed > 0 ? "hlocheck gate FAILED: " + Count(failed) + " unexpected failure(s) in " +
                              Count(failing_groups) + " of " + Count(run.groups.size()) + " groups"
-                       : "hlocheck gate passed: " + Count(run.groups.size()) + " groups";
+            : run.failed() ? "hlocheck gate FAILED: " + Count(run.expired_waivers.size()) +
+                                 " expired waiver(s)"
+                           : "hlocheck gate passed: " + Count(run.groups.size()) + " groups";
     subtitle = "backend <b>" + Escape(run.backend) + "</b> &middot; " +
                Count(run.total(&GroupResult::cases)) + " cases &middot; " +
                html::Duration(run.seconds);
@@ -285,6 +295,7 @@ std::string Header(const ReportInputs& in) {
     row("started", run.started_at.empty() ? "(not recorded)" : run.started_at);
     row("wall time", html::Duration(run.seconds));
     row("report", in.run_file);
+    for (const std::string& expired : run.expired_waivers) row("EXPIRED WAIVER", expired);
     out += "</dl>";
   }
   return out + "</header>\n";
@@ -311,7 +322,10 @@ std::string Summary(const GateRun& run) {
   tile("groups", "op &times; type groups", static_cast<int64_t>(run.groups.size()), "");
   tile("cases", "cases", run.total(&GroupResult::cases), "");
   tile("passed", "passed", run.total(&GroupResult::passed), "");
-  tile("failed", "failed (unexpected)", run.total(&GroupResult::failed), "bad");
+  tile("failed", "failed", run.total(&GroupResult::failed), "bad");
+  int64_t waived = 0;
+  for (const GroupResult& g : run.groups) waived += g.waiver.empty() ? 0 : g.failed;
+  if (waived > 0) tile("waived", "of them waived by the gate config", waived, "warn");
   tile("deviating", "deviating as declared", run.total(&GroupResult::deviating), "warn");
   tile("differs_from_convention", "differ from the convention",
        run.total(&GroupResult::differs_from_convention), "warn");
@@ -437,10 +451,10 @@ std::string Matrix(const GateRun& run, const RunComparison* comparison) {
   }
   std::string out =
       "<section id=\"verdicts\"><h2>Verdicts: op &times; element type</h2><p class=\"legend\">";
-  for (GroupVerdict v :
-       {GroupVerdict::kPass, GroupVerdict::kMismatch, GroupVerdict::kCrashOrHang,
-        GroupVerdict::kBackendError, GroupVerdict::kHlocheckBug, GroupVerdict::kDeviation,
-        GroupVerdict::kConvention, GroupVerdict::kSkipped, GroupVerdict::kNotImplemented}) {
+  for (GroupVerdict v : {GroupVerdict::kPass, GroupVerdict::kMismatch, GroupVerdict::kCrashOrHang,
+                         GroupVerdict::kBackendError, GroupVerdict::kHlocheckBug,
+                         GroupVerdict::kWaived, GroupVerdict::kDeviation, GroupVerdict::kConvention,
+                         GroupVerdict::kSkipped, GroupVerdict::kNotImplemented}) {
     out += "<span class=\"key v-" + std::string(VerdictName(v)) + "\">" + VerdictGlyph(v) +
            "</span>" + VerdictWords(v);
   }
@@ -534,6 +548,7 @@ std::string GroupDetails(const GateRun& run, const GroupResult& g,
   if (g.failed > 0 && !g.findings.empty()) {
     out += "<p><a href=\"#" + FindingAnchor(g.op, g.type) + "\">The finding, shrunk</a></p>";
   }
+  if (!g.waiver.empty()) out += "<p>Waived by the gate config: " + Escape(g.waiver) + "</p>";
   if (g.deviating > 0) {
     out += "<p>Excused by the profile's declared deviations:";
     for (const auto& [id, n] : g.excused)

@@ -50,30 +50,37 @@ std::string RenderMarkdownSummary(const ReportInputs& in) {
   if (in.run != nullptr) {
     const GateRun& run = *in.run;
     int64_t failing_groups = 0;
-    for (const GroupResult& g : run.groups) failing_groups += g.failed > 0;
-    const int64_t failed = run.total(&GroupResult::failed);
-    md += failed > 0 ? "## hlocheck gate FAILED on " + run.backend + "\n\n**" + Count(failed) +
-                           " unexpected failure(s)** in " + Count(failing_groups) + " of " +
-                           Count(run.groups.size()) + " op x type groups"
-                     : "## hlocheck gate passed on " + run.backend + "\n\n" +
-                           Count(run.groups.size()) + " op x type groups";
+    int64_t failed = 0;  // unwaived
+    for (const GroupResult& g : run.groups) {
+      if (g.failed == 0 || !g.waiver.empty()) continue;
+      ++failing_groups;
+      failed += g.failed;
+    }
+    md += run.failed() ? "## hlocheck gate FAILED on " + run.backend + "\n\n**" + Count(failed) +
+                             " unexpected failure(s)** in " + Count(failing_groups) + " of " +
+                             Count(run.groups.size()) + " op x type groups"
+                       : "## hlocheck gate passed on " + run.backend + "\n\n" +
+                             Count(run.groups.size()) + " op x type groups";
     md += " · " + Count(run.total(&GroupResult::cases)) + " cases · seed " +
           std::to_string(run.seed) + " · " + html::Duration(run.seconds) + "\n\n";
     md +=
         "| cases | passed | failed | deviating (declared) | differ from convention | skipped |\n"
         "|---:|---:|---:|---:|---:|---:|\n";
     md += "| " + Count(run.total(&GroupResult::cases)) + " | " +
-          Count(run.total(&GroupResult::passed)) + " | " + Count(failed) + " | " +
-          Count(run.total(&GroupResult::deviating)) + " | " +
+          Count(run.total(&GroupResult::passed)) + " | " + Count(run.total(&GroupResult::failed)) +
+          " | " + Count(run.total(&GroupResult::deviating)) + " | " +
           Count(run.total(&GroupResult::differs_from_convention)) + " | " +
           Count(run.total(&GroupResult::skipped)) + " |\n\n";
+    for (const std::string& expired : run.expired_waivers) {
+      md += "**Expired waiver** (fails the run): " + Cell(expired, 400) + "\n\n";
+    }
     if (failed > 0) {
       md +=
           "### Unexpected failures\n\n| op | type | kind | what | replay "
           "|\n|---|---|---|---|---|\n";
       int listed = 0;
       for (const GroupResult& g : run.groups) {
-        if (g.failed == 0) continue;
+        if (g.failed == 0 || !g.waiver.empty()) continue;
         if (listed++ == kMaxListed) {
           md += "\n... and " + Count(failing_groups - kMaxListed) +
                 " more failing group(s): see report.html.\n";

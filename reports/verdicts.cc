@@ -9,6 +9,7 @@
 namespace hlocheck {
 
 GroupVerdict VerdictOf(const GroupResult& g) {
+  if (g.failed > 0 && !g.waiver.empty()) return GroupVerdict::kWaived;
   if (g.failed > 0) {
     switch (g.findings.empty() ? FindingKind::kMismatch : g.findings.front().kind) {
       case FindingKind::kOracleError:
@@ -47,6 +48,8 @@ const char* VerdictName(GroupVerdict verdict) {
       return "backend-error";
     case GroupVerdict::kMismatch:
       return "mismatch";
+    case GroupVerdict::kWaived:
+      return "waived";
     case GroupVerdict::kDeviation:
       return "deviation";
     case GroupVerdict::kConvention:

@@ -20,6 +20,7 @@ enum class GroupVerdict {
   kCrashOrHang,     // the backend crashed or hung on a valid case
   kBackendError,    // the backend returned an error on a valid case
   kMismatch,        // unexpected wrong values (or wrong result types)
+  kWaived,          // failures a gate config's waiver covers (until its expiry)
   kDeviation,       // only mismatches the backend's profile declares
   kConvention,      // right, but not the de facto convention where the spec leaves it open
   kPass,            // every case run passed (some may have been skipped)

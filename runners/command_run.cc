@@ -12,6 +12,7 @@
 #include "reports/gate_reports.h"
 #include "runners/commands.h"
 #include "runners/flags.h"
+#include "runners/gate_config.h"
 #include "runners/gate_workers.h"
 #include "runners/report_files.h"
 #include "runners/session.h"
@@ -26,6 +27,9 @@ Flags RunFlags() {
   flags.Add("types", "LIST",
             "comma-separated element types (of each op's first operand), e.g. f32,bf16,si8; "
             "default: every type each op accepts");
+  flags.Add("config", "FILE",
+            "a gate config (YAML: settings, case_budgets, waivers; docs/gate-config.md); "
+            "flags given here override its settings");
   flags.Add("backend", "NAME", "the backend to check against the oracle", "cpu");
   flags.Add("cases", "N", "cases per op and element type", "1000");
   flags.Add("seed", "N", "run seed; the same seed gives the same cases on any machine",
@@ -97,8 +101,37 @@ int RunCommand(const std::vector<std::string>& args) {
     }
     return kExitOk;
   }
+  // A gate config's settings come first; the command line's override them.
+  std::optional<GateConfig> config;
+  if (!flags.Get("config").empty()) {
+    auto registry = spec::DefaultRegistry();
+    if (!registry.ok()) {
+      std::cerr << "hlocheck run: " << registry.status().message() << "\n";
+      return kExitUsage;
+    }
+    auto loaded = LoadGateConfig(flags.Get("config"), **registry);
+    if (!loaded.ok()) {
+      std::cerr << "hlocheck run: " << loaded.status().message() << "\n";
+      return kExitUsage;
+    }
+    config = *std::move(loaded);
+    std::vector<std::string> merged = config->flags;
+    merged.insert(merged.end(), args.begin(), args.end());
+    flags = RunFlags();
+    if (auto status = flags.Parse(merged); !status.ok()) {
+      std::cerr << "hlocheck run: " << config->file << ": " << status.message() << "\n";
+      return kExitUsage;
+    }
+  }
 
   GateOptions options;
+  if (config) {
+    options.cases_per_op = config->case_budgets;
+    const std::string today = TodayUtc();
+    options.waiver_for = [config = *config, today](const std::string& op, ElementType type) {
+      return WaiverFor(config, op, type, today);
+    };
+  }
   options.ops = flags.GetList("ops");
   for (const std::string& name : flags.GetList("types")) {
     auto type = ParseElementType(name);
@@ -253,6 +286,12 @@ int RunCommand(const std::vector<std::string>& args) {
     std::cout << "\n";
     WriteConsoleTotals(run, std::cout);
     WriteConsoleFindings(run, std::cout);
+  }
+  if (config) {
+    run.expired_waivers = ExpiredWaivers(*config, TodayUtc());
+    for (const std::string& expired : run.expired_waivers) {
+      std::cout << "EXPIRED WAIVER (fails the run): " << expired << "\n";
+    }
   }
   std::string out = flags.Get("out");
   if (auto status = WriteReportFiles(run, out); !status.ok()) {

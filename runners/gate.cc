@@ -202,6 +202,7 @@ GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateO
     }
   }
   group.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (group.failed > 0 && options.waiver_for) group.waiver = options.waiver_for(op.name, type);
   return group;
 }
 
@@ -458,7 +459,7 @@ GateRun Gate::Run(const GateOptions& options, const GatePlan& plan,
   for (size_t position = 0; position < plan.size(); ++position) {
     if (!InShard(options, position)) continue;
     const auto& [op, type] = plan[position];
-    run.groups.push_back(RunGroup(*op, type, options));
+    run.groups.push_back(RunGroup(*op, type, ForOp(options, op->name)));
     if (on_group) on_group(run.groups.back());
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -46,7 +47,22 @@ struct GateOptions {
   // cases are the same as in a whole run.
   int64_t first_case = 0;
   int64_t end_case = -1;
+  // Cases per group of some ops, instead of `cases` (a gate config's
+  // case_budgets).
+  std::map<std::string, int64_t> cases_per_op;
+  // The waiver (in words) that covers a failing group of `op` and `type`,
+  // or "" (a gate config's waivers); unset: none.
+  std::function<std::string(const std::string& op, ElementType type)> waiver_for;
 };
+
+// `options` for one op's groups: its case budget in place of `cases`.
+inline GateOptions ForOp(const GateOptions& options, const std::string& op) {
+  auto it = options.cases_per_op.find(op);
+  if (it == options.cases_per_op.end()) return options;
+  GateOptions narrowed = options;
+  narrowed.cases = it->second;
+  return narrowed;
+}
 
 // The op/type groups a run covers, in order.
 using GatePlan = std::vector<std::pair<const spec::OpSpec*, ElementType>>;

@@ -44,7 +44,8 @@ namespace {
   for (int64_t p = next->fetch_add(1); p < static_cast<int64_t>(plan.size());
        p = next->fetch_add(1)) {
     if (!InShard(options, static_cast<size_t>(p))) continue;
-    run.groups.push_back(gate.RunGroup(*plan[p].first, plan[p].second, options));
+    run.groups.push_back(
+        gate.RunGroup(*plan[p].first, plan[p].second, ForOp(options, plan[p].first->name)));
     positions.push_back(p);
     if (on_group) on_group(run.groups.back());
   }
