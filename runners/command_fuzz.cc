@@ -80,19 +80,23 @@ struct Campaign {
     _exit(kExitUsage);
   }
   Gate& gate = *(*session)->gate;
-  while (campaign.deadline == 0 || Now() < campaign.deadline) {
-    auto unit = (*store)->Claim(worker, campaign.limit);
-    if (!unit.ok()) {
-      std::cerr << "hlocheck fuzz: worker " << worker << ": " << unit.status().message() << "\n";
-      _exit(kWorkerStoreError);
-    }
-    if (!*unit) break;
+  auto fail = [worker](const absl::Status& status) {
+    std::cerr << "hlocheck fuzz: worker " << worker << ": " << status.message() << "\n";
+    _exit(kWorkerStoreError);
+  };
+  auto unit = (*store)->Claim(worker, campaign.limit);
+  if (!unit.ok()) fail(unit.status());
+  while (*unit) {
     CampaignCase c = CaseOfUnit(campaign.plan, campaign.base, **unit);
     GroupResult group = gate.RunGroup(*c.op, c.type, c.options);
-    if (auto s = (*store)->Complete(**unit, UnitResultOf(group)); !s.ok()) {
-      std::cerr << "hlocheck fuzz: worker " << worker << ": " << s.message() << "\n";
-      _exit(kWorkerStoreError);
+    if (campaign.deadline > 0 && Now() >= campaign.deadline) {
+      // The budget is spent: this case counts, no next one is claimed.
+      if (auto s = (*store)->Complete(**unit, UnitResultOf(group)); !s.ok()) fail(s);
+      break;
     }
+    // One commit between two cases: this one's results, the next one's claim.
+    unit = (*store)->CompleteAndClaim(**unit, UnitResultOf(group), worker, campaign.limit);
+    if (!unit.ok()) fail(unit.status());
   }
   _exit(kExitOk);
 }

@@ -41,17 +41,42 @@ double Now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-// A prepared statement, finalized when it goes.
+}  // namespace
+
+// Prepared statements, one per SQL text, kept for the connection's life:
+// a campaign runs the same few statements for every case.
+struct StatementCache {
+  sqlite3* db = nullptr;
+  std::map<std::string, sqlite3_stmt*> statements;
+  ~StatementCache() {
+    for (auto& [sql, statement] : statements) sqlite3_finalize(statement);
+  }
+};
+
+namespace {
+
+// A cached prepared statement in use: reset, its bindings cleared, when it goes.
 class Statement {
  public:
-  Statement(sqlite3* db, const char* sql) : db_(db) {
-    ok_ = sqlite3_prepare_v2(db, sql, -1, &statement_, nullptr) == SQLITE_OK;
+  Statement(StatementCache& cache, const char* sql) {
+    auto it = cache.statements.find(sql);
+    if (it == cache.statements.end()) {
+      sqlite3_stmt* prepared = nullptr;
+      if (sqlite3_prepare_v2(cache.db, sql, -1, &prepared, nullptr) != SQLITE_OK) return;
+      it = cache.statements.emplace(sql, prepared).first;
+    }
+    statement_ = it->second;
   }
-  ~Statement() { sqlite3_finalize(statement_); }
+  ~Statement() {
+    if (statement_ != nullptr) {
+      sqlite3_reset(statement_);
+      sqlite3_clear_bindings(statement_);
+    }
+  }
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
 
-  bool ok() const { return ok_; }
+  bool ok() const { return statement_ != nullptr; }
   Statement& Bind(int i, int64_t value) {
     sqlite3_bind_int64(statement_, i, value);
     return *this;
@@ -65,8 +90,9 @@ class Statement {
                       SQLITE_TRANSIENT);
     return *this;
   }
-  // SQLITE_ROW, SQLITE_DONE or an error code.
-  int Step() { return sqlite3_step(statement_); }
+  // SQLITE_ROW, SQLITE_DONE or an error code (SQLITE_MISUSE when the SQL
+  // did not prepare).
+  int Step() { return statement_ == nullptr ? SQLITE_MISUSE : sqlite3_step(statement_); }
   int64_t Int(int column) const { return sqlite3_column_int64(statement_, column); }
   double Real(int column) const { return sqlite3_column_double(statement_, column); }
   std::string Text(int column) const {
@@ -78,9 +104,7 @@ class Statement {
   }
 
  private:
-  sqlite3* db_;
   sqlite3_stmt* statement_ = nullptr;
-  bool ok_ = false;
 };
 
 // Rolls back unless committed: an error midway leaves the store as it was.
@@ -150,7 +174,8 @@ absl::StatusOr<std::unique_ptr<FindingsStore>> FindingsStore::Open(const std::st
     }
   }
   sqlite3* db = nullptr;
-  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+  // One connection per process, used by one thread: no mutexes needed.
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
   if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     std::string message = path + ": cannot open: " + (db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_close(db);
@@ -170,14 +195,22 @@ absl::StatusOr<std::unique_ptr<FindingsStore>> FindingsStore::Open(const std::st
     HLOCHECK_RETURN_IF_ERROR(store->Exec(kSchema));
     if (!transaction.Commit()) return store->Error("cannot create the schema");
   }
-  Statement schema(db, "SELECT value FROM meta WHERE key = 'schema'");
+  Statement schema(*store->cache_, "SELECT value FROM meta WHERE key = 'schema'");
   if (!schema.ok() || schema.Step() != SQLITE_ROW || schema.Text(0) != "hlocheck-findings/1") {
     return absl::InvalidArgumentError(path + ": not a findings store of this hlocheck version");
   }
   return store;
 }
 
-FindingsStore::~FindingsStore() { sqlite3_close(db_); }
+FindingsStore::FindingsStore(sqlite3* db, std::string path)
+    : db_(db), path_(std::move(path)), cache_(std::make_unique<StatementCache>()) {
+  cache_->db = db;
+}
+
+FindingsStore::~FindingsStore() {
+  cache_.reset();  // the statements go before the connection
+  sqlite3_close(db_);
+}
 
 absl::Status FindingsStore::Error(const std::string& what) const {
   return absl::InternalError(path_ + ": " + what + ": " + sqlite3_errmsg(db_));
@@ -198,12 +231,12 @@ absl::Status FindingsStore::BindCampaign(const std::map<std::string, std::string
   if (!transaction.ok()) return Error("cannot begin");
   std::map<std::string, std::string> recorded;
   {
-    Statement read(db_, "SELECT key, value FROM campaign");
+    Statement read(*cache_, "SELECT key, value FROM campaign");
     while (read.Step() == SQLITE_ROW) recorded[read.Text(0)] = read.Text(1);
   }
   if (recorded.empty()) {
     for (const auto& [key, value] : settings) {
-      Statement insert(db_, "INSERT INTO campaign VALUES(?, ?)");
+      Statement insert(*cache_, "INSERT INTO campaign VALUES(?, ?)");
       if (insert.Bind(1, key).Bind(2, value).Step() != SQLITE_DONE) return Error("cannot record");
     }
     if (!transaction.Commit()) return Error("cannot commit");
@@ -224,7 +257,7 @@ absl::Status FindingsStore::BindCampaign(const std::map<std::string, std::string
 
 absl::StatusOr<std::map<std::string, std::string>> FindingsStore::Campaign() {
   std::map<std::string, std::string> recorded;
-  Statement read(db_, "SELECT key, value FROM campaign");
+  Statement read(*cache_, "SELECT key, value FROM campaign");
   if (!read.ok()) return Error("cannot read the campaign");
   while (read.Step() == SQLITE_ROW) recorded[read.Text(0)] = read.Text(1);
   return recorded;
@@ -243,27 +276,46 @@ absl::Status FindingsStore::RequeueAll() {
 absl::StatusOr<std::optional<int64_t>> FindingsStore::Claim(int worker, int64_t limit) {
   Transaction transaction(db_);
   if (!transaction.ok()) return Error("cannot begin a claim");
+  auto unit = ClaimLocked(worker, limit);
+  if (!unit.ok() || !unit->has_value()) return unit;
+  if (!transaction.Commit()) return Error("cannot commit a claim");
+  return unit;
+}
+
+absl::StatusOr<std::optional<int64_t>> FindingsStore::CompleteAndClaim(int64_t done,
+                                                                       const UnitResult& result,
+                                                                       int worker, int64_t limit) {
+  Transaction transaction(db_);
+  if (!transaction.ok()) return Error("cannot begin");
+  HLOCHECK_RETURN_IF_ERROR(CompleteLocked(done, result));
+  auto unit = ClaimLocked(worker, limit);
+  HLOCHECK_RETURN_IF_ERROR(unit.status());
+  if (!transaction.Commit()) return Error("cannot commit unit " + std::to_string(done));
+  return unit;
+}
+
+absl::StatusOr<std::optional<int64_t>> FindingsStore::ClaimLocked(int worker, int64_t limit) {
   int64_t unit = -1;
   int64_t attempts = 0;
   {
-    Statement queued(db_, "SELECT unit, attempts FROM queue ORDER BY unit LIMIT 1");
+    Statement queued(*cache_, "SELECT unit, attempts FROM queue ORDER BY unit LIMIT 1");
     if (queued.Step() == SQLITE_ROW) {
       unit = queued.Int(0);
       attempts = queued.Int(1);
     }
   }
   if (unit >= 0) {
-    Statement remove(db_, "DELETE FROM queue WHERE unit = ?");
+    Statement remove(*cache_, "DELETE FROM queue WHERE unit = ?");
     if (remove.Bind(1, unit).Step() != SQLITE_DONE) return Error("cannot dequeue");
   } else {
-    Statement next(db_, "SELECT value FROM counters WHERE name = 'next_unit'");
+    Statement next(*cache_, "SELECT value FROM counters WHERE name = 'next_unit'");
     if (next.Step() != SQLITE_ROW) return Error("no next_unit counter");
     unit = next.Int(0);
     if (limit >= 0 && unit >= limit) return std::optional<int64_t>();
-    Statement advance(db_, "UPDATE counters SET value = value + 1 WHERE name = 'next_unit'");
+    Statement advance(*cache_, "UPDATE counters SET value = value + 1 WHERE name = 'next_unit'");
     if (advance.Step() != SQLITE_DONE) return Error("cannot advance next_unit");
   }
-  Statement claim(db_, "INSERT INTO in_flight VALUES(?, ?, ?, ?)");
+  Statement claim(*cache_, "INSERT INTO in_flight VALUES(?, ?, ?, ?)");
   if (claim.Bind(1, unit)
           .Bind(2, static_cast<int64_t>(worker))
           .Bind(3, Now())
@@ -271,15 +323,20 @@ absl::StatusOr<std::optional<int64_t>> FindingsStore::Claim(int worker, int64_t 
           .Step() != SQLITE_DONE) {
     return Error("cannot claim unit " + std::to_string(unit));
   }
-  if (!transaction.Commit()) return Error("cannot commit a claim");
   return std::optional<int64_t>(unit);
 }
 
 absl::Status FindingsStore::Complete(int64_t unit, const UnitResult& result) {
   Transaction transaction(db_);
   if (!transaction.ok()) return Error("cannot begin");
+  HLOCHECK_RETURN_IF_ERROR(CompleteLocked(unit, result));
+  if (!transaction.Commit()) return Error("cannot commit unit " + std::to_string(unit));
+  return absl::OkStatus();
+}
+
+absl::Status FindingsStore::CompleteLocked(int64_t unit, const UnitResult& result) {
   {
-    Statement done(db_, "DELETE FROM in_flight WHERE unit = ?");
+    Statement done(*cache_, "DELETE FROM in_flight WHERE unit = ?");
     if (done.Bind(1, unit).Step() != SQLITE_DONE) return Error("cannot complete");
     if (sqlite3_changes(db_) != 1) {
       // Requeued meanwhile (its worker was taken for hung): another run
@@ -296,13 +353,13 @@ absl::Status FindingsStore::Complete(int64_t unit, const UnitResult& result) {
       {"differs_from_convention", result.differs_from_convention},
       {"skipped", result.skipped}};
   for (const auto& [name, value] : counts) {
-    Statement add(db_, "UPDATE counters SET value = value + ? WHERE name = ?");
+    Statement add(*cache_, "UPDATE counters SET value = value + ? WHERE name = ?");
     if (add.Bind(1, value).Bind(2, std::string(name)).Step() != SQLITE_DONE) {
       return Error("cannot count");
     }
   }
   {
-    Statement group(db_,
+    Statement group(*cache_,
                     "INSERT INTO group_totals VALUES(?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT(op, type) DO UPDATE SET cases = cases + excluded.cases, "
                     "passed = passed + excluded.passed, failed = failed + excluded.failed, "
@@ -316,7 +373,7 @@ absl::Status FindingsStore::Complete(int64_t unit, const UnitResult& result) {
   if (result.finding) {
     const StoredFinding& f = *result.finding;
     const double now = Now();
-    Statement add(db_,
+    Statement add(*cache_,
                   "INSERT INTO findings(signature, op, type, kind, summary, details, reproducer, "
                   "replay, command, count, first_seen, last_seen, first_unit) "
                   "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) "
@@ -326,18 +383,17 @@ absl::Status FindingsStore::Complete(int64_t unit, const UnitResult& result) {
     add.Bind(10, now).Bind(11, now).Bind(12, unit).Bind(13, now);
     if (add.Step() != SQLITE_DONE) return Error("cannot record the finding");
   }
-  if (!transaction.Commit()) return Error("cannot commit unit " + std::to_string(unit));
   return absl::OkStatus();
 }
 
 absl::Status FindingsStore::Requeue(int64_t unit) {
   Transaction transaction(db_);
   if (!transaction.ok()) return Error("cannot begin");
-  Statement move(db_,
+  Statement move(*cache_,
                  "INSERT OR REPLACE INTO queue SELECT unit, attempts + 1 FROM in_flight "
                  "WHERE unit = ?");
   if (move.Bind(1, unit).Step() != SQLITE_DONE) return Error("cannot requeue");
-  Statement remove(db_, "DELETE FROM in_flight WHERE unit = ?");
+  Statement remove(*cache_, "DELETE FROM in_flight WHERE unit = ?");
   if (remove.Bind(1, unit).Step() != SQLITE_DONE) return Error("cannot requeue");
   if (!transaction.Commit()) return Error("cannot commit");
   return absl::OkStatus();
@@ -345,7 +401,7 @@ absl::Status FindingsStore::Requeue(int64_t unit) {
 
 absl::StatusOr<std::vector<InFlightUnit>> FindingsStore::InFlight() {
   std::vector<InFlightUnit> units;
-  Statement read(db_, "SELECT unit, worker, started_at, attempts FROM in_flight ORDER BY unit");
+  Statement read(*cache_, "SELECT unit, worker, started_at, attempts FROM in_flight ORDER BY unit");
   if (!read.ok()) return Error("cannot read the units in flight");
   while (read.Step() == SQLITE_ROW) {
     units.push_back(
@@ -357,7 +413,7 @@ absl::StatusOr<std::vector<InFlightUnit>> FindingsStore::InFlight() {
 absl::StatusOr<CampaignTotals> FindingsStore::Totals() {
   // One read transaction: the counters as of one commit.
   CampaignTotals totals;
-  Statement read(db_, "SELECT name, value FROM counters");
+  Statement read(*cache_, "SELECT name, value FROM counters");
   if (!read.ok()) return Error("cannot read the counters");
   std::map<std::string, int64_t> values;
   while (read.Step() == SQLITE_ROW) values[read.Text(0)] = read.Int(1);
@@ -368,7 +424,7 @@ absl::StatusOr<CampaignTotals> FindingsStore::Totals() {
   totals.deviating = values["deviating"];
   totals.differs_from_convention = values["differs_from_convention"];
   totals.skipped = values["skipped"];
-  Statement findings(db_, "SELECT COUNT(*) FROM findings");
+  Statement findings(*cache_, "SELECT COUNT(*) FROM findings");
   if (findings.Step() == SQLITE_ROW) totals.findings = findings.Int(0);
   return totals;
 }
@@ -382,7 +438,7 @@ absl::Status FindingsStore::AddProgressPoint() {
 
 absl::StatusOr<std::vector<CampaignProgressPoint>> FindingsStore::Progress() {
   std::vector<CampaignProgressPoint> points;
-  Statement read(db_, "SELECT time, cases, failed, findings FROM progress ORDER BY time");
+  Statement read(*cache_, "SELECT time, cases, failed, findings FROM progress ORDER BY time");
   if (!read.ok()) return Error("cannot read the progress");
   while (read.Step() == SQLITE_ROW) {
     points.push_back({read.Real(0), read.Int(1), read.Int(2), read.Int(3)});
@@ -413,7 +469,7 @@ absl::StatusOr<CampaignReport> ReadCampaignReport(FindingsStore& store) {
 
 absl::StatusOr<std::vector<UnitResult>> FindingsStore::GroupTotals() {
   std::vector<UnitResult> groups;
-  Statement read(db_,
+  Statement read(*cache_,
                  "SELECT op, type, cases, passed, failed, deviating, differs_from_convention, "
                  "skipped FROM group_totals ORDER BY op, type");
   if (!read.ok()) return Error("cannot read the group totals");
@@ -434,7 +490,7 @@ absl::StatusOr<std::vector<UnitResult>> FindingsStore::GroupTotals() {
 
 absl::StatusOr<std::vector<StoredFinding>> FindingsStore::Findings() {
   std::vector<StoredFinding> findings;
-  Statement read(db_,
+  Statement read(*cache_,
                  (std::string("SELECT ") + kFindingColumns + " FROM findings ORDER BY id").c_str());
   if (!read.ok()) return Error("cannot read the findings");
   while (read.Step() == SQLITE_ROW) findings.push_back(ReadFinding(read));
@@ -443,14 +499,14 @@ absl::StatusOr<std::vector<StoredFinding>> FindingsStore::Findings() {
 
 absl::StatusOr<std::optional<StoredFinding>> FindingsStore::Finding(int64_t id) {
   Statement read(
-      db_, (std::string("SELECT ") + kFindingColumns + " FROM findings WHERE id = ?").c_str());
+      *cache_, (std::string("SELECT ") + kFindingColumns + " FROM findings WHERE id = ?").c_str());
   if (!read.ok()) return Error("cannot read the findings");
   if (read.Bind(1, id).Step() != SQLITE_ROW) return std::optional<StoredFinding>();
   return std::optional<StoredFinding>(ReadFinding(read));
 }
 
 absl::StatusOr<std::string> FindingsStore::IntegrityCheck() {
-  Statement check(db_, "PRAGMA integrity_check");
+  Statement check(*cache_, "PRAGMA integrity_check");
   if (!check.ok()) return Error("cannot check");
   std::string result;
   while (check.Step() == SQLITE_ROW) result += (result.empty() ? "" : "; ") + check.Text(0);

@@ -21,6 +21,10 @@
 struct sqlite3;
 
 namespace hlocheck {
+struct StatementCache;
+}
+
+namespace hlocheck {
 
 // A unit claimed by a worker and not yet completed.
 struct InFlightUnit {
@@ -57,6 +61,10 @@ class FindingsStore {
   // One transaction: the unit leaves the in-flight list, the counters grow,
   // and its finding is added (or its signature's count grows).
   absl::Status Complete(int64_t unit, const UnitResult& result);
+  // Complete, then Claim, in one transaction: what a worker does between
+  // two cases, at the cost of one commit.
+  absl::StatusOr<std::optional<int64_t>> CompleteAndClaim(int64_t unit, const UnitResult& result,
+                                                          int worker, int64_t limit);
   // A unit whose worker was killed from outside: back to the queue, its
   // attempts counted.
   absl::Status Requeue(int64_t unit);
@@ -75,12 +83,16 @@ class FindingsStore {
   absl::StatusOr<std::string> IntegrityCheck();
 
  private:
-  FindingsStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  FindingsStore(sqlite3* db, std::string path);
   absl::Status Exec(const std::string& sql);
   absl::Status Error(const std::string& what) const;
+  // The bodies of Claim and Complete, inside a transaction the caller holds.
+  absl::StatusOr<std::optional<int64_t>> ClaimLocked(int worker, int64_t limit);
+  absl::Status CompleteLocked(int64_t unit, const UnitResult& result);
 
   sqlite3* db_;
   std::string path_;
+  std::unique_ptr<StatementCache> cache_;
 };
 
 // The store's file in a store directory.

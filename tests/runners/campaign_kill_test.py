@@ -24,7 +24,7 @@ import sys
 import time
 
 ARGS = ["--backend", "faulty-transpose-swap", "--ops", "transpose,add,slice,reverse",
-        "--cases", "100000", "--seed", "7"]
+        "--cases", "200000", "--seed", "7"]
 KILLS = 20
 
 failures = []
@@ -74,7 +74,7 @@ def main():
     check(result.returncode == 1, f"the reference campaign exited {result.returncode}, not 1 "
           f"(a finding): {result.stdout[-2000:]}")
     _, want, want_findings = counters(reference)
-    check(want["cases"] == 100000 and want["failed"] > 0,
+    check(want["cases"] == 200000 and want["failed"] > 0,
           f"the reference campaign ran {want.get('cases')} cases, {want.get('failed')} failing")
 
     previous = None
@@ -82,7 +82,7 @@ def main():
     while kills < KILLS:
         campaign = subprocess.Popen([hlocheck, "fuzz", *ARGS, "--workers", "2", "--store", killed],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        time.sleep(rng.uniform(0.15, 0.6))
+        time.sleep(rng.uniform(0.1, 0.5))
         if campaign.poll() is not None:
             break  # finished before this kill: the campaign is done
         if kills % 2 == 1:
