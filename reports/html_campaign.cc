@@ -3,21 +3,14 @@
 // sighting, reproducer and replay command.
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 
 #include "reports/html_internal.h"
+#include "reports/time_format.h"
 
 namespace hlocheck::html {
 namespace {
 
-std::string Time(double unix_seconds) {
-  const std::time_t t = static_cast<std::time_t>(unix_seconds);
-  std::tm utc{};
-  gmtime_r(&t, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%SZ", &utc);
-  return text;
-}
+std::string Time(double unix_seconds) { return UtcTime(unix_seconds, "%Y-%m-%d %H:%M:%SZ"); }
 
 // Cases (and failed cases) over time as two polylines, and the number of
 // distinct findings as steps, each scaled to its own maximum.

@@ -250,13 +250,9 @@ std::string Header(const ReportInputs& in) {
   std::string subtitle;
   if (in.run != nullptr) {
     const GateRun& run = *in.run;
-    int64_t failing_groups = 0;
-    int64_t failed = 0;  // unwaived
-    for (const GroupResult& g : run.groups) {
-      if (g.failed == 0 || !g.waiver.empty()) continue;
-      ++failing_groups;
-      failed += g.failed;
-    }
+    const FailureCounts counts = CountFailures(run);
+    const int64_t failing_groups = counts.groups;
+    const int64_t failed = counts.cases;
     cls = run.failed() ? "failed" : "ok";
     title = failed > 0 ? "hlocheck gate FAILED: " + Count(failed) + " unexpected failure(s) in " +
                              Count(failing_groups) + " of " + Count(run.groups.size()) + " groups"
@@ -323,8 +319,7 @@ std::string Summary(const GateRun& run) {
   tile("cases", "cases", run.total(&GroupResult::cases), "");
   tile("passed", "passed", run.total(&GroupResult::passed), "");
   tile("failed", "failed", run.total(&GroupResult::failed), "bad");
-  int64_t waived = 0;
-  for (const GroupResult& g : run.groups) waived += g.waiver.empty() ? 0 : g.failed;
+  const int64_t waived = CountFailures(run).waived_cases;
   if (waived > 0) tile("waived", "of them waived by the gate config", waived, "warn");
   tile("deviating", "deviating as declared", run.total(&GroupResult::deviating), "warn");
   tile("differs_from_convention", "differ from the convention",

@@ -49,13 +49,9 @@ std::string RenderMarkdownSummary(const ReportInputs& in) {
   std::string md;
   if (in.run != nullptr) {
     const GateRun& run = *in.run;
-    int64_t failing_groups = 0;
-    int64_t failed = 0;  // unwaived
-    for (const GroupResult& g : run.groups) {
-      if (g.failed == 0 || !g.waiver.empty()) continue;
-      ++failing_groups;
-      failed += g.failed;
-    }
+    const FailureCounts counts = CountFailures(run);
+    const int64_t failing_groups = counts.groups;
+    const int64_t failed = counts.cases;
     md += run.failed() ? "## hlocheck gate FAILED on " + run.backend + "\n\n**" + Count(failed) +
                              " unexpected failure(s)** in " + Count(failing_groups) + " of " +
                              Count(run.groups.size()) + " op x type groups"

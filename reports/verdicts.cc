@@ -38,6 +38,20 @@ GroupVerdict VerdictOf(const GroupResult& g) {
   return GroupVerdict::kSkipped;
 }
 
+FailureCounts CountFailures(const GateRun& run) {
+  FailureCounts counts;
+  for (const GroupResult& g : run.groups) {
+    if (g.failed == 0) continue;
+    if (!g.waiver.empty()) {
+      counts.waived_cases += g.failed;
+      continue;
+    }
+    ++counts.groups;
+    counts.cases += g.failed;
+  }
+  return counts;
+}
+
 const char* VerdictName(GroupVerdict verdict) {
   switch (verdict) {
     case GroupVerdict::kHlocheckBug:

@@ -29,6 +29,15 @@ enum class GroupVerdict {
 };
 
 GroupVerdict VerdictOf(const GroupResult& group);
+
+// The failures that fail the run (no waiver covers them): failed cases,
+// and the groups they are in; and the failed cases waivers cover.
+struct FailureCounts {
+  int64_t cases = 0;
+  int64_t groups = 0;
+  int64_t waived_cases = 0;
+};
+FailureCounts CountFailures(const GateRun& run);
 // "mismatch", "crash/hang", ...: a CSS class and a word for the legend.
 const char* VerdictName(GroupVerdict verdict);
 // Failures make the run fail; the rest do not.

@@ -1,9 +1,11 @@
 #include "runners/campaign.h"
 
 #include <cctype>
+#include <cmath>
 
 #include "core/distance_histogram.h"
 #include "reports/gate_reports.h"
+#include "runners/coverage.h"
 #include "runners/replay_key.h"
 
 namespace hlocheck {
@@ -45,6 +47,59 @@ CampaignCase CaseOfUnit(const GatePlan& plan, const GateOptions& base, int64_t u
                                     {},
                                     {}});
   return c;
+}
+
+CampaignCase CandidateOfUnit(const GatePlan& plan, const GateOptions& base, int64_t unit,
+                             int choice, bool guided) {
+  if (!guided) return CaseOfUnit(plan, base, unit);
+  // The group's K next cases: positions (u div G) * K + c of its sequence.
+  const int64_t groups = static_cast<int64_t>(plan.size());
+  return CaseOfUnit(plan, base,
+                    ((unit / groups) * kGuidedCandidates + choice) * groups + unit % groups);
+}
+
+int Guidance::Choose(const GatePlan& plan, const GateOptions& base, int64_t unit) {
+  const size_t group = static_cast<size_t>(unit % static_cast<int64_t>(plan.size()));
+  std::map<std::string, int64_t>& seen = features_[group];
+  int best = 0;
+  double best_score = -1;
+  std::vector<std::string> best_features;
+  for (int choice = 0; choice < kGuidedCandidates; ++choice) {
+    const CampaignCase c = CandidateOfUnit(plan, base, unit, choice, /*guided=*/true);
+    std::vector<std::string> features;
+    try {
+      GenerationOptions generation;
+      generation.primary_type = c.type;
+      generation.max_elements = base.max_elements;
+      const int64_t index = c.options.first_case;
+      features = CaseFeatures(GenerateCase(*c.op, generation,
+                                           CaseSeed(c.options.seed, c.op->name, c.type, index),
+                                           CaseSize(index, kCampaignRoundCases))
+                                  .value());
+    } catch (...) {
+      // Not runnable, or the generator failed: the run itself will say;
+      // for guidance it shows no feature.
+    }
+    // The combination of features weighs most, by how rarely the group
+    // showed it (faults hide where features meet: a scalar holding an
+    // extreme value); each feature alone a little.
+    std::string combination = "combination:";
+    for (const std::string& f : features) combination += f + ",";
+    auto count = [&](const std::string& key) {
+      auto it = seen.find(key);
+      return static_cast<double>(it == seen.end() ? 0 : it->second);
+    };
+    double score = 1.0 / (1.0 + count(combination));
+    for (const std::string& f : features) score += 0.25 / (1.0 + count(f));
+    features.push_back(combination);
+    if (score > best_score) {
+      best_score = score;
+      best = choice;
+      best_features = std::move(features);
+    }
+  }
+  for (const std::string& f : best_features) ++seen[f];
+  return best;
 }
 
 namespace {

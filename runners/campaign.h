@@ -13,8 +13,10 @@
 #define HLOCHECK_RUNNERS_CAMPAIGN_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reports/gate_result.h"
 #include "runners/findings_store.h"
@@ -44,6 +46,33 @@ CampaignCase CaseOfUnit(const GatePlan& plan, const GateOptions& base, int64_t u
 // for integers and NaNs); for an error, crash or hang
 // its message with every digit run replaced by '#'.
 std::string FindingSignature(const Finding& finding);
+
+// A guided campaign (`fuzz --guided`) runs unit u in u's group (u mod G)
+// as a plain campaign does, but chooses among the group's next
+// kGuidedCandidates cases (its sequence positions (u div G) * K + c, each
+// a gate case with a replay key): generated only (no oracle, no backend),
+// the one whose combination of boundary features (coverage.h's
+// CaseFeatures: rank 0, zero-sized and size-1 dimensions, the maximum
+// rank, kernel-boundary sizes, special values) the group has shown least
+// so far runs, each feature alone counting a little too. Which cases run
+// depends on what ran before, so a guided campaign's totals depend on its
+// workers' order (each worker keeps its own counts).
+inline constexpr int kGuidedCandidates = 4;
+
+CampaignCase CandidateOfUnit(const GatePlan& plan, const GateOptions& base, int64_t unit,
+                             int choice, bool guided);
+
+class Guidance {
+ public:
+  explicit Guidance(size_t groups) : features_(groups) {}
+  // Generates the unit's candidates and returns the choice to run; counts
+  // its features in its group.
+  int Choose(const GatePlan& plan, const GateOptions& base, int64_t unit);
+
+ private:
+  // Per group: cases run with each feature, and with each combination.
+  std::vector<std::map<std::string, int64_t>> features_;
+};
 
 // A unit's counts and finding, as the store keeps them.
 UnitResult UnitResultOf(const GroupResult& group);

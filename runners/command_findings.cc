@@ -1,10 +1,10 @@
 // `hlocheck findings list|show ID|export`: a campaign's findings store,
 // read while the campaign runs (WAL lets readers in beside the writers).
-#include <ctime>
 #include <iostream>
 
 #include "absl/strings/numbers.h"
 #include "nlohmann/json.hpp"
+#include "reports/time_format.h"
 #include "runners/commands.h"
 #include "runners/findings_store.h"
 #include "runners/flags.h"
@@ -12,14 +12,7 @@
 namespace hlocheck {
 namespace {
 
-std::string Time(double unix_seconds) {
-  const std::time_t t = static_cast<std::time_t>(unix_seconds);
-  std::tm utc{};
-  gmtime_r(&t, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
+std::string Time(double unix_seconds) { return UtcTime(unix_seconds); }
 
 nlohmann::json FindingJson(const StoredFinding& f) {
   return {{"id", f.id},

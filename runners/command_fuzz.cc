@@ -62,6 +62,8 @@ struct Campaign {
   int64_t limit = -1;   // units; -1: until the deadline
   double deadline = 0;  // Unix time; 0: none
   double case_timeout = 60;
+  bool guided = false;
+  int64_t stop_after_findings = 0;  // 0: never
 };
 
 // A worker process: its own store connection and backend, claiming units
@@ -84,12 +86,25 @@ struct Campaign {
     std::cerr << "hlocheck fuzz: worker " << worker << ": " << status.message() << "\n";
     _exit(kWorkerStoreError);
   };
+  Guidance guidance(campaign.plan.size());
   auto unit = (*store)->Claim(worker, campaign.limit);
   if (!unit.ok()) fail(unit.status());
   while (*unit) {
-    CampaignCase c = CaseOfUnit(campaign.plan, campaign.base, **unit);
+    int choice = 0;
+    if (campaign.guided) {
+      choice = guidance.Choose(campaign.plan, campaign.base, **unit);
+      if (auto s = (*store)->RecordChoice(**unit, choice); !s.ok()) fail(s);
+    }
+    CampaignCase c = CandidateOfUnit(campaign.plan, campaign.base, **unit, choice, campaign.guided);
     GroupResult group = gate.RunGroup(*c.op, c.type, c.options);
-    if (campaign.deadline > 0 && Now() >= campaign.deadline) {
+    bool stop = campaign.deadline > 0 && Now() >= campaign.deadline;
+    if (campaign.stop_after_findings > 0 && group.failed > 0) {
+      // Counted with this case's own finding, which is not stored yet.
+      auto totals = (*store)->Totals();
+      if (!totals.ok()) fail(totals.status());
+      stop = stop || totals->findings + 1 >= campaign.stop_after_findings;
+    }
+    if (stop) {
       // The budget is spent: this case counts, no next one is claimed.
       if (auto s = (*store)->Complete(**unit, UnitResultOf(group)); !s.ok()) fail(s);
       break;
@@ -111,9 +126,9 @@ pid_t StartWorker(const Campaign& campaign, int worker) {
 
 // The finding for a unit whose worker died or hung on it: not shrunk (each
 // attempt could cost another crash or timeout); the replay key rebuilds it.
-UnitResult DeathResult(const Campaign& campaign, int64_t unit, FindingKind kind,
+UnitResult DeathResult(const Campaign& campaign, const InFlightUnit& u, FindingKind kind,
                        const std::string& message) {
-  CampaignCase c = CaseOfUnit(campaign.plan, campaign.base, unit);
+  CampaignCase c = CandidateOfUnit(campaign.plan, campaign.base, u.unit, u.choice, campaign.guided);
   GroupResult group;
   group.op = c.op->name;
   group.type = c.type;
@@ -168,6 +183,9 @@ int FuzzCommand(const std::vector<std::string>& args) {
   flags.Add("max-elements", "N", "largest number of elements a generated case draws", "4096");
   flags.Add("shrink-attempts", "N", "candidate cases tried while shrinking a finding", "2000");
   flags.Add("summary-md", "FILE", "also write a Markdown summary (for CI step summaries)", "");
+  flags.AddSwitch("guided",
+                  "steer towards boundary features each group has shown least (docs/campaigns.md)");
+  flags.Add("stop-after-findings", "N", "stop once the store holds N distinct findings", "0");
   AddCompilerFlags(flags);
   flags.AddSwitch("help", "show this help");
   auto usage = [](const std::string& message) {
@@ -196,9 +214,10 @@ int FuzzCommand(const std::vector<std::string>& args) {
   auto max_elements = flags.GetInt("max-elements", 1, int64_t{1} << 30);
   auto shrink_attempts = flags.GetInt("shrink-attempts", 0, 100000000);
   auto case_timeout = flags.GetInt("case-timeout", 1, 86400);
+  auto stop_after_findings = flags.GetInt("stop-after-findings", 0, int64_t{1} << 40);
   for (const absl::Status& s :
        {budget.status(), cases.status(), workers.status(), seed.status(), max_elements.status(),
-        shrink_attempts.status(), case_timeout.status()}) {
+        shrink_attempts.status(), case_timeout.status(), stop_after_findings.status()}) {
     if (!s.ok()) return usage(std::string(s.message()));
   }
   Campaign campaign;
@@ -215,6 +234,8 @@ int FuzzCommand(const std::vector<std::string>& args) {
   campaign.base.max_shrink_attempts = static_cast<int>(*shrink_attempts);
   campaign.limit = *cases > 0 ? *cases : -1;
   campaign.case_timeout = static_cast<double>(*case_timeout);
+  campaign.guided = flags.Switch("guided");
+  campaign.stop_after_findings = *stop_after_findings;
   // The plan, from the spec and the oracle alone (no backend yet: the
   // workers open their own after the fork).
   auto registry = spec::DefaultRegistry();
@@ -236,7 +257,8 @@ int FuzzCommand(const std::vector<std::string>& args) {
                                        {"seed", std::to_string(*seed)},
                                        {"max_elements", std::to_string(*max_elements)},
                                        {"plan", plan_text},
-                                       {"spec_digest", (*registry)->digest()}});
+                                       {"spec_digest", (*registry)->digest()},
+                                       {"guided", campaign.guided ? "yes" : "no"}});
       !s.ok()) {
     return usage(std::string(s.message()));
   }
@@ -288,7 +310,7 @@ int FuzzCommand(const std::vector<std::string>& args) {
         absl::Status recorded;
         if (by_us) {
           recorded = (*store)->Complete(
-              u.unit, DeathResult(campaign, u.unit, FindingKind::kBackendHang,
+              u.unit, DeathResult(campaign, u, FindingKind::kBackendHang,
                                   "no answer within --case-timeout " +
                                       std::to_string(*case_timeout) + " s: the worker was killed"));
         } else if (signal == SIGKILL && u.attempts < kOutsideKillsBeforeCrash - 1) {
@@ -298,7 +320,7 @@ int FuzzCommand(const std::vector<std::string>& args) {
           recorded = (*store)->Requeue(u.unit);
         } else {
           recorded = (*store)->Complete(
-              u.unit, DeathResult(campaign, u.unit, FindingKind::kBackendCrash,
+              u.unit, DeathResult(campaign, u, FindingKind::kBackendCrash,
                                   std::string("the worker process died of signal ") +
                                       std::to_string(signal) + " (" + strsignal(signal) +
                                       ") running this case"));

@@ -230,4 +230,23 @@ std::string CoverageTable(const CoverageRun& run) {
   return out.str();
 }
 
+std::vector<std::string> CaseFeatures(const Case& c) {
+  std::set<std::string> features;
+  auto shape = [&](const Shape& dims) {
+    if (dims.empty()) features.insert("rank_0");
+    if (static_cast<int>(dims.size()) >= kMaxRank) features.insert("max_rank");
+    for (int64_t d : dims) {
+      if (d == 0) features.insert("zero_sized_dim");
+      if (d == 1) features.insert("size_1_dim");
+      if (IsBoundarySize(d)) features.insert("kernel_boundary_size");
+    }
+  };
+  for (const Tensor& t : c.operands) {
+    shape(t.shape());
+    if (HasSpecialValues(t)) features.insert("special_values");
+  }
+  for (const TensorType& t : c.result_types) shape(t.shape);
+  return {features.begin(), features.end()};
+}
+
 }  // namespace hlocheck

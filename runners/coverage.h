@@ -34,6 +34,10 @@ struct CoverageRun {
 
 // The boundary features a case shows (names as in the JSON).
 std::vector<std::string> CaseFeatures(const GeneratedCase& generated);
+// The same features of a runnable case, from its tensors: rank_0,
+// max_rank, zero_sized_dim, size_1_dim, kernel_boundary_size (operands and
+// results), special_values (operands).
+std::vector<std::string> CaseFeatures(const Case& c);
 
 absl::StatusOr<CoverageRun> MeasureCoverage(const spec::SpecRegistry& registry,
                                             const CoverageOptions& options);

@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS campaign(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS counters(name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS in_flight(unit INTEGER PRIMARY KEY, worker INTEGER,
-  started_at REAL, attempts INTEGER NOT NULL DEFAULT 0);
+  started_at REAL, attempts INTEGER NOT NULL DEFAULT 0, choice INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS queue(unit INTEGER PRIMARY KEY, attempts INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS group_totals(op TEXT NOT NULL, type TEXT NOT NULL,
   cases INTEGER NOT NULL, passed INTEGER NOT NULL, failed INTEGER NOT NULL,
@@ -195,6 +195,16 @@ absl::StatusOr<std::unique_ptr<FindingsStore>> FindingsStore::Open(const std::st
     HLOCHECK_RETURN_IF_ERROR(store->Exec(kSchema));
     if (!transaction.Commit()) return store->Error("cannot create the schema");
   }
+  {
+    // Stores from before in_flight.choice get it (a guided campaign's pick).
+    bool has_choice = false;
+    Statement columns(*store->cache_, "PRAGMA table_info(in_flight)");
+    while (columns.Step() == SQLITE_ROW) has_choice = has_choice || columns.Text(1) == "choice";
+    if (!has_choice) {
+      HLOCHECK_RETURN_IF_ERROR(
+          store->Exec("ALTER TABLE in_flight ADD COLUMN choice INTEGER NOT NULL DEFAULT 0"));
+    }
+  }
   Statement schema(*store->cache_, "SELECT value FROM meta WHERE key = 'schema'");
   if (!schema.ok() || schema.Step() != SQLITE_ROW || schema.Text(0) != "hlocheck-findings/1") {
     return absl::InvalidArgumentError(path + ": not a findings store of this hlocheck version");
@@ -315,7 +325,8 @@ absl::StatusOr<std::optional<int64_t>> FindingsStore::ClaimLocked(int worker, in
     Statement advance(*cache_, "UPDATE counters SET value = value + 1 WHERE name = 'next_unit'");
     if (advance.Step() != SQLITE_DONE) return Error("cannot advance next_unit");
   }
-  Statement claim(*cache_, "INSERT INTO in_flight VALUES(?, ?, ?, ?)");
+  Statement claim(*cache_,
+                  "INSERT INTO in_flight(unit, worker, started_at, attempts) VALUES(?, ?, ?, ?)");
   if (claim.Bind(1, unit)
           .Bind(2, static_cast<int64_t>(worker))
           .Bind(3, Now())
@@ -401,13 +412,22 @@ absl::Status FindingsStore::Requeue(int64_t unit) {
 
 absl::StatusOr<std::vector<InFlightUnit>> FindingsStore::InFlight() {
   std::vector<InFlightUnit> units;
-  Statement read(*cache_, "SELECT unit, worker, started_at, attempts FROM in_flight ORDER BY unit");
+  Statement read(*cache_,
+                 "SELECT unit, worker, started_at, attempts, choice FROM in_flight ORDER BY unit");
   if (!read.ok()) return Error("cannot read the units in flight");
   while (read.Step() == SQLITE_ROW) {
-    units.push_back(
-        {read.Int(0), static_cast<int>(read.Int(1)), read.Real(2), static_cast<int>(read.Int(3))});
+    units.push_back({read.Int(0), static_cast<int>(read.Int(1)), read.Real(2),
+                     static_cast<int>(read.Int(3)), static_cast<int>(read.Int(4))});
   }
   return units;
+}
+
+absl::Status FindingsStore::RecordChoice(int64_t unit, int choice) {
+  Statement record(*cache_, "UPDATE in_flight SET choice = ? WHERE unit = ?");
+  if (record.Bind(1, static_cast<int64_t>(choice)).Bind(2, unit).Step() != SQLITE_DONE) {
+    return Error("cannot record the choice of unit " + std::to_string(unit));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<CampaignTotals> FindingsStore::Totals() {

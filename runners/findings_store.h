@@ -32,6 +32,7 @@ struct InFlightUnit {
   int worker = 0;
   double started_at = 0;
   int attempts = 0;  // earlier claims that ended with the worker killed from outside
+  int choice = 0;    // a guided campaign's candidate, recorded before it runs
 };
 
 class FindingsStore {
@@ -69,6 +70,9 @@ class FindingsStore {
   // attempts counted.
   absl::Status Requeue(int64_t unit);
   absl::StatusOr<std::vector<InFlightUnit>> InFlight();
+  // A guided campaign's chosen candidate for a unit in flight, written
+  // before the case runs, so that a crash or hang is pinned on that case.
+  absl::Status RecordChoice(int64_t unit, int choice);
 
   absl::StatusOr<CampaignTotals> Totals();
   // A point of the campaign's counts over time (the supervisor adds one

@@ -12,6 +12,7 @@
 #include "core/literal.h"
 #include "core/status_macros.h"
 #include "mlir/writer.h"
+#include "reports/time_format.h"
 #include "runners/shrink.h"
 #include "runners/version.h"
 
@@ -428,16 +429,6 @@ void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptio
     group.check = has_ulps ? CheckName(outcome.expectations[r].check) : "exact";
     group.allowed_ulp = outcome.expectations[r].allowed_ulp;
   }
-}
-
-// Now, as UTC in ISO 8601 ("2026-11-28T10:51:00Z").
-static std::string UtcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 GateRun Gate::Run(const GateOptions& options, const GatePlan& plan,

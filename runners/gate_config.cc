@@ -1,9 +1,9 @@
 #include "runners/gate_config.h"
 
-#include <ctime>
 #include <set>
 
 #include "absl/status/status.h"
+#include "reports/time_format.h"
 #include "yaml-cpp/yaml.h"
 
 namespace hlocheck {
@@ -188,13 +188,6 @@ std::vector<std::string> ExpiredWaivers(const GateConfig& config, const std::str
   return expired;
 }
 
-std::string TodayUtc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[16];
-  std::strftime(text, sizeof(text), "%Y-%m-%d", &utc);
-  return text;
-}
+std::string TodayUtc() { return UtcNow("%Y-%m-%d"); }
 
 }  // namespace hlocheck

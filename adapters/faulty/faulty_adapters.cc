@@ -44,6 +44,39 @@ class ExponentialUlpFault : public FaultyAdapter {
   }
 };
 
+// Signed integer add of two scalars (rank 0) one too large when an operand
+// holds its type's minimum or maximum, as a saturation fix-up applied to a scalar
+// fast path would do: a fault at a combination of boundary features (rank
+// 0, special values), which the campaigns' guidance benchmark plants
+// (bench/guided_vs_uniform.py).
+class AddScalarExtremeFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    auto results = cpu().Run(c);
+    if (!results.ok()) return results;
+    if (!c.operands[0].shape().empty()) return results;
+    DispatchElementType(c.operands[0].element_type(), [&]<ElementType T>() {
+      // Whole-byte signed integers only: their containers wrap as the type does.
+      if constexpr (IsSignedInt(T) && BitWidth(T) >= 8) {
+        bool extreme = false;
+        for (const Tensor& operand : c.operands) {
+          const auto v = operand.values<T>()[0];
+          extreme = extreme || static_cast<int64_t>(v) == IntegerMin(T) ||
+                    static_cast<uint64_t>(v) == IntegerMaxUnsigned(T);
+        }
+        if (extreme) {
+          auto out = (*results)[0].values<T>();
+          out[0] = static_cast<ContainerT<T>>(out[0] + 1);
+        }
+      }
+    });
+    return results;
+  }
+};
+
 // Transposes with two permutation entries swapped when the result cannot
 // tell from its shape: two result dimensions of the same size.
 class TransposeSwapFault : public FaultyAdapter {
@@ -519,6 +552,10 @@ const std::vector<FaultEntry>& FaultTable() {
         {{"faulty-exponential-ulp", "exponential",
           "exponential one ULP too large for negative inputs"},
          Make<ExponentialUlpFault>},
+        {{"faulty-add-scalar-extreme", "add",
+          "signed integer add of two scalars one too large when an operand is its type's "
+          "minimum or maximum"},
+         Make<AddScalarExtremeFault>},
         {{"faulty-transpose-swap", "transpose",
           "transpose with two permutation entries swapped when their result sizes match"},
          Make<TransposeSwapFault>},
