@@ -46,6 +46,36 @@ TEST(CampaignTest, EachRoundVisitsEveryCaseOfEveryGroupOnce) {
   EXPECT_EQ(key->seed, CaseSeed(base.seed, c.op->name, c.type, c.options.first_case));
 }
 
+// A guided unit runs one of its own group's next cases, and prefers
+// combinations of features its group has not shown.
+TEST(CampaignTest, GuidanceChoosesAmongTheGroupsNextCases) {
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  Oracle oracle(*registry);
+  Gate planner(*registry, &oracle, nullptr);
+  GateOptions base;
+  base.ops = {"add", "reshape"};
+  base.types = {ElementType::kSI8, ElementType::kF32};
+  auto plan = planner.Plan(base);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const int64_t groups = static_cast<int64_t>(plan->size());
+  Guidance guidance(plan->size());
+  std::set<std::string> cases;
+  for (int64_t unit = 0; unit < groups * 50; ++unit) {
+    const int choice = guidance.Choose(*plan, base, unit);
+    ASSERT_GE(choice, 0);
+    ASSERT_LT(choice, kGuidedCandidates);
+    const CampaignCase c = CandidateOfUnit(*plan, base, unit, choice, /*guided=*/true);
+    EXPECT_EQ(c.op, (*plan)[unit % groups].first);
+    EXPECT_EQ(c.type, (*plan)[unit % groups].second);
+    // Every candidate is its own gate case: no two units run the same one.
+    EXPECT_TRUE(cases.insert(c.replay).second) << c.replay;
+  }
+  // Unguided, the candidate is the plain campaign's case.
+  EXPECT_EQ(CandidateOfUnit(*plan, base, 7, 3, /*guided=*/false).replay,
+            CaseOfUnit(*plan, base, 7).replay);
+}
+
 TEST(CampaignTest, SignaturesTellFaultsApartButNotTheirValues) {
   Finding a;
   a.op = "transpose";
