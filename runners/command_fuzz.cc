@@ -275,6 +275,9 @@ int FuzzCommand(const std::vector<std::string>& args) {
   std::map<pid_t, int> worker_of;
   std::map<int, pid_t> pid_of;
   std::set<pid_t> hung;  // killed by us for a hang
+  // --stop-after-findings reached: the workers still running are stopped,
+  // their cases in flight go back to the queue.
+  bool stopping = false;
   for (int w = 0; w < *workers; ++w) {
     const pid_t pid = StartWorker(campaign, w);
     if (pid < 0) return usage(std::string("cannot fork a worker: ") + std::strerror(errno));
@@ -292,6 +295,7 @@ int FuzzCommand(const std::vector<std::string>& args) {
       worker_of.erase(pid);
       pid_of.erase(w);
       const bool by_us = hung.erase(pid) > 0;
+      if (stopping) continue;  // its case is requeued below, once all are gone
       if (WIFEXITED(status)) {
         if (WEXITSTATUS(status) == kWorkerStoreError || WEXITSTATUS(status) == kExitUsage) {
           store_failed = true;
@@ -341,6 +345,13 @@ int FuzzCommand(const std::vector<std::string>& args) {
     if (store_failed) {
       for (const auto& [p, w] : worker_of) kill(p, SIGKILL);
     }
+    if (campaign.stop_after_findings > 0 && !stopping) {
+      if (auto totals = (*store)->Totals();
+          totals.ok() && totals->findings >= campaign.stop_after_findings) {
+        stopping = true;
+        for (const auto& [p, w] : worker_of) kill(p, SIGKILL);
+      }
+    }
     // Hangs: a unit in flight longer than the timeout.
     if (auto units = (*store)->InFlight(); units.ok()) {
       const double now = Now();
@@ -362,6 +373,10 @@ int FuzzCommand(const std::vector<std::string>& args) {
       std::cout.flush();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (stopping) {
+    if (auto s = (*store)->RequeueAll(); !s.ok())
+      std::cerr << "hlocheck fuzz: " << s.message() << "\n";
   }
   PrintTotals(**store, Now() - start, std::cout);
   (void)(*store)->AddProgressPoint();
