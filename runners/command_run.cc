@@ -57,8 +57,8 @@ Flags RunFlags() {
             "0");
   flags.Add("workers", "N",
             "run the groups in N worker processes, each with its own backend; the report is "
-            "the same as with 1",
-            "1");
+            "the same as with 1; 0: one per hardware thread",
+            "0");
   AddCompilerFlags(flags);
   flags.AddSwitch("list-backends", "list the available backends and exit");
   flags.AddSwitch("quiet", "print only failures and the final totals");
@@ -186,10 +186,14 @@ int RunCommand(const std::vector<std::string>& args) {
       return kExitUsage;
     }
   }
-  auto workers = flags.GetInt("workers", 1, 256);
+  auto workers = flags.GetInt("workers", 0, 256);
   if (!workers.ok()) {
     std::cerr << "hlocheck run: " << workers.status().message() << "\n";
     return kExitUsage;
+  }
+  if (*workers == 0) {
+    // One per hardware thread: the gate's default. A single group needs no more than one.
+    *workers = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
   }
   // One process: the backend here. Workers: each opens its own after the
   // fork, and this process only plans (from the spec and the oracle; it

@@ -119,7 +119,8 @@ TEST(RunCommandTest, AnOutputDirectoryThatCannotBeIsBadUsageBeforeTheRun) {
   const std::string file = WriteFile("not_a_directory", "a file");
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
-  const int status = RunCommand({"--ops", "add", "--cases", "1", "--out", file + "/reports"});
+  const int status =
+      RunCommand({"--ops", "add", "--cases", "1", "--workers", "1", "--out", file + "/reports"});
   const std::string out = ::testing::internal::GetCapturedStdout();
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(status, kExitUsage);
