@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "reports/verdicts.h"
+
 namespace hlocheck {
 namespace {
 
@@ -210,9 +212,9 @@ void WriteConsoleTotals(const GateRun& run, std::ostream& out) {
   if (const int64_t batch_only = run.total(&GroupResult::batch_only_failures); batch_only > 0) {
     out << batch_only << " of the failures wrong only when batched with other cases, ";
   }
-  int64_t waived = 0;
-  for (const GroupResult& g : run.groups) waived += g.waiver.empty() ? 0 : g.failed;
-  if (waived > 0) out << waived << " of the failures waived by the gate config, ";
+  if (const int64_t waived = CountFailures(run).waived_cases; waived > 0) {
+    out << waived << " of the failures waived by the gate config, ";
+  }
   out << skipped << " skipped (not runnable by the backend";
   if (const int64_t stopped = run.total(&GroupResult::not_run_after_backend_failures);
       stopped > 0) {

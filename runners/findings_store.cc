@@ -431,7 +431,8 @@ absl::Status FindingsStore::RecordChoice(int64_t unit, int choice) {
 }
 
 absl::StatusOr<CampaignTotals> FindingsStore::Totals() {
-  // One read transaction: the counters as of one commit.
+  // The counters are read by one statement, so as of one commit; the
+  // findings' count by another, which may be a later commit's.
   CampaignTotals totals;
   Statement read(*cache_, "SELECT name, value FROM counters");
   if (!read.ok()) return Error("cannot read the counters");
