@@ -9,8 +9,10 @@
 #include "adapters/cpu/cpu_adapter.h"
 #include "adapters/external/external_backend.h"
 #include "adapters/faulty/faulty_adapters.h"
+#include "adapters/faulty/program_faults.h"
 #include "adapters/pjrt/pjrt_backend.h"
 #include "adapters/pjrt/pjrt_client.h"
+#include "adapters/program/cpu_program_backend.h"
 #include "adapters/program/program_adapter.h"
 #include "adapters/worker/worker_backend.h"
 
@@ -50,8 +52,8 @@ std::vector<AdapterDescription> ProgramBackendDescriptions() {
   };
 }
 
-// A compiler's adapter: its backend in a worker process ("hlocheck worker"),
-// so that a crash or a hang of the compiler becomes a finding.
+// A compiler's adapter: its backend (CreateProgramBackend) behind a
+// ProgramAdapter that writes each case as a module.
 absl::StatusOr<std::unique_ptr<Adapter>> CreateProgramAdapter(std::string_view name,
                                                               const AdapterOptions& options) {
   if (options.registry == nullptr) {
@@ -60,6 +62,33 @@ absl::StatusOr<std::unique_ptr<Adapter>> CreateProgramAdapter(std::string_view n
   }
   const int batch_size =
       options.batch_size > 0 ? options.batch_size : ProgramAdapter::kDefaultBatchSize;
+  HLOCHECK_ASSIGN_OR_RETURN(ProgramBackendHandle handle, CreateProgramBackend(name, options));
+  auto adapter = std::make_unique<ProgramAdapter>(
+      std::string(name), *options.registry, std::move(handle.backend), options.inputs_as_constants,
+      handle.transferable, batch_size);
+  if (!handle.sub_byte_whole_bytes_reason.empty()) {
+    adapter->RequireWholeBytesForSubByteTensors(handle.sub_byte_whole_bytes_reason);
+  }
+  return adapter;
+}
+
+}  // namespace
+
+absl::StatusOr<ProgramBackendHandle> CreateProgramBackend(std::string_view name,
+                                                          const AdapterOptions& options) {
+  ProgramBackendHandle handle;
+  handle.transferable = [](ElementType) { return true; };
+  if (name == "cpu" || FindProgramFault(std::string(name)) != nullptr) {
+    if (options.registry == nullptr) {
+      return absl::FailedPreconditionError(
+          "the CPU program backend reads modules and needs the spec");
+    }
+    const ProgramFault* fault = FindProgramFault(std::string(name));
+    handle.backend = CreateCpuProgramBackend(*options.registry, options.threads,
+                                             fault ? fault->rewrite : ProgramRewrite(),
+                                             fault ? fault->description + " (self-test)" : "");
+    return handle;
+  }
   if (name.substr(0, 9) == "external:") {
     // The driver is a process of its own already: no worker around it.
     const std::string config_name(name.substr(9));
@@ -69,27 +98,31 @@ absl::StatusOr<std::unique_ptr<Adapter>> CreateProgramAdapter(std::string_view n
                                                    options.case_timeout_s);
     HLOCHECK_RETURN_IF_ERROR(backend.status());
     std::set<ElementType> types = config->element_types;
-    auto adapter = std::make_unique<ProgramAdapter>(
-        std::string(name), *options.registry, *std::move(backend), options.inputs_as_constants,
-        [types](ElementType type) { return types.empty() || types.count(type) > 0; }, batch_size);
-    if (!config->sub_byte_whole_bytes_reason.empty()) {
-      adapter->RequireWholeBytesForSubByteTensors(config->sub_byte_whole_bytes_reason);
-    }
-    return adapter;
+    handle.backend = *std::move(backend);
+    handle.transferable = [types](ElementType type) {
+      return types.empty() || types.count(type) > 0;
+    };
+    handle.sub_byte_whole_bytes_reason = config->sub_byte_whole_bytes_reason;
+    return handle;
   }
+  if (!IsProgramBackendName(name)) {
+    return absl::NotFoundError(absl::StrCat(
+        "no program backend named '", std::string(name),
+        "'; known: cpu, pjrt:PLUGIN, external:CONFIG, selftest-crash:OP, selftest-hang:OP and "
+        "the faulty-program-* self-tests"));
+  }
+  // A compiler linked in: in a worker process ("hlocheck worker"), so that
+  // a crash or a hang of the compiler becomes a finding.
   ProgramBackendSpec spec{std::string(name), options.backend_options};
   worker::WorkerOptions worker;
   worker.executable = options.worker_executable;
   worker.case_timeout_s = options.case_timeout_s;
   auto backend = worker::WorkerBackend::Start(spec, worker);
   HLOCHECK_RETURN_IF_ERROR(backend.status());
-  std::function<bool(ElementType)> transferable = [](ElementType) { return true; };
-  if (name.substr(0, 5) == "pjrt:") transferable = pjrt::HasPjrtType;
-  return std::make_unique<ProgramAdapter>(std::string(name), *options.registry, *std::move(backend),
-                                          options.inputs_as_constants, transferable, batch_size);
+  handle.backend = *std::move(backend);
+  if (name.substr(0, 5) == "pjrt:") handle.transferable = pjrt::HasPjrtType;
+  return handle;
 }
-
-}  // namespace
 
 std::vector<AdapterDescription> ListAdapters() {
   std::vector<AdapterDescription> list;

@@ -1,5 +1,6 @@
 #include "core/program.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace hlocheck {
@@ -11,6 +12,30 @@ FunctionType Region::type() const {
   if (!blocks.front().operations.empty())
     type.outputs = blocks.front().operations.back().operand_types;
   return type;
+}
+
+void ShiftValueIds(Region& region, ValueId offset) {
+  for (Block& block : region.blocks) {
+    for (ValueId& v : block.arguments) v += offset;
+    for (Operation& op : block.operations) {
+      for (ValueId& v : op.operands) v += offset;
+      for (ValueId& v : op.results) v += offset;
+      for (Region& inner : op.regions) ShiftValueIds(inner, offset);
+    }
+  }
+}
+
+ValueId MaxValueId(const Region& region) {
+  ValueId largest = -1;
+  for (const Block& block : region.blocks) {
+    for (ValueId v : block.arguments) largest = std::max(largest, v);
+    for (const Operation& op : block.operations) {
+      for (ValueId v : op.operands) largest = std::max(largest, v);
+      for (ValueId v : op.results) largest = std::max(largest, v);
+      for (const Region& inner : op.regions) largest = std::max(largest, MaxValueId(inner));
+    }
+  }
+  return largest;
 }
 
 const Function* Module::Find(const std::string& function) const {

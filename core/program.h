@@ -84,6 +84,14 @@ struct Module {
 bool SameModule(const Module& a, const Module& b, std::string* difference = nullptr);
 bool SameRegion(const Region& a, const Region& b, std::string* difference = nullptr);
 
+// Adds `offset` to every value id a region defines or uses (its blocks'
+// arguments, and its ops' operands and results, nested regions included):
+// a region moved into a function must not reuse its names, as MLIR wants
+// every name in a function unique.
+void ShiftValueIds(Region& region, ValueId offset);
+// The largest value id a region defines or uses; -1 when it has none.
+ValueId MaxValueId(const Region& region);
+
 }  // namespace hlocheck
 
 #endif  // HLOCHECK_CORE_PROGRAM_H_

@@ -742,23 +742,6 @@ rc::Shrinkable<Case> GenerateCase(const spec::OpSpec& op, const GenerationOption
   return CaseGenerator(op, options)(rc::Random(seed), size);
 }
 
-namespace {
-
-// Region values are numbered after the op's own, as MLIR wants every name in
-// a function unique (a region may use the values of the scope around it).
-void ShiftValueIds(Region& region, ValueId offset) {
-  for (Block& block : region.blocks) {
-    for (ValueId& v : block.arguments) v += offset;
-    for (Operation& op : block.operations) {
-      for (ValueId& v : op.operands) v += offset;
-      for (ValueId& v : op.results) v += offset;
-      for (Region& inner : op.regions) ShiftValueIds(inner, offset);
-    }
-  }
-}
-
-}  // namespace
-
 Operation GeneratedOperation(const spec::OpSpec& op, const GeneratedCase& g) {
   Operation operation;
   operation.name = "stablehlo." + op.name;

@@ -192,6 +192,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunRegion(
       return absl::InternalError(op.name + " gave " + std::to_string(results->size()) +
                                  " results for " + std::to_string(op.results.size()));
     }
+    if (value_observer_) value_observer_(op, operands, *results);
     for (size_t i = 0; i < op.results.size(); ++i) {
       environment.values[op.results[i]] = std::move((*results)[i]);
     }

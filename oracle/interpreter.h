@@ -65,6 +65,15 @@ class Interpreter {
   using Observer =
       std::function<void(const Operation& op, const std::vector<ResultExpectation>& expectations)>;
   void set_observer(Observer observer) { observer_ = std::move(observer); }
+  // Called after every op of every region this interpreter runs (the
+  // oracle's, and those it evaluates itself: while, if, case,
+  // optimization_barrier, ...), with its operands and results as the
+  // program goes on to use them. A program's checks (runners/program_check)
+  // read a value's origin from it.
+  using ValueObserver =
+      std::function<void(const Operation& op, const std::vector<RuntimeValue>& operands,
+                         const std::vector<RuntimeValue>& results)>;
+  void set_value_observer(ValueObserver observer) { value_observer_ = std::move(observer); }
 
   // Calls a function of the module. An op the oracle does not implement
   // stops the call with an Unimplemented status naming it (and it is added
@@ -140,6 +149,7 @@ class Interpreter {
   const Module* module_;
   Hook hook_;
   Observer observer_;
+  ValueObserver value_observer_;
   std::set<std::string> unsupported_;
   int depth_ = 0;
   // Inside a while loop, the ops of its cond and body already verified,

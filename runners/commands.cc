@@ -25,6 +25,8 @@ const std::vector<Command>& Commands() {
       {"merge", "join the reports of a sharded gate run into one", MergeCommand},
       {"fuzz", "a campaign: worker processes drawing cases until a budget is spent", FuzzCommand},
       {"findings", "list, show or export a campaign's findings store", FindingsCommand},
+      {"programs", "random multi-op programs and their metamorphic variants on a backend",
+       ProgramsCommand},
       {"worker", "host a compiler backend in its own process (the gate starts it)", WorkerCommand},
   };
   return commands;

@@ -33,6 +33,7 @@ int ReportCommand(const std::vector<std::string>& args);
 int MergeCommand(const std::vector<std::string>& args);
 int FuzzCommand(const std::vector<std::string>& args);
 int FindingsCommand(const std::vector<std::string>& args);
+int ProgramsCommand(const std::vector<std::string>& args);
 int WorkerCommand(const std::vector<std::string>& args);
 
 // The top-level entry: `hlocheck COMMAND [flags]`.

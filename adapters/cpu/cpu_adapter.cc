@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/cpu_internal.h"
+#include "adapters/cpu/tensor_region.h"
 #include "core/status_macros.h"
 
 namespace hlocheck {
@@ -21,10 +22,20 @@ absl::Status CheckCounts(const Case& c, size_t operands, size_t results) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<std::span<const Tensor>>> OperandGroups(const Case& c, size_t inputs) {
+absl::StatusOr<std::vector<std::span<const Tensor>>> OperandGroups(
+    const Case& c, const std::vector<bool>& variadic) {
+  const size_t inputs = variadic.size();
   std::vector<int64_t> sizes = c.operand_segments;
-  if (sizes.empty()) sizes.assign(c.operands.size(), 1);
   const auto count = static_cast<int64_t>(c.operands.size());
+  if (sizes.empty()) {
+    // No segment sizes (an op of a program, as MLIR writes it): the
+    // variadic inputs share what the plain ones leave equally (MLIR's
+    // SameVariadicOperandSize, which these ops declare).
+    const auto plain = static_cast<int64_t>(std::count(variadic.begin(), variadic.end(), false));
+    const auto shared = static_cast<int64_t>(inputs) - plain;
+    const int64_t each = shared == 0 ? 1 : (count - plain) / shared;
+    for (bool v : variadic) sizes.push_back(v ? each : 1);
+  }
   bool valid = sizes.size() == inputs;
   int64_t total = 0;
   for (int64_t size : sizes) {
@@ -190,6 +201,31 @@ absl::StatusOr<std::vector<Tensor>> CpuAdapter::Run(const Case& c) {
   if (op == nullptr)
     return absl::UnimplementedError(absl::StrCat("op ", c.op, " is not implemented"));
   return op->run(c, pool_->device);
+}
+
+absl::StatusOr<std::vector<Tensor>> CpuAdapter::RunProgram(const Module& module,
+                                                           std::span<const Tensor> inputs) {
+  const Function* main = module.Find("main");
+  if (main == nullptr) return absl::InvalidArgumentError("the program has no @main");
+  // @main's body as a region: its func.return read as the region's return.
+  Region region = main->body;
+  if (region.blocks.size() == 1 && !region.blocks[0].operations.empty() &&
+      region.blocks[0].operations.back().name == "func.return") {
+    region.blocks[0].operations.back().name = "stablehlo.return";
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(cpu::TensorRegion body,
+                            cpu::TensorRegion::Create(region, main->type.inputs, "@main"));
+  if (!body.support().supported) return absl::UnimplementedError(body.support().reason);
+  std::vector<cpu::Value> arguments;
+  for (const Tensor& input : inputs) arguments.push_back({ValueType::Of(input.type()), input});
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<cpu::Value> values,
+                            body.Run(std::move(arguments), pool_->device));
+  std::vector<Tensor> results;
+  for (cpu::Value& value : values) {
+    if (!value.type.is_tensor()) return absl::UnimplementedError("@main returns a token or tuple");
+    results.push_back(std::move(value.tensor));
+  }
+  return results;
 }
 
 }  // namespace hlocheck

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "adapters/adapter.h"
 #include "core/case.h"
+#include "core/program.h"
 
 namespace hlocheck {
 
@@ -30,6 +31,12 @@ class CpuAdapter : public Adapter {
   // Elementwise ops build their result on a tensor of `results` of the
   // same size; the others allocate as Run() does.
   absl::Status RunInto(const Case& c, std::vector<Tensor>& results) override;
+
+  // Runs @main of a StableHLO program op by op through this adapter's own
+  // ops (tensor_region.h): how `hlocheck programs --backend cpu` runs it.
+  // Unimplemented names an op (or a form of one) it does not run.
+  absl::StatusOr<std::vector<Tensor>> RunProgram(const Module& module,
+                                                 std::span<const Tensor> inputs);
 
   int threads() const;
   // The ops this backend implements, in the order of its table.

@@ -212,9 +212,11 @@ inline AdapterSupport SupportsUnquantized(const Case& c) {
 // them, but every Run*() is callable on its own.
 absl::Status CheckCounts(const Case& c, size_t operands, size_t results = 1);
 
-// The tensors of each of the `inputs` operands of the spec (several for a
-// variadic one, as operand_segments says; one each when it is empty).
-absl::StatusOr<std::vector<std::span<const Tensor>>> OperandGroups(const Case& c, size_t inputs);
+// The tensors of each operand of the spec (`variadic`: which of them are),
+// several for a variadic one: as operand_segments says, or when it is empty
+// the variadic ones sharing the rest equally.
+absl::StatusOr<std::vector<std::span<const Tensor>>> OperandGroups(
+    const Case& c, const std::vector<bool>& variadic);
 
 }  // namespace hlocheck::cpu
 

@@ -385,7 +385,8 @@ AdapterSupport SupportsScatter(const Case& c) {
 }
 
 absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
-  absl::StatusOr<std::vector<std::span<const Tensor>>> groups = OperandGroups(c, 3);
+  absl::StatusOr<std::vector<std::span<const Tensor>>> groups =
+      OperandGroups(c, {true, false, true});
   HLOCHECK_RETURN_IF_ERROR(groups.status());
   const std::span<const Tensor> inputs = (*groups)[0];
   const std::span<const Tensor> updates = (*groups)[2];

@@ -296,7 +296,7 @@ AdapterSupport SupportsSort(const Case& c) {
 }
 
 absl::StatusOr<Results> RunSort(const Case& c, const Device& device) {
-  absl::StatusOr<std::vector<std::span<const Tensor>>> groups = OperandGroups(c, 1);
+  absl::StatusOr<std::vector<std::span<const Tensor>>> groups = OperandGroups(c, {true});
   HLOCHECK_RETURN_IF_ERROR(groups.status());
   const std::span<const Tensor> inputs = (*groups)[0];
   if (inputs.empty() || c.result_types.size() != inputs.size()) {

@@ -237,7 +237,8 @@ AdapterSupport SupportsReduce(const Case& c) {
 }
 
 absl::StatusOr<Results> RunReduce(const Case& c, const Device& device) {
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<std::span<const Tensor>> groups, OperandGroups(c, 2));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<std::span<const Tensor>> groups,
+                            OperandGroups(c, {true, true}));
   const std::span<const Tensor> inputs = groups[0];
   const std::span<const Tensor> init_values = groups[1];
   const size_t n = inputs.size();
@@ -402,7 +403,8 @@ void ReduceWindowsWithCombiner(const Combine& combine, const Tensor& input, cons
 AdapterSupport SupportsReduceWindow(const Case& c) { return SupportsReduce(c); }
 
 absl::StatusOr<Results> RunReduceWindow(const Case& c, const Device& device) {
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<std::span<const Tensor>> groups, OperandGroups(c, 2));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<std::span<const Tensor>> groups,
+                            OperandGroups(c, {true, true}));
   const std::span<const Tensor> inputs = groups[0];
   const std::span<const Tensor> init_values = groups[1];
   const size_t n = inputs.size();

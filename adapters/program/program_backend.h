@@ -7,6 +7,7 @@
 #ifndef HLOCHECK_ADAPTERS_PROGRAM_PROGRAM_BACKEND_H_
 #define HLOCHECK_ADAPTERS_PROGRAM_PROGRAM_BACKEND_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "adapters/adapter.h"
 #include "core/tensor.h"
 
 namespace hlocheck {
@@ -46,6 +48,19 @@ struct ProgramBackendSpec {
 // plugin that does not load, a configuration that does not parse.
 absl::StatusOr<std::unique_ptr<ProgramBackend>> CreateInProcessBackend(
     const ProgramBackendSpec& spec);
+
+// A program backend by name, for `hlocheck programs` and the compilers'
+// ProgramAdapter: "cpu" (the CPU adapter, op by op), the faulty-program-*
+// self-tests, external:CONFIG (a process of its own), and pjrt:PLUGIN and
+// the selftest-* backends in a worker process. `transferable` says which
+// element types may cross @main's boundary.
+struct ProgramBackendHandle {
+  std::unique_ptr<ProgramBackend> backend;
+  std::function<bool(ElementType)> transferable;
+  std::string sub_byte_whole_bytes_reason;  // external drivers: ProgramAdapter's rule
+};
+absl::StatusOr<ProgramBackendHandle> CreateProgramBackend(std::string_view name,
+                                                          const AdapterOptions& options);
 
 // Self-test backends, for proving that the gate survives a backend that
 // crashes or hangs: each returns zeros of the result types, except on a

@@ -1,0 +1,355 @@
+#include "generators/program_generator.h"
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "absl/status/status.h"
+#include "generators/case_generator.h"
+
+namespace hlocheck {
+namespace {
+
+// Left out of programs (ProgramOps).
+const std::set<std::string>& ExcludedOps() {
+  static const auto* excluded = new std::set<std::string>{
+      // Tokens and tuples: values no backend returns at @main's boundary;
+      // programs stay plain tensors so that every value can be an output.
+      "after_all", "create_token", "tuple", "get_tuple_element",
+      // Data crossing the program's boundary while it runs.
+      "infeed", "outfeed", "send", "recv",
+      // The collectives and the process ids need a grid of processes.
+      "all_gather", "all_reduce", "all_to_all", "collective_broadcast", "collective_permute",
+      "reduce_scatter", "replica_id", "partition_id",
+      // A distribution, not values: nothing downstream could be compared.
+      "rng",
+      // Functions and targets of their own.
+      "call", "custom_call", "composite",
+      // Quantized tensors: the oracle's interpreter does not yet carry them
+      // through programs.
+      "uniform_quantize", "uniform_dequantize"};
+  return *excluded;
+}
+
+// Ops whose operands must keep the data their recipe drew: a while loop's
+// initial values decide whether it terminates.
+bool KeepsItsOwnData(const std::string& op) { return op == "while"; }
+
+uint64_t Mix(uint64_t a, uint64_t b) {
+  uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// The element types programs prefer to stay in, so that values connect
+// without a convert between every op.
+constexpr ElementType kFavouriteTypes[] = {
+    ElementType::kF32,  ElementType::kF16, ElementType::kBF16, ElementType::kF64,
+    ElementType::kSI32, ElementType::kSI8, ElementType::kUI8,  ElementType::kI1};
+
+class ProgramBuilder {
+ public:
+  ProgramBuilder(const ProgramOptions& options, std::mt19937_64& random)
+      : options_(options), random_(random) {}
+
+  struct Snapshot {
+    size_t operations, arguments, values;
+    ValueId next;
+    std::vector<int> uses;
+  };
+  Snapshot Save() const {
+    return {block_.operations.size(), arguments_.size(), values_.size(), next_, uses_};
+  }
+  void Restore(const Snapshot& s) {
+    block_.operations.resize(s.operations);
+    block_.arguments.resize(s.arguments);
+    block_.argument_types.resize(s.arguments);
+    arguments_.resize(s.arguments);
+    values_.resize(s.values);
+    next_ = s.next;
+    uses_ = s.uses;
+  }
+
+  bool Transferable(ElementType type) const {
+    return !options_.transferable || options_.transferable(type);
+  }
+
+  ValueId NewArgument(Tensor data) {
+    const ValueId id = next_++;
+    block_.arguments.push_back(id);
+    block_.argument_types.push_back(ValueType::Of(data.type()));
+    arguments_.push_back(std::move(data));
+    Remember(id, block_.argument_types.back().tensor(), /*is_argument=*/true);
+    return id;
+  }
+
+  std::vector<ValueId> Emit(const std::string& op, const std::vector<ValueId>& operands,
+                            const std::vector<TensorType>& results,
+                            std::map<std::string, Attribute> attributes = {},
+                            std::vector<Region> regions = {}, bool adaptation = true) {
+    Operation operation;
+    operation.name = "stablehlo." + op;
+    operation.operands = operands;
+    for (ValueId v : operands) {
+      operation.operand_types.push_back(ValueType::Of(TypeOf(v)));
+      ++uses_[static_cast<size_t>(IndexOf(v))];
+    }
+    for (const TensorType& type : results) {
+      operation.results.push_back(next_++);
+      operation.result_types.push_back(ValueType::Of(type));
+    }
+    operation.attributes = std::move(attributes);
+    for (Region& region : regions) {
+      ShiftValueIds(region, next_);
+      next_ = std::max(next_, MaxValueId(region) + 1);
+    }
+    operation.regions = std::move(regions);
+    block_.operations.push_back(operation);
+    if (adaptation) ++adaptation_ops_;
+    for (size_t i = 0; i < results.size(); ++i) Remember(operation.results[i], results[i], false);
+    return operation.results;
+  }
+
+  // A value of type `to` made from `from`: itself, or through convert (real
+  // first for a complex value going real), then reshape, slice or
+  // broadcast_in_dim. Nullopt when no such chain exists (an empty value
+  // cannot fill a non-empty one).
+  std::optional<ValueId> Adapt(ValueId from, const TensorType& to) {
+    ValueId v = from;
+    TensorType current = TypeOf(from);
+    if (current.element_type != to.element_type) {
+      if (IsComplex(current.element_type) && !IsComplex(to.element_type)) {
+        current.element_type = ComponentType(current.element_type);
+        v = Emit("real", {v}, {current})[0];
+      }
+      if (current.element_type != to.element_type) {
+        current.element_type = to.element_type;
+        v = Emit("convert", {v}, {current})[0];
+      }
+    }
+    if (current.shape == to.shape) return v;
+    const int64_t have = current.num_elements();
+    const int64_t want = to.num_elements();
+    if (have == want) return Emit("reshape", {v}, {to})[0];
+    if (have == 0) return std::nullopt;
+    if (current.rank() == to.rank() && Fits(to.shape, current.shape)) {
+      return Slice(v, current, to);
+    }
+    if (current.rank() == 0) {
+      return Emit("broadcast_in_dim", {v}, {to},
+                  {{"broadcast_dimensions", std::vector<int64_t>{}}})[0];
+    }
+    TensorType flat{{have}, current.element_type};
+    if (current.rank() != 1) v = Emit("reshape", {v}, {flat})[0];
+    if (want > have) {
+      const int64_t copies = (want + have - 1) / have;
+      TensorType repeated{{copies, have}, current.element_type};
+      v = Emit("broadcast_in_dim", {v}, {repeated},
+               {{"broadcast_dimensions", std::vector<int64_t>{1}}})[0];
+      flat = TensorType{{copies * have}, current.element_type};
+      v = Emit("reshape", {v}, {flat})[0];
+    }
+    if (flat.shape[0] != want) v = Slice(v, flat, TensorType{{want}, current.element_type});
+    if (to.rank() != 1) v = Emit("reshape", {v}, {to})[0];
+    return v;
+  }
+
+  // An earlier value for an operand of type `want`: one of exactly that
+  // type most of the time when there is one, else any value adapted.
+  std::optional<ValueId> Reuse(const TensorType& want) {
+    if (values_.empty()) return std::nullopt;
+    std::vector<size_t> same;
+    for (size_t i = 0; i < values_.size(); ++i) {
+      if (values_[i].type == want) same.push_back(i);
+    }
+    if (!same.empty() && Chance(0.75)) return values_[same[Below(same.size())]].id;
+    // Recent values more often, so that chains grow long.
+    const size_t pick = Chance(0.5) ? values_.size() - 1 : Below(values_.size());
+    return Adapt(values_[pick].id, want);
+  }
+
+  bool Chance(double p) { return std::uniform_real_distribution<double>(0, 1)(random_) < p; }
+  size_t Below(size_t n) { return static_cast<size_t>(random_() % n); }
+
+  // The outputs: every value no op uses, and now and then one that some do.
+  void Finish(Function& main) {
+    std::vector<ValueId> outputs;
+    for (size_t i = 0; i < values_.size(); ++i) {
+      if (values_[i].is_argument || !Transferable(values_[i].type.element_type)) continue;
+      if (uses_[i] == 0 || Chance(options_.extra_output)) outputs.push_back(values_[i].id);
+    }
+    if (outputs.empty()) {
+      // Nothing transferable came out: convert the last value to a type
+      // that is.
+      for (ElementType type : {ElementType::kF32, ElementType::kSI32}) {
+        if (!Transferable(type) || values_.empty()) continue;
+        TensorType to = values_.back().type;
+        to.element_type = type;
+        if (auto v = Adapt(values_.back().id, to)) outputs.push_back(*v);
+        break;
+      }
+    }
+    Operation ret;
+    ret.name = "func.return";
+    for (ValueId v : outputs) {
+      ret.operands.push_back(v);
+      ret.operand_types.push_back(ValueType::Of(TypeOf(v)));
+    }
+    block_.operations.push_back(ret);
+    main.name = "main";
+    main.type.inputs = block_.argument_types;
+    main.type.outputs = ret.operand_types;
+    main.body.blocks = {std::move(block_)};
+  }
+
+  std::vector<Tensor> TakeArguments() { return std::move(arguments_); }
+  int adaptation_ops() const { return adaptation_ops_; }
+  bool empty() const { return values_.empty(); }
+
+ private:
+  struct Value {
+    ValueId id;
+    TensorType type;
+    bool is_argument;
+  };
+
+  static bool Fits(const Shape& inner, const Shape& outer) {
+    for (size_t d = 0; d < inner.size(); ++d) {
+      if (inner[d] > outer[d]) return false;
+    }
+    return true;
+  }
+
+  ValueId Slice(ValueId v, const TensorType& from, const TensorType& to) {
+    std::vector<int64_t> start, limit, strides;
+    for (int64_t d = 0; d < from.rank(); ++d) {
+      const int64_t slack = from.shape[d] - to.shape[d];
+      start.push_back(slack == 0 ? 0 : static_cast<int64_t>(Below(slack + 1)));
+      limit.push_back(start.back() + to.shape[d]);
+      strides.push_back(1);
+    }
+    return Emit("slice", {v}, {to},
+                {{"start_indices", start}, {"limit_indices", limit}, {"strides", strides}})[0];
+  }
+
+  void Remember(ValueId id, const TensorType& type, bool is_argument) {
+    values_.push_back({id, type, is_argument});
+    uses_.push_back(0);
+  }
+  int64_t IndexOf(ValueId id) const {
+    for (size_t i = values_.size(); i-- > 0;) {
+      if (values_[i].id == id) return static_cast<int64_t>(i);
+    }
+    return -1;
+  }
+  const TensorType& TypeOf(ValueId id) const { return values_[IndexOf(id)].type; }
+
+  const ProgramOptions& options_;
+  std::mt19937_64& random_;
+  Block block_;
+  std::vector<Tensor> arguments_;
+  std::vector<Value> values_;
+  std::vector<int> uses_;
+  ValueId next_ = 0;
+  int adaptation_ops_ = 0;
+};
+
+}  // namespace
+
+std::vector<std::string> ProgramOps(const spec::SpecRegistry& registry) {
+  std::vector<std::string> ops;
+  for (const spec::OpSpec& op : registry.ops()) {
+    if (!ExcludedOps().count(op.name)) ops.push_back(op.name);
+  }
+  return ops;
+}
+
+const Function& MainOf(const Module& module) { return *module.Find("main"); }
+Function& MainOf(Module& module) { return const_cast<Function&>(*module.Find("main")); }
+
+absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& registry,
+                                                 const ProgramOptions& options, uint64_t seed) {
+  const std::vector<std::string> ops = options.ops.empty() ? ProgramOps(registry) : options.ops;
+  if (ops.empty()) return absl::InvalidArgumentError("no ops to draw programs from");
+  std::mt19937_64 random(Mix(seed, 0x70726f67));
+  ProgramBuilder builder(options, random);
+  GeneratedProgram program;
+  const int count =
+      options.min_ops + static_cast<int>(random() % static_cast<uint64_t>(std::max(
+                                                        1, options.max_ops - options.min_ops + 1)));
+  const ElementType favourite = kFavouriteTypes[random() % std::size(kFavouriteTypes)];
+  constexpr int kAttemptsPerOp = 20;
+  for (int step = 0; step < count; ++step) {
+    for (int attempt = 0; attempt < kAttemptsPerOp; ++attempt) {
+      const spec::OpSpec* op = registry.Find(ops[random() % ops.size()]);
+      if (op == nullptr) continue;
+      std::vector<ElementType> types;
+      for (ElementType type : PrimaryTypes(*op)) {
+        if (!options.op_allowed || options.op_allowed(op->name, type)) types.push_back(type);
+      }
+      if (types.empty() && !PrimaryTypes(*op).empty()) continue;
+      GenerationOptions generation;
+      generation.max_elements = options.max_elements;
+      generation.max_rank = options.max_rank;
+      if (!types.empty()) {
+        const bool favoured = std::find(types.begin(), types.end(), favourite) != types.end();
+        generation.primary_type =
+            favoured && builder.Chance(0.6) ? favourite : types[random() % types.size()];
+      }
+      Case c;
+      try {
+        c = GenerateCase(*op, generation, Mix(seed, static_cast<uint64_t>(step * 64 + attempt)),
+                         static_cast<int>(random() % 100))
+                .value();
+      } catch (...) {
+        continue;  // not runnable, or the recipe gave up: draw another
+      }
+      if (!c.operand_structure.empty() || !c.result_structure.empty() || c.ProcessCount() != 1 ||
+          !c.incoming.empty() || c.outgoing != 0) {
+        continue;
+      }
+      bool quantized = false;
+      for (const Tensor& operand : c.operands) quantized = quantized || operand.type().quantization;
+      for (const TensorType& result : c.result_types) quantized = quantized || result.quantization;
+      if (quantized) continue;
+      const ProgramBuilder::Snapshot before = builder.Save();
+      std::vector<ValueId> operands;
+      bool wired = true;
+      for (const Tensor& operand : c.operands) {
+        std::optional<ValueId> v;
+        const bool must_reuse = !builder.Transferable(operand.element_type());
+        if (!KeepsItsOwnData(op->name) && (must_reuse || builder.Chance(options.reuse))) {
+          v = builder.Reuse(operand.type());
+        }
+        if (!v && !must_reuse) v = builder.NewArgument(operand);
+        if (!v) {
+          wired = false;
+          break;
+        }
+        operands.push_back(*v);
+      }
+      bool results_ok = true;
+      for (const TensorType& result : c.result_types) {
+        results_ok = results_ok && result.num_elements() <= options.max_elements;
+      }
+      if (!wired || !results_ok) {
+        builder.Restore(before);
+        continue;
+      }
+      builder.Emit(op->name, operands, c.result_types, c.attributes, c.regions,
+                   /*adaptation=*/false);
+      program.drawn_ops.push_back(op->name);
+      break;
+    }
+  }
+  if (builder.empty()) return absl::InternalError("no op could be drawn for the program");
+  Function main;
+  builder.Finish(main);
+  program.module.functions.push_back(std::move(main));
+  program.arguments = builder.TakeArguments();
+  program.adaptation_ops = builder.adaptation_ops();
+  return program;
+}
+
+}  // namespace hlocheck

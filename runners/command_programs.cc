@@ -1,0 +1,378 @@
+// `hlocheck programs`: random multi-op programs (generators/program_generator)
+// on a backend, each judged against the oracle (runners/program_check) and
+// run again as its metamorphic variants (runners/program_variants); every
+// failure is shrunk (runners/program_shrink) and written down under --out.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
+#include "adapters/program/program_backend.h"
+#include "generators/program_generator.h"
+#include "mlir/writer.h"
+#include "runners/backend_profile.h"
+#include "runners/commands.h"
+#include "runners/flags.h"
+#include "runners/program_check.h"
+#include "runners/program_shrink.h"
+#include "runners/program_variants.h"
+
+namespace hlocheck {
+namespace {
+
+uint64_t ProgramSeed(uint64_t seed, int64_t index) {
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(index + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::vector<TensorType> OutputTypes(const Module& module) {
+  std::vector<TensorType> types;
+  for (const ValueType& t : MainOf(module).type.outputs) types.push_back(t.tensor());
+  return types;
+}
+
+// The ops of @main, by name, each once, sorted: a finding's signature.
+std::string OpNames(const Module& module) {
+  std::set<std::string> names;
+  for (const Operation& op : MainOf(module).body.blocks[0].operations) {
+    if (op.name != "func.return") names.insert(op.name.substr(op.name.find('.') + 1));
+  }
+  return absl::StrJoin(names, ",");
+}
+
+struct Finding {
+  std::string signature;
+  std::string relation;  // "" for the program itself
+  std::string relation_detail;
+  ProgramOutcome::Kind kind;
+  std::string message;
+  int64_t program_index = 0;
+  int ops_before = 0;
+  int ops_after = 0;
+  int shrink_attempts = 0;
+  bool original_passes = false;  // for relations: the shrunk program itself passes
+  std::string module_text;       // shrunk, arguments as constants
+  int count = 1;
+};
+
+class ProgramsRun {
+ public:
+  ProgramsRun(const spec::SpecRegistry& registry, const Oracle& oracle, ProgramBackend& backend,
+              const BackendProfile* profile)
+      : registry_(registry), oracle_(oracle), backend_(backend), profile_(profile) {}
+
+  // The oracle's reference and the backend's outcome for a program.
+  ProgramTrial Trial(const ProgramUnderTest& program) {
+    ProgramTrial trial{
+        ReferenceOfProgram(oracle_, registry_, program.module, program.arguments, profile_), {}};
+    if (trial.reference.ok()) trial.outcome = RunOnBackend(program, *trial.reference);
+    return trial;
+  }
+
+  ProgramOutcome RunOnBackend(const ProgramUnderTest& program, const ProgramReference& reference) {
+    const std::string text = mlir::PrintModule(program.module, registry_);
+    const std::vector<TensorType> types = OutputTypes(program.module);
+    ++backend_runs_;
+    return JudgeProgram(reference, backend_.Run(text, program.arguments, types), profile_);
+  }
+
+  int64_t backend_runs() const { return backend_runs_; }
+  const spec::SpecRegistry& registry() const { return registry_; }
+
+ private:
+  const spec::SpecRegistry& registry_;
+  const Oracle& oracle_;
+  ProgramBackend& backend_;
+  const BackendProfile* profile_;
+  int64_t backend_runs_ = 0;
+};
+
+bool Fails(const ProgramOutcome& outcome) {
+  return outcome.kind != ProgramOutcome::Kind::kPass &&
+         outcome.kind != ProgramOutcome::Kind::kDeviation;
+}
+
+std::string Percent(int64_t part, int64_t whole) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(1) << (whole == 0 ? 0.0 : 100.0 * part / whole) << "%";
+  return out.str();
+}
+
+void WriteFindings(const std::string& directory, const std::vector<Finding>& findings,
+                   const std::string& header) {
+  std::filesystem::create_directories(directory);
+  std::ofstream md(directory + "/findings.md");
+  md << "# Program findings\n\n" << header << "\n";
+  int k = 0;
+  for (const Finding& f : findings) {
+    ++k;
+    const std::string file = "finding-" + std::to_string(k) + ".mlir";
+    std::ofstream(directory + "/" + file) << f.module_text;
+    md << "\n## " << k << ". " << ProgramOutcomeKindName(f.kind)
+       << (f.relation.empty() ? "" : " (variant: " + f.relation + ")") << "\n\n"
+       << "- signature: `" << f.signature << "` (seen " << f.count << "x; first in program "
+       << f.program_index << ")\n"
+       << "- " << f.message << "\n"
+       << "- shrunk from " << f.ops_before << " to " << f.ops_after << " ops in "
+       << f.shrink_attempts << " trials; reproducer `" << file << "` (arguments as constants)\n";
+    if (!f.relation.empty()) {
+      md << "- variant: " << f.relation_detail << "; the shrunk program itself "
+         << (f.original_passes ? "passes" : "fails too") << "\n";
+    }
+    md << "\n```mlir\n" << f.module_text << "```\n";
+  }
+}
+
+}  // namespace
+
+int ProgramsCommand(const std::vector<std::string>& args) {
+  Flags flags;
+  flags.Add("backend", "NAME", "cpu, pjrt:PLUGIN, external:CONFIG, or a faulty-program-* self-test",
+            "cpu");
+  flags.Add("programs", "N", "how many programs to draw", "100");
+  flags.Add("seed", "S", "the run's seed: program K is a function of (seed, K)", "1");
+  flags.Add("min-ops", "N", "ops each program draws, at least", "2");
+  flags.Add("max-ops", "N", "ops each program draws, at most (adaptation ops come on top)", "30");
+  flags.Add("max-elements", "N", "elements per tensor, at most", "256");
+  flags.Add("ops", "LIST", "the ops to draw from (default: every op programs take)");
+  flags.Add("relations", "LIST",
+            "metamorphic variants to run: constants,barriers,reordered,rewritten, all or none",
+            "all");
+  flags.Add("shrink-attempts", "N", "trials each failure's shrinking may spend", "150");
+  flags.Add("out", "DIR", "where findings.md and the reproducers go", "hlocheck-programs");
+  flags.Add("profile", "FILE|none",
+            "the backend's declared deviations (default: backends/NAME.yaml for pjrt:NAME and "
+            "external:NAME)");
+  flags.Add("backend-option", "KEY=VALUE", "for pjrt: and external: backends, repeatable");
+  flags.Add("case-timeout", "SECONDS", "a program that takes longer is a hang finding", "60");
+  flags.AddSwitch("help", "show this help");
+  auto usage = [](const std::string& message) {
+    std::cerr << "hlocheck programs: " << message << "\n";
+    return kExitUsage;
+  };
+  if (auto status = flags.Parse(args); !status.ok()) return usage(std::string(status.message()));
+  if (flags.Switch("help")) {
+    std::cout << "usage: hlocheck programs [--backend NAME] [--programs N] [--seed S] ...\n\n"
+                 "Draws random multi-op programs, checks each on the backend against the\n"
+                 "oracle, then runs its metamorphic variants; shrinks and writes down every\n"
+                 "failure.\n\nflags:\n"
+              << flags.Help()
+              << "\nExit status: 0 no failure, 1 a failure was found, 2 bad usage or input.\n";
+    return kExitOk;
+  }
+  auto programs = flags.GetInt("programs", 1, int64_t{1} << 40);
+  auto seed = flags.GetUint("seed");
+  auto min_ops = flags.GetInt("min-ops", 1, 200);
+  auto max_ops = flags.GetInt("max-ops", 1, 200);
+  auto max_elements = flags.GetInt("max-elements", 1, 1 << 20);
+  auto shrink_attempts = flags.GetInt("shrink-attempts", 0, 100000);
+  for (const absl::Status& s :
+       {programs.status(), seed.status(), min_ops.status(), max_ops.status(), max_elements.status(),
+        shrink_attempts.status()}) {
+    if (!s.ok()) return usage(std::string(s.message()));
+  }
+  if (*min_ops > *max_ops) return usage("--min-ops is larger than --max-ops");
+  double timeout = 0;
+  if (!absl::SimpleAtod(flags.Get("case-timeout"), &timeout) || !(timeout > 0)) {
+    return usage("--case-timeout " + flags.Get("case-timeout") + ": expected seconds");
+  }
+  std::vector<std::string> relations = flags.GetList("relations");
+  if (relations == std::vector<std::string>{"all"}) relations = ProgramRelations();
+  if (relations == std::vector<std::string>{"none"}) relations.clear();
+  for (const std::string& r : relations) {
+    if (std::find(ProgramRelations().begin(), ProgramRelations().end(), r) ==
+        ProgramRelations().end()) {
+      return usage("--relations: unknown relation '" + r +
+                   "'; known: constants, barriers, reordered, rewritten, all, none");
+    }
+  }
+  auto registry = spec::DefaultRegistry();
+  if (!registry.ok()) return usage(std::string(registry.status().message()));
+  ProgramOptions options;
+  options.min_ops = static_cast<int>(*min_ops);
+  options.max_ops = static_cast<int>(*max_ops);
+  options.max_elements = *max_elements;
+  options.ops = flags.GetList("ops");
+  for (const std::string& op : options.ops) {
+    const std::vector<std::string> known = ProgramOps(**registry);
+    if (std::find(known.begin(), known.end(), op) == known.end()) {
+      return usage("--ops: '" + op + "' is not an op programs take (see `hlocheck spec`)");
+    }
+  }
+  AdapterOptions adapter_options(1);
+  adapter_options.registry = *registry;
+  adapter_options.case_timeout_s = timeout;
+  for (const std::string& option : flags.GetAll("backend-option")) {
+    const size_t eq = option.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return usage("--backend-option " + option + ": expected KEY=VALUE");
+    }
+    adapter_options.backend_options[option.substr(0, eq)] = option.substr(eq + 1);
+  }
+  const std::string backend_name = flags.Get("backend");
+  std::optional<BackendProfile> profile;
+  const std::string profile_path = !flags.IsSet("profile") ? DefaultProfilePath(backend_name)
+                                   : flags.Get("profile") == "none" ? ""
+                                                                    : flags.Get("profile");
+  if (!profile_path.empty()) {
+    auto loaded = LoadBackendProfile(profile_path, **registry);
+    if (!loaded.ok()) return usage(std::string(loaded.status().message()));
+    profile = *std::move(loaded);
+    options.op_allowed = [&profile](const std::string& op, ElementType type) {
+      return profile->FindUnsupported(op, type) == nullptr;
+    };
+  }
+  auto handle = CreateProgramBackend(backend_name, adapter_options);
+  if (!handle.ok()) return usage(std::string(handle.status().message()));
+  options.transferable = handle->transferable;
+  Oracle oracle(*registry);
+  ProgramsRun run(**registry, oracle, *handle->backend, profile ? &*profile : nullptr);
+  const std::string out = flags.Get("out");
+
+  std::cout << "hlocheck programs on " << backend_name << " (" << handle->backend->Describe()
+            << "), " << *programs << " programs of " << *min_ops << ".." << *max_ops
+            << " ops, seed " << *seed << "\n";
+  const auto start = std::chrono::steady_clock::now();
+  int64_t ran = 0, generator_failures = 0, unsupported = 0, invalid = 0, variants_run = 0;
+  int64_t drawn = 0, adaptation = 0, deviating = 0;
+  int64_t elements = 0, determined = 0, compared = 0;
+  std::map<std::string, int64_t> unsupported_by_reason;
+  std::vector<Finding> findings;
+  std::map<std::string, size_t> by_signature;
+  auto record = [&](Finding f) {
+    auto it = by_signature.find(f.signature);
+    if (it != by_signature.end()) {
+      ++findings[it->second].count;
+      return;
+    }
+    std::cout << "  finding " << findings.size() + 1 << ": " << ProgramOutcomeKindName(f.kind)
+              << (f.relation.empty() ? "" : " (variant " + f.relation + ")") << ", " << f.ops_before
+              << " -> " << f.ops_after << " ops: " << f.message << "\n";
+    by_signature[f.signature] = findings.size();
+    findings.push_back(std::move(f));
+  };
+  for (int64_t index = 0; index < *programs; ++index) {
+    auto generated = GenerateProgram(**registry, options, ProgramSeed(*seed, index));
+    if (!generated.ok()) {
+      ++generator_failures;
+      continue;
+    }
+    ProgramUnderTest program{generated->module, generated->arguments};
+    ProgramTrial trial = run.Trial(program);
+    if (!trial.reference.ok()) {
+      if (absl::IsUnimplemented(trial.reference.status())) {
+        ++unsupported;
+        ++unsupported_by_reason[std::string(trial.reference.status().message()).substr(0, 120)];
+      } else {
+        ++invalid;
+        if (invalid <= 5) {
+          std::cout << "  program " << index
+                    << " is not valid (a generator bug): " << trial.reference.status().message()
+                    << "\n";
+        }
+      }
+      continue;
+    }
+    ++ran;
+    drawn += static_cast<int64_t>(generated->drawn_ops.size());
+    adaptation += generated->adaptation_ops;
+    elements += trial.reference->output_elements;
+    determined += trial.reference->determined_elements;
+    compared += trial.reference->compared_elements;
+    if (trial.outcome.kind == ProgramOutcome::Kind::kDeviation) ++deviating;
+    auto finish = [&](const std::string& relation, const std::string& detail,
+                      const ProgramTrialFn& trial_fn, ProgramTrial failing) {
+      Finding f;
+      f.relation = relation;
+      f.relation_detail = detail;
+      f.program_index = index;
+      f.ops_before = OpCount(program.module);
+      ShrunkProgram shrunk =
+          ShrinkProgram(program, std::move(failing), trial_fn, static_cast<int>(*shrink_attempts));
+      f.kind = shrunk.trial.outcome.kind;
+      f.message = shrunk.trial.outcome.message;
+      f.ops_after = OpCount(shrunk.program.module);
+      f.shrink_attempts = shrunk.attempts;
+      if (!relation.empty()) {
+        f.original_passes = !Fails(run.Trial(shrunk.program).outcome);
+      }
+      const TensorType output = OutputTypes(shrunk.program.module).empty()
+                                    ? TensorType{}
+                                    : OutputTypes(shrunk.program.module)[0];
+      f.signature = std::string(ProgramOutcomeKindName(f.kind)) + "|" + relation + "|" +
+                    OpNames(shrunk.program.module) + "|" + std::string(Name(output.element_type));
+      f.module_text = mlir::PrintModule(
+          WithConstantArguments(shrunk.program.module, shrunk.program.arguments), run.registry());
+      record(std::move(f));
+    };
+    if (Fails(trial.outcome)) {
+      finish(
+          "", "", [&](const ProgramUnderTest& p) { return run.Trial(p); }, std::move(trial));
+      continue;
+    }
+    for (const std::string& relation : relations) {
+      const uint64_t variant_seed = ProgramSeed(*seed ^ 0x76617269616e74ULL, index);
+      auto variant =
+          MakeVariant(relation, program.module, program.arguments, *trial.reference, variant_seed);
+      if (!variant.ok() || (relation == "rewritten" && variant->description.empty())) continue;
+      ++variants_run;
+      ProgramOutcome outcome =
+          run.RunOnBackend({variant->module, variant->arguments}, *trial.reference);
+      if (!Fails(outcome)) continue;
+      // Shrink the program, judging its variant (made the same way).
+      ProgramTrialFn trial_fn = [&, relation, variant_seed](const ProgramUnderTest& p) {
+        ProgramTrial t{ReferenceOfProgram(oracle, **registry, p.module, p.arguments,
+                                          profile ? &*profile : nullptr),
+                       {}};
+        if (!t.reference.ok()) return t;
+        auto v = MakeVariant(relation, p.module, p.arguments, *t.reference, variant_seed);
+        if (!v.ok()) {
+          t.reference = v.status();
+          return t;
+        }
+        t.outcome = run.RunOnBackend({v->module, v->arguments}, *t.reference);
+        return t;
+      };
+      finish(relation, variant->description, trial_fn,
+             ProgramTrial{*trial.reference, std::move(outcome)});
+      break;  // one finding per program
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::ostringstream summary;
+  summary << ran << " programs ran (" << drawn << " ops drawn, " << adaptation
+          << " adaptation ops), " << variants_run << " variants; " << unsupported
+          << " the oracle cannot run, " << invalid << " invalid, " << generator_failures
+          << " not generated\n"
+          << "output elements: " << elements << ", fixed bit for bit " << determined << " ("
+          << Percent(determined, elements) << "), compared " << compared << " ("
+          << Percent(compared, elements) << ")\n"
+          << deviating << " programs deviating as declared; " << findings.size()
+          << " distinct finding(s)\n"
+          << std::fixed << std::setprecision(2) << seconds
+          << " s: " << (seconds > 0 ? ran / seconds : 0) << " programs/s, "
+          << (seconds > 0 ? 3600.0 * static_cast<double>(findings.size()) / seconds : 0)
+          << " findings/hour, " << run.backend_runs() << " backend runs\n";
+  std::cout << summary.str();
+  for (const auto& [reason, count] : unsupported_by_reason) {
+    std::cout << "  not run by the oracle (" << count << "x): " << reason << "\n";
+  }
+  if (!findings.empty()) {
+    WriteFindings(out, findings,
+                  "Backend " + backend_name + ", seed " + std::to_string(*seed) + ".\n\n```\n" +
+                      summary.str() + "```\n");
+    std::cout << "findings written to " << out << "/findings.md\n";
+  }
+  return findings.empty() && invalid == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace hlocheck

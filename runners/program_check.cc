@@ -1,0 +1,450 @@
+#include "runners/program_check.h"
+
+#include <cstring>
+#include <set>
+
+#include "absl/status/status.h"
+#include "adapters/program/program_backend.h"
+#include "core/exact_value.h"
+#include "oracle/interpreter.h"
+
+namespace hlocheck {
+namespace {
+
+// What a float element is, for the deviations that depend on it.
+enum : uint8_t { kSubnormal = 1, kNaN = 2, kNearUnderflow = 4 };
+
+// Per element (both parts of a complex one): subnormal, NaN, or of
+// magnitude at most twice the smallest normal (zero included), where a
+// result with freedom may land on a subnormal a flushing backend zeroes.
+std::vector<uint8_t> FloatClasses(const Tensor& tensor) {
+  std::vector<uint8_t> classes(static_cast<size_t>(tensor.num_elements()), 0);
+  const ElementType type = tensor.element_type();
+  if (!IsFloat(type) && !IsComplex(type)) return classes;
+  const FloatFormat& format = Format(IsComplex(type) ? ComponentType(type) : type);
+  const int parts = IsComplex(type) ? 2 : 1;
+  const size_t bytes = static_cast<size_t>(ContainerBytes(type)) / static_cast<size_t>(parts);
+  const std::span<const std::byte> storage = tensor.bytes();
+  const uint64_t exponent_mask = format.exponent_field_max() << format.mantissa_bits;
+  for (size_t i = 0; i < classes.size(); ++i) {
+    for (int part = 0; part < parts; ++part) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, storage.data() + (i * static_cast<size_t>(parts) + part) * bytes, bytes);
+      const uint64_t exponent = (bits & exponent_mask) >> format.mantissa_bits;
+      const uint64_t mantissa = bits & format.mantissa_mask();
+      if (IsNaNBits(format, bits)) classes[i] |= kNaN;
+      if (!format.has_zero_and_subnormals) continue;
+      if (exponent == 0 && mantissa != 0) classes[i] |= kSubnormal;
+      if (exponent <= 1 || (exponent == 2 && mantissa == 0)) classes[i] |= kNearUnderflow;
+    }
+  }
+  return classes;
+}
+
+bool IsElementwise(const spec::OpSpec& op) {
+  return op.category == "elementwise" || op.name == "map";
+}
+
+// Folds per-element facts of the operands into a result of `result_size`
+// elements: element by element from an operand of the result's shape
+// (elementwise ops), as a whole from any other operand.
+template <typename T>
+std::vector<T> Inherit(bool elementwise, const Shape& result_shape, int64_t result_size,
+                       const std::vector<const Tensor*>& operands,
+                       const std::vector<std::vector<T>>& facts) {
+  std::vector<T> inherited(static_cast<size_t>(result_size), 0);
+  for (size_t k = 0; k < operands.size(); ++k) {
+    const std::vector<T>& f = facts[k];
+    if (elementwise && operands[k]->shape() == result_shape) {
+      for (size_t i = 0; i < inherited.size(); ++i) inherited[i] |= f[i];
+    } else {
+      T any = 0;
+      for (T x : f) any |= x;
+      for (T& x : inherited) x |= any;
+    }
+  }
+  return inherited;
+}
+
+bool HasFreedom(const ResultExpectation& e) {
+  return !(e.check == Check::kExact || (e.check == Check::kUlp && e.allowed_ulp == 0)) ||
+         e.FreeCount() > 0 || e.permutable != nullptr || e.distribution != nullptr ||
+         e.other_reading != nullptr;
+}
+
+// The elements of a result the op itself leaves open.
+std::vector<uint8_t> OwnFreedom(const ResultExpectation& e) {
+  const size_t n = static_cast<size_t>(e.reference.num_elements());
+  std::vector<uint8_t> open(n, 0);
+  const bool approximate =
+      !(e.check == Check::kExact || (e.check == Check::kUlp && e.allowed_ulp == 0));
+  for (size_t i = 0; i < n; ++i) {
+    open[i] = approximate || e.distribution != nullptr || (i < e.free.size() && e.free[i] != 0) ||
+              (e.permutable && i < e.permutable->run.size() && e.permutable->run[i] >= 0) ||
+              (i < e.reading_differs.size() && e.reading_differs[i] != 0);
+  }
+  return open;
+}
+
+class ProgramTracer {
+ public:
+  ProgramTracer(const spec::SpecRegistry& registry, const BackendProfile* profile,
+                const Block& main)
+      : registry_(registry), profile_(profile) {
+    for (size_t i = 0; i < main.operations.size(); ++i) {
+      top_level_[&main.operations[i]] = i;
+      for (const Region& region : main.operations[i].regions) Nest(region, i);
+    }
+  }
+
+  void Argument(ValueId id, const Tensor& value) {
+    const size_t n = static_cast<size_t>(value.num_elements());
+    facts_[id] = ValueFacts{value, std::vector<uint8_t>(n, 1), std::vector<uint64_t>(n, 0)};
+    arguments_.insert(id);
+  }
+
+  void Observe(const Operation& op, const std::vector<ResultExpectation>& expectations) {
+    if (top_level_.count(&op)) {
+      expectations_[&op] = expectations;
+      return;
+    }
+    auto nested = nested_in_.find(&op);
+    if (nested == nested_in_.end()) return;
+    for (const ResultExpectation& e : expectations) {
+      if (HasFreedom(e)) inexact_inside_.insert(nested->second);
+    }
+  }
+
+  void Values(const Operation& op, const std::vector<RuntimeValue>& operands,
+              const std::vector<RuntimeValue>& results) {
+    auto top = top_level_.find(&op);
+    if (top == top_level_.end()) return;
+    std::vector<const Tensor*> operand_tensors;
+    std::vector<std::vector<uint8_t>> open;
+    std::vector<std::vector<uint64_t>> deviations;
+    bool all_determined = true;
+    for (size_t k = 0; k < op.operands.size(); ++k) {
+      auto f = facts_.find(op.operands[k]);
+      if (f == facts_.end() || !operands[k].type.is_tensor()) {
+        // A token or tuple: nothing to follow element by element.
+        all_determined = false;
+        continue;
+      }
+      operand_tensors.push_back(&f->second.value);
+      std::vector<uint8_t> o(f->second.determined.size());
+      for (size_t i = 0; i < o.size(); ++i) o[i] = f->second.determined[i] ? 0 : 1;
+      for (uint8_t x : o) all_determined = all_determined && x == 0;
+      open.push_back(std::move(o));
+      deviations.push_back(f->second.deviations);
+    }
+    auto expectations = expectations_.find(&op);
+    const std::string mnemonic = op.name.rfind("stablehlo.", 0) == 0 ? op.name.substr(10) : "";
+    const spec::OpSpec* spec = registry_.Find(mnemonic);
+    for (size_t r = 0; r < results.size(); ++r) {
+      if (!results[r].type.is_tensor()) continue;
+      const Tensor& value = results[r].tensor;
+      const int64_t n = value.num_elements();
+      if (op.name == "stablehlo.optimization_barrier" && r < op.operands.size() &&
+          facts_.count(op.operands[r])) {
+        facts_[op.results[r]] = facts_[op.operands[r]];
+        if (output_expectations_.count(op.operands[r])) {
+          output_expectations_[op.results[r]] = output_expectations_[op.operands[r]];
+        }
+        continue;
+      }
+      const bool elementwise = spec != nullptr && IsElementwise(*spec);
+      std::vector<uint8_t> inherited =
+          Inherit<uint8_t>(elementwise, value.shape(), n, operand_tensors, open);
+      std::vector<uint64_t> reach =
+          Inherit<uint64_t>(elementwise, value.shape(), n, operand_tensors, deviations);
+      ResultExpectation expectation;
+      std::vector<uint8_t> own(static_cast<size_t>(n), 0);
+      if (expectations != expectations_.end() && r < expectations->second.size()) {
+        expectation = expectations->second[r];
+        own = OwnFreedom(expectation);
+      } else {
+        // Evaluated by the interpreter itself (constant, while, if, case):
+        // exact, unless an op inside it has freedom, or it reads a value
+        // that is not fixed (a loop's trip count may depend on it).
+        expectation.reference = value;
+        expectation.check = Check::kExact;
+        const bool inexact = inexact_inside_.count(top->second) > 0 || !all_determined;
+        std::fill(own.begin(), own.end(), inexact ? 1 : 0);
+        if (!op.regions.empty()) {
+          // What a deviation does inside it cannot be followed: any that
+          // applies to a type it handles may reach every element.
+          for (uint64_t& bits : reach) bits |= DeviationsOf(mnemonic, op, true);
+        }
+      }
+      if (mnemonic == "bitcast_convert" && !operand_tensors.empty() &&
+          !arguments_.count(op.operands[0])) {
+        // A NaN's payload is the implementation's: its bits, seen as
+        // another type, are not fixed.
+        const std::vector<uint8_t> classes = FloatClasses(*operand_tensors[0]);
+        std::vector<std::vector<uint8_t>> nan{std::vector<uint8_t>(classes.size())};
+        for (size_t i = 0; i < classes.size(); ++i) nan[0][i] = (classes[i] & kNaN) ? 1 : 0;
+        const std::vector<uint8_t> payload =
+            Inherit<uint8_t>(true, value.shape(), n, {operand_tensors[0]}, nan);
+        for (size_t i = 0; i < own.size(); ++i) {
+          own[i] |= payload[i];
+          if (payload[i]) inherited[i] = 1;  // not compared in this output either
+        }
+      }
+      AddOwnDeviations(mnemonic, op, operand_tensors, value, own, elementwise, reach);
+      ValueFacts facts{value, std::vector<uint8_t>(static_cast<size_t>(n)), std::move(reach)};
+      if (expectation.free.empty()) expectation.free.assign(static_cast<size_t>(n), 0);
+      for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+        facts.determined[i] = inherited[i] == 0 && own[i] == 0;
+        if (inherited[i] != 0 && expectation.free[i] == 0) expectation.free[i] = kFreeAnyValue;
+      }
+      if (expectation.free_reason.empty()) {
+        expectation.free_reason = "computed from values the spec does not fix";
+      }
+      facts_[op.results[r]] = std::move(facts);
+      output_expectations_[op.results[r]] = std::move(expectation);
+    }
+  }
+
+  std::map<ValueId, ValueFacts>& facts() { return facts_; }
+  std::map<ValueId, ResultExpectation>& output_expectations() { return output_expectations_; }
+
+ private:
+  void Nest(const Region& region, size_t top) {
+    for (const Block& block : region.blocks) {
+      for (const Operation& op : block.operations) {
+        nested_in_[&op] = top;
+        for (const Region& inner : op.regions) Nest(inner, top);
+      }
+    }
+  }
+
+  // The deviations that apply to the op with any of its element types;
+  // `any_op`: whichever ops they name (for an op whose regions hide them).
+  uint64_t DeviationsOf(const std::string& mnemonic, const Operation& op, bool any_op) const {
+    if (profile_ == nullptr) return 0;
+    std::set<ElementType> types;
+    for (const ValueType& t : op.operand_types) {
+      if (t.is_tensor()) types.insert(t.element_type);
+    }
+    for (const ValueType& t : op.result_types) {
+      if (t.is_tensor()) types.insert(t.element_type);
+    }
+    uint64_t bits = 0;
+    for (size_t k = 0; k < profile_->deviations.size() && k < 64; ++k) {
+      const Deviation& d = profile_->deviations[k];
+      for (ElementType type : types) {
+        const bool applies =
+            any_op ? d.types.empty() || d.types.count(type) > 0 : d.AppliesTo(mnemonic, type);
+        if (applies) bits |= uint64_t{1} << k;
+      }
+    }
+    return bits;
+  }
+
+  // Marks the elements of one result that the profile's deviations may
+  // change at this op; a max_ulp deviation also leaves them open downstream.
+  void AddOwnDeviations(const std::string& mnemonic, const Operation& op,
+                        const std::vector<const Tensor*>& operands, const Tensor& value,
+                        std::vector<uint8_t>& own, bool elementwise,
+                        std::vector<uint64_t>& reach) const {
+    const uint64_t applicable = DeviationsOf(mnemonic, op, false);
+    if (applicable == 0) return;
+    const int64_t n = value.num_elements();
+    std::vector<std::vector<uint8_t>> operand_classes;
+    for (const Tensor* t : operands) operand_classes.push_back(FloatClasses(*t));
+    const std::vector<uint8_t> result_classes = FloatClasses(value);
+    for (size_t k = 0; k < profile_->deviations.size() && k < 64; ++k) {
+      if (!(applicable & (uint64_t{1} << k))) continue;
+      const Deviation& d = profile_->deviations[k];
+      const uint64_t bit = uint64_t{1} << k;
+      auto mark_where = [&](uint8_t operand_class, uint8_t result_class) {
+        std::vector<std::vector<uint8_t>> hits;
+        for (const std::vector<uint8_t>& classes : operand_classes) {
+          std::vector<uint8_t> h(classes.size());
+          for (size_t i = 0; i < h.size(); ++i) h[i] = (classes[i] & operand_class) ? 1 : 0;
+          hits.push_back(std::move(h));
+        }
+        std::vector<uint8_t> at = Inherit<uint8_t>(elementwise, value.shape(), n, operands, hits);
+        bool any_result = false;
+        for (size_t i = 0; i < at.size(); ++i) {
+          any_result = any_result || (result_classes[i] & result_class);
+          if (elementwise) at[i] |= (result_classes[i] & result_class) ? 1 : 0;
+        }
+        for (size_t i = 0; i < at.size(); ++i) {
+          if (at[i] || (!elementwise && any_result)) reach[i] |= bit;
+        }
+      };
+      switch (d.kind) {
+        case Deviation::Kind::kFlushSubnormals: {
+          bool approximate = false;
+          for (uint8_t o : own) approximate = approximate || o;
+          mark_where(kSubnormal, approximate ? (kSubnormal | kNearUnderflow) : kSubnormal);
+          break;
+        }
+        case Deviation::Kind::kNanMinMax:
+          mark_where(kNaN, 0);
+          break;
+        case Deviation::Kind::kMaxUlp:
+          for (size_t i = 0; i < own.size(); ++i) {
+            reach[i] |= bit;
+            own[i] = 1;
+          }
+          break;
+      }
+    }
+  }
+
+  const spec::SpecRegistry& registry_;
+  const BackendProfile* profile_;
+  std::map<const Operation*, size_t> top_level_;
+  std::map<const Operation*, size_t> nested_in_;
+  std::set<size_t> inexact_inside_;
+  std::set<ValueId> arguments_;
+  std::map<const Operation*, std::vector<ResultExpectation>> expectations_;
+  std::map<ValueId, ValueFacts> facts_;
+  std::map<ValueId, ResultExpectation> output_expectations_;
+};
+
+}  // namespace
+
+absl::StatusOr<ProgramReference> ReferenceOfProgram(const Oracle& oracle,
+                                                    const spec::SpecRegistry& registry,
+                                                    const Module& module,
+                                                    const std::vector<Tensor>& arguments,
+                                                    const BackendProfile* profile) {
+  const Function* main = module.Find("main");
+  if (main == nullptr || main->body.blocks.size() != 1) {
+    return absl::InvalidArgumentError("the program has no @main of one block");
+  }
+  const Block& block = main->body.blocks[0];
+  if (block.arguments.size() != arguments.size()) {
+    return absl::InvalidArgumentError("@main takes " + std::to_string(block.arguments.size()) +
+                                      " arguments, the program holds " +
+                                      std::to_string(arguments.size()));
+  }
+  ProgramTracer tracer(registry, profile, block);
+  std::vector<RuntimeValue> values;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    tracer.Argument(block.arguments[i], arguments[i]);
+    values.push_back(RuntimeValue::Of(arguments[i]));
+  }
+  Interpreter interpreter(&oracle, &registry, &module);
+  interpreter.set_observer(
+      [&tracer](const Operation& op, const std::vector<ResultExpectation>& expectations) {
+        tracer.Observe(op, expectations);
+      });
+  interpreter.set_value_observer([&tracer](const Operation& op,
+                                           const std::vector<RuntimeValue>& operands,
+                                           const std::vector<RuntimeValue>& results) {
+    tracer.Values(op, operands, results);
+  });
+  auto outputs = interpreter.Call("main", std::move(values));
+  HLOCHECK_RETURN_IF_ERROR(outputs.status());
+  ProgramReference reference;
+  const Operation& ret = block.operations.back();
+  for (size_t i = 0; i < ret.operands.size(); ++i) {
+    const ValueId id = ret.operands[i];
+    auto facts = tracer.facts().find(id);
+    if (facts == tracer.facts().end()) {
+      return absl::InternalError("output " + std::to_string(i) + " has no traced value");
+    }
+    auto expectation = tracer.output_expectations().find(id);
+    ResultExpectation e;
+    if (expectation != tracer.output_expectations().end()) {
+      e = expectation->second;
+    } else {  // an argument returned as it is
+      e.reference = facts->second.value;
+      e.check = Check::kExact;
+    }
+    reference.output_elements += e.reference.num_elements();
+    for (uint8_t d : facts->second.determined) reference.determined_elements += d;
+    reference.compared_elements += e.reference.num_elements() - e.FreeCount();
+    reference.outputs.push_back(std::move(e));
+    reference.output_deviations.push_back(facts->second.deviations);
+  }
+  reference.values = std::move(tracer.facts());
+  return reference;
+}
+
+const char* ProgramOutcomeKindName(ProgramOutcome::Kind kind) {
+  switch (kind) {
+    case ProgramOutcome::Kind::kPass:
+      return "pass";
+    case ProgramOutcome::Kind::kMismatch:
+      return "mismatch";
+    case ProgramOutcome::Kind::kDeviation:
+      return "deviation";
+    case ProgramOutcome::Kind::kBackendError:
+      return "backend error";
+    case ProgramOutcome::Kind::kCrash:
+      return "crash";
+    case ProgramOutcome::Kind::kHang:
+      return "hang";
+  }
+  return "?";
+}
+
+ProgramOutcome JudgeProgram(const ProgramReference& reference,
+                            const absl::StatusOr<std::vector<Tensor>>& backend,
+                            const BackendProfile* profile) {
+  ProgramOutcome outcome;
+  if (!backend.ok()) {
+    outcome.kind = IsWorkerCrash(backend.status())  ? ProgramOutcome::Kind::kCrash
+                   : IsWorkerHang(backend.status()) ? ProgramOutcome::Kind::kHang
+                                                    : ProgramOutcome::Kind::kBackendError;
+    outcome.message = std::string(backend.status().message());
+    return outcome;
+  }
+  if (backend->size() != reference.outputs.size()) {
+    outcome.kind = ProgramOutcome::Kind::kBackendError;
+    outcome.message = "returned " + std::to_string(backend->size()) + " outputs, @main has " +
+                      std::to_string(reference.outputs.size());
+    return outcome;
+  }
+  std::set<std::string> excused;
+  int64_t unexpected_total = 0;
+  for (size_t i = 0; i < backend->size(); ++i) {
+    ResultComparison comparison = CompareResult(reference.outputs[i], (*backend)[i]);
+    int64_t unexpected = 0;
+    if (comparison.type_mismatch) {
+      unexpected = 1;
+    } else {
+      for (int64_t index : comparison.mismatch_indices) {
+        const uint64_t bits = reference.output_deviations[i][static_cast<size_t>(index)];
+        if (bits == 0 || profile == nullptr) {
+          ++unexpected;
+          continue;
+        }
+        for (size_t k = 0; k < profile->deviations.size() && k < 64; ++k) {
+          if (bits & (uint64_t{1} << k)) excused.insert(profile->deviations[k].id);
+        }
+      }
+    }
+    if (unexpected > 0 && outcome.message.empty()) {
+      outcome.message = "output " + std::to_string(i) + ": ";
+      if (comparison.type_mismatch) {
+        outcome.message += comparison.type_error;
+      } else if (!comparison.first_mismatches.empty()) {
+        const ElementMismatch& m = comparison.first_mismatches.front();
+        outcome.message += "element " + std::to_string(m.index) + " is " + m.actual +
+                           ", expected " + m.expected + " (" + m.allowed + ")";
+      }
+    }
+    unexpected_total += unexpected;
+    outcome.unexpected.push_back(unexpected);
+    outcome.comparisons.push_back(std::move(comparison));
+  }
+  outcome.excused_by.assign(excused.begin(), excused.end());
+  if (unexpected_total > 0) {
+    outcome.kind = ProgramOutcome::Kind::kMismatch;
+  } else if (!excused.empty()) {
+    outcome.kind = ProgramOutcome::Kind::kDeviation;
+  }
+  return outcome;
+}
+
+bool SameFailure(const ProgramOutcome& a, const ProgramOutcome& b) {
+  return a.kind == b.kind && a.kind != ProgramOutcome::Kind::kPass;
+}
+
+}  // namespace hlocheck

@@ -1,0 +1,126 @@
+#include "runners/program_shrink.h"
+
+#include <set>
+
+#include "generators/program_generator.h"
+
+namespace hlocheck {
+namespace {
+
+Block& MainBlock(Module& module) { return MainOf(module).body.blocks[0]; }
+
+void UsedIn(const Region& region, std::set<ValueId>& used) {
+  for (const Block& block : region.blocks) {
+    for (const Operation& op : block.operations) {
+      used.insert(op.operands.begin(), op.operands.end());
+      for (const Region& inner : op.regions) UsedIn(inner, used);
+    }
+  }
+}
+
+// Keeps only output `keep` of @main.
+ProgramUnderTest KeepOutput(const ProgramUnderTest& program, size_t keep) {
+  ProgramUnderTest kept = program;
+  Function& main = MainOf(kept.module);
+  Operation& ret = MainBlock(kept.module).operations.back();
+  ret.operands = {ret.operands[keep]};
+  ret.operand_types = {ret.operand_types[keep]};
+  main.type.outputs = ret.operand_types;
+  RemoveDeadCode(kept);
+  return kept;
+}
+
+// Op `index` of @main replaced by new arguments holding the oracle's values
+// of its results; nullopt when the oracle has no value for one of them.
+std::optional<ProgramUnderTest> Freeze(const ProgramUnderTest& program, size_t index,
+                                       const ProgramReference& reference) {
+  ProgramUnderTest frozen = program;
+  Function& main = MainOf(frozen.module);
+  Block& block = MainBlock(frozen.module);
+  const Operation op = block.operations[index];
+  for (size_t r = 0; r < op.results.size(); ++r) {
+    auto facts = reference.values.find(op.results[r]);
+    if (facts == reference.values.end() || !op.result_types[r].is_tensor()) return std::nullopt;
+    block.arguments.push_back(op.results[r]);
+    block.argument_types.push_back(op.result_types[r]);
+    frozen.arguments.push_back(facts->second.value);
+  }
+  block.operations.erase(block.operations.begin() + static_cast<std::ptrdiff_t>(index));
+  main.type.inputs = block.argument_types;
+  RemoveDeadCode(frozen);
+  return frozen;
+}
+
+}  // namespace
+
+int OpCount(const Module& module) {
+  return static_cast<int>(MainOf(module).body.blocks[0].operations.size()) - 1;
+}
+
+void RemoveDeadCode(ProgramUnderTest& program) {
+  Function& main = MainOf(program.module);
+  Block& block = MainBlock(program.module);
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::set<ValueId> used;
+    UsedIn(main.body, used);
+    for (size_t i = block.operations.size() - 1; i-- > 0;) {
+      const Operation& op = block.operations[i];
+      bool live = false;
+      for (ValueId v : op.results) live = live || used.count(v) > 0;
+      if (!live) {
+        block.operations.erase(block.operations.begin() + static_cast<std::ptrdiff_t>(i));
+        changed = true;
+      }
+    }
+  }
+  std::set<ValueId> used;
+  UsedIn(main.body, used);
+  for (size_t a = block.arguments.size(); a-- > 0;) {
+    if (used.count(block.arguments[a])) continue;
+    block.arguments.erase(block.arguments.begin() + static_cast<std::ptrdiff_t>(a));
+    block.argument_types.erase(block.argument_types.begin() + static_cast<std::ptrdiff_t>(a));
+    program.arguments.erase(program.arguments.begin() + static_cast<std::ptrdiff_t>(a));
+  }
+  main.type.inputs = block.argument_types;
+}
+
+ShrunkProgram ShrinkProgram(ProgramUnderTest failing, ProgramTrial trial, const ProgramTrialFn& run,
+                            int max_attempts) {
+  ShrunkProgram shrunk{std::move(failing), std::move(trial), 0, 0};
+  auto still_fails = [&](const ProgramUnderTest& candidate) {
+    if (shrunk.attempts >= max_attempts) return false;
+    ++shrunk.attempts;
+    ProgramTrial t = run(candidate);
+    if (!t.reference.ok() || !SameFailure(t.outcome, shrunk.trial.outcome)) return false;
+    shrunk.program = candidate;
+    shrunk.trial = std::move(t);
+    ++shrunk.steps;
+    return true;
+  };
+  // One output: the first that shows the failure alone.
+  const size_t outputs = MainBlock(shrunk.program.module).operations.back().operands.size();
+  if (outputs > 1) {
+    for (size_t keep = 0; keep < outputs; ++keep) {
+      const auto& unexpected = shrunk.trial.outcome.unexpected;
+      if (!unexpected.empty() && (keep >= unexpected.size() || unexpected[keep] == 0)) continue;
+      if (still_fails(KeepOutput(shrunk.program, keep))) break;
+    }
+  }
+  // Freeze ops, earliest first, until no freeze keeps the failure.
+  for (bool progress = true; progress && shrunk.attempts < max_attempts;) {
+    progress = false;
+    for (size_t i = 0; i + 1 < MainBlock(shrunk.program.module).operations.size(); ++i) {
+      if (!shrunk.trial.reference.ok()) break;
+      auto frozen = Freeze(shrunk.program, i, *shrunk.trial.reference);
+      if (frozen && still_fails(*frozen)) {
+        progress = true;
+        --i;  // the op now at i is another one (wraps to the start at 0)
+      }
+      if (shrunk.attempts >= max_attempts) break;
+    }
+  }
+  return shrunk;
+}
+
+}  // namespace hlocheck

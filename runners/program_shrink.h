@@ -1,0 +1,52 @@
+// Shrinks a program that fails on a backend to a small one that fails the
+// same way: outputs that do not show the failure are dropped, ops are
+// frozen (an op's results become new arguments holding the oracle's
+// values, and whatever only fed it disappears), dead ops and unused
+// arguments are removed. Each step is kept only if the failure survives.
+// Shapes and data are not shrunk yet: a frozen op's argument holds the
+// oracle's values as they were.
+#ifndef HLOCHECK_RUNNERS_PROGRAM_SHRINK_H_
+#define HLOCHECK_RUNNERS_PROGRAM_SHRINK_H_
+
+#include <functional>
+#include <vector>
+
+#include "core/program.h"
+#include "runners/program_check.h"
+
+namespace hlocheck {
+
+struct ProgramUnderTest {
+  Module module;
+  std::vector<Tensor> arguments;
+};
+
+// Runs a program on the oracle and the backend: the oracle's reference
+// (an error if the oracle cannot run it) and the backend's outcome.
+struct ProgramTrial {
+  absl::StatusOr<ProgramReference> reference;
+  ProgramOutcome outcome;
+};
+using ProgramTrialFn = std::function<ProgramTrial(const ProgramUnderTest&)>;
+
+struct ShrunkProgram {
+  ProgramUnderTest program;
+  ProgramTrial trial;  // of `program`
+  int steps = 0;       // shrinks kept
+  int attempts = 0;    // trials run
+};
+
+// `failing` fails with `trial.outcome` (not a pass). At most
+// `max_attempts` trials.
+ShrunkProgram ShrinkProgram(ProgramUnderTest failing, ProgramTrial trial, const ProgramTrialFn& run,
+                            int max_attempts);
+
+// Removes ops whose results nothing uses, then arguments nothing uses.
+void RemoveDeadCode(ProgramUnderTest& program);
+
+// The number of ops of @main, its return not counted.
+int OpCount(const Module& module);
+
+}  // namespace hlocheck
+
+#endif  // HLOCHECK_RUNNERS_PROGRAM_SHRINK_H_
