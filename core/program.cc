@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 namespace hlocheck {
 
@@ -36,6 +37,40 @@ ValueId MaxValueId(const Region& region) {
     }
   }
   return largest;
+}
+
+namespace {
+
+void NumberDefinitions(const Region& region, std::map<ValueId, ValueId>& numbers) {
+  for (const Block& block : region.blocks) {
+    for (ValueId v : block.arguments) numbers.emplace(v, static_cast<ValueId>(numbers.size()));
+    for (const Operation& op : block.operations) {
+      for (const Region& inner : op.regions) NumberDefinitions(inner, numbers);
+      for (ValueId v : op.results) numbers.emplace(v, static_cast<ValueId>(numbers.size()));
+    }
+  }
+}
+
+void Renumber(Region& region, const std::map<ValueId, ValueId>& numbers) {
+  auto renumber = [&](ValueId& v) {
+    if (auto it = numbers.find(v); it != numbers.end()) v = it->second;
+  };
+  for (Block& block : region.blocks) {
+    for (ValueId& v : block.arguments) renumber(v);
+    for (Operation& op : block.operations) {
+      for (ValueId& v : op.operands) renumber(v);
+      for (ValueId& v : op.results) renumber(v);
+      for (Region& inner : op.regions) Renumber(inner, numbers);
+    }
+  }
+}
+
+}  // namespace
+
+void RenumberValues(Function& function) {
+  std::map<ValueId, ValueId> numbers;
+  NumberDefinitions(function.body, numbers);
+  Renumber(function.body, numbers);
 }
 
 const Function* Module::Find(const std::string& function) const {

@@ -91,6 +91,11 @@ bool SameRegion(const Region& a, const Region& b, std::string* difference = null
 void ShiftValueIds(Region& region, ValueId offset);
 // The largest value id a region defines or uses; -1 when it has none.
 ValueId MaxValueId(const Region& region);
+// Renumbers a function's values 0, 1, 2, ... in the order the MLIR reader
+// numbers them (arguments, then for each op its regions' values before its
+// results, which the reader meets after the regions): a program printed,
+// read back and printed again reads the same.
+void RenumberValues(Function& function);
 
 }  // namespace hlocheck
 

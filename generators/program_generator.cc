@@ -20,7 +20,7 @@ const std::set<std::string>& ExcludedOps() {
       "infeed", "outfeed", "send", "recv",
       // The collectives and the process ids need a grid of processes.
       "all_gather", "all_reduce", "all_to_all", "collective_broadcast", "collective_permute",
-      "reduce_scatter", "replica_id", "partition_id",
+      "collective_reduce", "reduce_scatter", "replica_id", "partition_id",
       // A distribution, not values: nothing downstream could be compared.
       "rng",
       // Functions and targets of their own.
@@ -201,6 +201,7 @@ class ProgramBuilder {
     main.type.inputs = block_.argument_types;
     main.type.outputs = ret.operand_types;
     main.body.blocks = {std::move(block_)};
+    RenumberValues(main);
   }
 
   std::vector<Tensor> TakeArguments() { return std::move(arguments_); }
@@ -286,9 +287,11 @@ absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& regis
       if (op == nullptr) continue;
       std::vector<ElementType> types;
       for (ElementType type : PrimaryTypes(*op)) {
+        if (!options.element_types.empty() && !options.element_types.count(type)) continue;
         if (!options.op_allowed || options.op_allowed(op->name, type)) types.push_back(type);
       }
       if (types.empty() && !PrimaryTypes(*op).empty()) continue;
+      if (types.empty() && !options.element_types.empty()) continue;
       GenerationOptions generation;
       generation.max_elements = options.max_elements;
       generation.max_rank = options.max_rank;
@@ -309,10 +312,15 @@ absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& regis
           !c.incoming.empty() || c.outgoing != 0) {
         continue;
       }
-      bool quantized = false;
-      for (const Tensor& operand : c.operands) quantized = quantized || operand.type().quantization;
-      for (const TensorType& result : c.result_types) quantized = quantized || result.quantization;
-      if (quantized) continue;
+      bool outside = false;  // quantized, or of a type the program may not have
+      auto check = [&](const TensorType& type) {
+        outside =
+            outside || type.quantization ||
+            (!options.element_types.empty() && !options.element_types.count(type.element_type));
+      };
+      for (const Tensor& operand : c.operands) check(operand.type());
+      for (const TensorType& result : c.result_types) check(result);
+      if (outside) continue;
       const ProgramBuilder::Snapshot before = builder.Save();
       std::vector<ValueId> operands;
       bool wired = true;

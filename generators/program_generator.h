@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct ProgramOptions {
   // Whether the backend takes `op` with this first-operand element type
   // (its profile's unsupported entries); null: every one.
   std::function<bool(const std::string& op, ElementType type)> op_allowed;
+  // The element types every value of the program has (empty: any): a
+  // campaign after fusion bugs leaves out the types whose single ops a
+  // backend already gets wrong.
+  std::set<ElementType> element_types;
   // Whether a tensor of this element type may cross @main's boundary (an
   // argument or a result); null: every type.
   std::function<bool(ElementType type)> transferable;

@@ -143,6 +143,9 @@ int ProgramsCommand(const std::vector<std::string>& args) {
   flags.Add("max-ops", "N", "ops each program draws, at most (adaptation ops come on top)", "30");
   flags.Add("max-elements", "N", "elements per tensor, at most", "256");
   flags.Add("ops", "LIST", "the ops to draw from (default: every op programs take)");
+  flags.Add("types", "LIST",
+            "the element types every value of a program has (default: every type); e.g. the "
+            "types whose single ops the backend gets right");
   flags.Add("relations", "LIST",
             "metamorphic variants to run: constants,barriers,reordered,rewritten, all or none",
             "all");
@@ -206,6 +209,12 @@ int ProgramsCommand(const std::vector<std::string>& args) {
     if (std::find(known.begin(), known.end(), op) == known.end()) {
       return usage("--ops: '" + op + "' is not an op programs take (see `hlocheck spec`)");
     }
+  }
+  for (const std::string& name : flags.GetList("types")) {
+    std::optional<ElementType> type = ParseElementType(name);
+    if (!type)
+      return usage("--types: '" + name + "' is not an element type (see `hlocheck types`)");
+    options.element_types.insert(*type);
   }
   AdapterOptions adapter_options(1);
   adapter_options.registry = *registry;
@@ -309,8 +318,9 @@ int ProgramsCommand(const std::vector<std::string>& args) {
                                     : OutputTypes(shrunk.program.module)[0];
       f.signature = std::string(ProgramOutcomeKindName(f.kind)) + "|" + relation + "|" +
                     OpNames(shrunk.program.module) + "|" + std::string(Name(output.element_type));
-      f.module_text = mlir::PrintModule(
-          WithConstantArguments(shrunk.program.module, shrunk.program.arguments), run.registry());
+      Module reproducer = WithConstantArguments(shrunk.program.module, shrunk.program.arguments);
+      RenumberValues(MainOf(reproducer));
+      f.module_text = mlir::PrintModule(reproducer, run.registry());
       record(std::move(f));
     };
     if (Fails(trial.outcome)) {

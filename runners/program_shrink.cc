@@ -51,6 +51,40 @@ std::optional<ProgramUnderTest> Freeze(const ProgramUnderTest& program, size_t i
   return frozen;
 }
 
+// Op `index` of @main taken out, its result read from its operand
+// `operand` instead: where the types agree, or where only @main's return
+// reads the result (@main's result type then becomes the operand's).
+std::optional<ProgramUnderTest> Bypass(const ProgramUnderTest& program, size_t index,
+                                       size_t operand) {
+  ProgramUnderTest bypassed = program;
+  Function& main = MainOf(bypassed.module);
+  Block& block = MainBlock(bypassed.module);
+  const Operation op = block.operations[index];
+  if (op.results.size() != 1 || operand >= op.operands.size() ||
+      !op.operand_types[operand].is_tensor()) {
+    return std::nullopt;
+  }
+  const ValueId result = op.results[0];
+  const bool same_type = op.operand_types[operand] == op.result_types[0];
+  for (size_t i = index + 1; i < block.operations.size(); ++i) {
+    Operation& user = block.operations[i];
+    const bool is_return = i + 1 == block.operations.size();
+    for (size_t k = 0; k < user.operands.size(); ++k) {
+      if (user.operands[k] != result) continue;
+      if (!same_type && !is_return) return std::nullopt;
+      user.operands[k] = op.operands[operand];
+      user.operand_types[k] = op.operand_types[operand];
+    }
+    std::set<ValueId> nested;
+    for (const Region& region : user.regions) UsedIn(region, nested);
+    if (nested.count(result)) return std::nullopt;
+  }
+  block.operations.erase(block.operations.begin() + static_cast<std::ptrdiff_t>(index));
+  main.type.outputs = block.operations.back().operand_types;
+  RemoveDeadCode(bypassed);
+  return bypassed;
+}
+
 }  // namespace
 
 int OpCount(const Module& module) {
@@ -118,6 +152,18 @@ ShrunkProgram ShrinkProgram(ProgramUnderTest failing, ProgramTrial trial, const 
         --i;  // the op now at i is another one (wraps to the start at 0)
       }
       if (shrunk.attempts >= max_attempts) break;
+    }
+    // Ops taken out, their results read from an operand (a broadcast, a
+    // convert or an add that only carries the failure along).
+    for (size_t i = 0; i + 1 < MainBlock(shrunk.program.module).operations.size(); ++i) {
+      const size_t operands = MainBlock(shrunk.program.module).operations[i].operands.size();
+      for (size_t k = 0; k < operands && shrunk.attempts < max_attempts; ++k) {
+        auto bypassed = Bypass(shrunk.program, i, k);
+        if (bypassed && still_fails(*bypassed)) {
+          progress = true;
+          break;
+        }
+      }
     }
   }
   return shrunk;

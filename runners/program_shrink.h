@@ -1,8 +1,9 @@
 // Shrinks a program that fails on a backend to a small one that fails the
 // same way: outputs that do not show the failure are dropped, ops are
 // frozen (an op's results become new arguments holding the oracle's
-// values, and whatever only fed it disappears), dead ops and unused
-// arguments are removed. Each step is kept only if the failure survives.
+// values, and whatever only fed it disappears) or bypassed (its result
+// read from one of its operands instead), dead ops and unused arguments
+// are removed. Each step is kept only if the failure survives.
 // Shapes and data are not shrunk yet: a frozen op's argument holds the
 // oracle's values as they were.
 #ifndef HLOCHECK_RUNNERS_PROGRAM_SHRINK_H_

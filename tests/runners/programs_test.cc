@@ -1,0 +1,324 @@
+// Multi-op programs: the generator's programs are valid (the oracle runs
+// every one, and they print and read back unchanged), the same seed gives
+// the same program, the CPU adapter agrees with the oracle on them and on
+// every metamorphic variant; exactness follows elements through chains
+// (bit for bit along exact ops, the last op's bound, nothing past freedom);
+// declared deviations excuse only the elements they reach; and the faulty
+// program backends are caught and shrunk to a few ops.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "adapters/program/program_backend.h"
+#include "generators/program_generator.h"
+#include "mlir/reader.h"
+#include "mlir/writer.h"
+#include "runners/deviations.h"
+#include "runners/program_check.h"
+#include "runners/program_shrink.h"
+#include "runners/program_variants.h"
+#include "tests/support/case_builders.h"
+#include "tests/support/spec_registry.h"
+
+namespace hlocheck {
+namespace {
+
+using ::hlocheck::testing::Literal;
+using ::hlocheck::testing::TestRegistry;
+
+const Oracle& TheOracle() {
+  static const Oracle* oracle = new Oracle(&TestRegistry());
+  return *oracle;
+}
+
+std::unique_ptr<ProgramBackend> Backend(const std::string& name) {
+  AdapterOptions options(1);
+  options.registry = &TestRegistry();
+  auto handle = CreateProgramBackend(name, options);
+  EXPECT_TRUE(handle.ok()) << handle.status();
+  return handle.ok() ? std::move(handle->backend) : nullptr;
+}
+
+std::vector<TensorType> OutputTypes(const Module& module) {
+  std::vector<TensorType> types;
+  for (const ValueType& t : MainOf(module).type.outputs) types.push_back(t.tensor());
+  return types;
+}
+
+ProgramTrial Trial(ProgramBackend& backend, const ProgramUnderTest& p,
+                   const BackendProfile* profile = nullptr) {
+  ProgramTrial trial{
+      ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, profile), {}};
+  if (trial.reference.ok()) {
+    trial.outcome = JudgeProgram(*trial.reference,
+                                 backend.Run(mlir::PrintModule(p.module, TestRegistry()),
+                                             p.arguments, OutputTypes(p.module)),
+                                 profile);
+  }
+  return trial;
+}
+
+ProgramUnderTest Read(const std::string& text, std::vector<Tensor> arguments) {
+  auto module = mlir::ReadModule(text, "test.mlir", TestRegistry());
+  EXPECT_TRUE(module.ok()) << module.status();
+  return {module.ok() ? *module : Module{}, std::move(arguments)};
+}
+
+ProgramOptions SmallPrograms() {
+  ProgramOptions options;
+  options.max_ops = 12;
+  options.max_elements = 64;
+  return options;
+}
+
+TEST(ProgramGenerator, SameSeedSameProgram) {
+  for (uint64_t seed : {1u, 2u, 77u}) {
+    auto a = GenerateProgram(TestRegistry(), SmallPrograms(), seed);
+    auto b = GenerateProgram(TestRegistry(), SmallPrograms(), seed);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(mlir::PrintModule(a->module, TestRegistry()),
+              mlir::PrintModule(b->module, TestRegistry()));
+    ASSERT_EQ(a->arguments.size(), b->arguments.size());
+    for (size_t i = 0; i < a->arguments.size(); ++i) EXPECT_EQ(a->arguments[i], b->arguments[i]);
+  }
+}
+
+TEST(ProgramGenerator, ProgramsLeaveOutWhatTheyCannotHold) {
+  const std::vector<std::string> ops = ProgramOps(TestRegistry());
+  for (const char* left_out : {"all_reduce", "infeed", "rng", "tuple", "custom_call"}) {
+    EXPECT_EQ(std::count(ops.begin(), ops.end(), left_out), 0) << left_out;
+  }
+  for (const char* kept : {"add", "reduce", "sort", "while", "dot_general", "convert"}) {
+    EXPECT_EQ(std::count(ops.begin(), ops.end(), kept), 1) << kept;
+  }
+}
+
+TEST(ProgramGenerator, ElementTypesRestrictEveryValue) {
+  ProgramOptions options = SmallPrograms();
+  options.element_types = {ElementType::kF32, ElementType::kSI32, ElementType::kI1};
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), options, seed);
+    ASSERT_TRUE(program.ok());
+    for (const Operation& op : MainOf(program->module).body.blocks[0].operations) {
+      for (const ValueType& t : op.result_types) {
+        EXPECT_TRUE(options.element_types.count(t.element_type)) << op.name << " " << t.ToString();
+      }
+    }
+  }
+}
+
+// Every generated program is valid: the oracle runs it (the spec's verifier
+// checks each op), it prints the same once read back, and it wires values from op to
+// op rather than giving every op arguments of its own.
+RC_GTEST_PROP(ProgramGenerator, ProgramsAreValidAndConnected, ()) {
+  const auto seed = *rc::gen::arbitrary<uint64_t>();
+  auto program = GenerateProgram(TestRegistry(), SmallPrograms(), seed);
+  RC_ASSERT(program.ok());
+  const std::string text = mlir::PrintModule(program->module, TestRegistry());
+  auto back = mlir::ReadModule(text, "generated.mlir", TestRegistry());
+  RC_ASSERT(back.ok());
+  RC_ASSERT(mlir::PrintModule(*back, TestRegistry()) == text);
+  auto reference =
+      ReferenceOfProgram(TheOracle(), TestRegistry(), program->module, program->arguments, nullptr);
+  RC_ASSERT(reference.ok() || absl::IsUnimplemented(reference.status()));
+  const Block& block = MainOf(program->module).body.blocks[0];
+  std::set<ValueId> results;
+  bool wired = false;
+  for (const Operation& op : block.operations) {
+    for (ValueId v : op.operands) wired = wired || results.count(v) > 0;
+    results.insert(op.results.begin(), op.results.end());
+  }
+  RC_ASSERT(wired || program->drawn_ops.size() < 2);
+}
+
+TEST(ProgramGenerator, CpuAgreesWithTheOracleOnProgramsAndTheirVariants) {
+  auto cpu = Backend("cpu");
+  int compared = 0;
+  for (uint64_t seed = 100; seed < 160; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), SmallPrograms(), seed);
+    ASSERT_TRUE(program.ok());
+    ProgramUnderTest p{program->module, program->arguments};
+    ProgramTrial trial = Trial(*cpu, p);
+    if (!trial.reference.ok()) continue;
+    EXPECT_EQ(trial.outcome.kind, ProgramOutcome::Kind::kPass)
+        << "seed " << seed << ": " << trial.outcome.message << "\n"
+        << mlir::PrintModule(p.module, TestRegistry());
+    compared += trial.reference->compared_elements > 0;
+    for (const std::string& relation : ProgramRelations()) {
+      auto variant = MakeVariant(relation, p.module, p.arguments, *trial.reference, seed);
+      ASSERT_TRUE(variant.ok());
+      auto ran = cpu->Run(mlir::PrintModule(variant->module, TestRegistry()), variant->arguments,
+                          OutputTypes(variant->module));
+      EXPECT_EQ(JudgeProgram(*trial.reference, ran, nullptr).kind, ProgramOutcome::Kind::kPass)
+          << relation << " of seed " << seed << ": " << variant->description;
+      // The variant computes the same function on the oracle too.
+      auto again = ReferenceOfProgram(TheOracle(), TestRegistry(), variant->module,
+                                      variant->arguments, nullptr);
+      ASSERT_TRUE(again.ok()) << relation << ": " << again.status();
+      std::vector<Tensor> oracle_outputs;
+      for (const ResultExpectation& e : again->outputs) oracle_outputs.push_back(e.reference);
+      EXPECT_NE(JudgeProgram(*trial.reference, oracle_outputs, nullptr).kind,
+                ProgramOutcome::Kind::kMismatch)
+          << relation << " of seed " << seed;
+    }
+  }
+  EXPECT_GT(compared, 30);
+}
+
+constexpr char kChain[] = R"(
+func.func @main(%a: tensor<3xbf16>, %b: tensor<3xbf16>) -> (tensor<3xbf16>, tensor<3xbf16>, tensor<3xbf16>) {
+  %0 = "stablehlo.multiply"(%a, %b) : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<3xbf16>
+  %1 = "stablehlo.add"(%0, %a) : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<3xbf16>
+  %2 = "stablehlo.sine"(%1) : (tensor<3xbf16>) -> tensor<3xbf16>
+  %3 = "stablehlo.add"(%2, %2) : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<3xbf16>
+  "func.return"(%1, %2, %3) : (tensor<3xbf16>, tensor<3xbf16>, tensor<3xbf16>) -> ()
+}
+)";
+
+TEST(ProgramCheck, ExactChainsAreBitForBitAndFreedomStopsComparison) {
+  ProgramUnderTest p = Read(kChain, {Literal("dense<[1.5, -75.0, 3.0]> : tensor<3xbf16>"),
+                                     Literal("dense<[2.0, -75.0, 0.1]> : tensor<3xbf16>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  ASSERT_EQ(reference->outputs.size(), 3u);
+  // add(multiply(a, b), a): both exact, so fixed bit for bit.
+  EXPECT_EQ(reference->outputs[0].FreeCount(), 0);
+  EXPECT_TRUE(reference->outputs[0].check == Check::kExact ||
+              reference->outputs[0].allowed_ulp == 0);
+  // sine of fixed values: compared within sine's own bound.
+  EXPECT_EQ(reference->outputs[1].FreeCount(), 0);
+  EXPECT_NE(reference->outputs[1].check, Check::kExact);
+  // add of sine's values: the spec does not fix them, nothing compared.
+  EXPECT_EQ(reference->outputs[2].FreeCount(), 3);
+  EXPECT_EQ(reference->output_elements, 9);
+  EXPECT_EQ(reference->determined_elements, 3);
+  EXPECT_EQ(reference->compared_elements, 6);
+}
+
+TEST(ProgramCheck, FreedomIsFollowedElementByElementThroughElementwiseOps) {
+  // convert of a float out of the integer range leaves that element free
+  // (with the convention); the others stay fixed through the add.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<3xf32>, %y: tensor<3xsi32>) -> (tensor<3xsi32>) {
+  %0 = "stablehlo.convert"(%x) : (tensor<3xf32>) -> tensor<3xsi32>
+  %1 = "stablehlo.add"(%0, %y) : (tensor<3xsi32>, tensor<3xsi32>) -> tensor<3xsi32>
+  "func.return"(%1) : (tensor<3xsi32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[1.0, 1.0e30, -2.0]> : tensor<3xf32>"),
+                                    Literal("dense<[1, 2, 3]> : tensor<3xi32>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  EXPECT_EQ(reference->determined_elements, 2);
+  ASSERT_EQ(reference->outputs[0].free.size(), 3u);
+  EXPECT_EQ(reference->outputs[0].free[0], 0);
+  EXPECT_NE(reference->outputs[0].free[1], 0);
+  EXPECT_EQ(reference->outputs[0].free[2], 0);
+}
+
+TEST(ProgramCheck, DeclaredFlushingExcusesOnlyElementsASubnormalReached) {
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.add"(%x, %y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = "stablehlo.multiply"(%0, %y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%1) : (tensor<2xf32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[1.0e-40, 1.0]> : tensor<2xf32>"),
+                                    Literal("dense<[1.0, 2.0]> : tensor<2xf32>")});
+  BackendProfile profile;
+  profile.deviations.push_back(
+      {"flushes", Deviation::Kind::kFlushSubnormals, {}, {}, 0, "test", "https://example.org"});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, &profile);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  Tensor right = reference->outputs[0].reference;
+  // A flushing backend: (0 + 1) * 1 = 1, not (1e-40 + 1) * 1 rounded; the
+  // same here, so make element 0 differ as flushing can.
+  Tensor flushed = right;
+  flushed.data<float>()[0] = 0.5f;
+  EXPECT_EQ(JudgeProgram(*reference, std::vector<Tensor>{flushed}, &profile).kind,
+            ProgramOutcome::Kind::kDeviation);
+  EXPECT_EQ(JudgeProgram(*reference, std::vector<Tensor>{flushed}, nullptr).kind,
+            ProgramOutcome::Kind::kMismatch);
+  // Element 1 saw no subnormal: a wrong value there is never excused.
+  Tensor wrong = right;
+  wrong.data<float>()[1] = 5.0f;
+  EXPECT_EQ(JudgeProgram(*reference, std::vector<Tensor>{wrong}, &profile).kind,
+            ProgramOutcome::Kind::kMismatch);
+  EXPECT_EQ(JudgeProgram(*reference, std::vector<Tensor>{right}, &profile).kind,
+            ProgramOutcome::Kind::kPass);
+}
+
+TEST(ProgramFaults, ExcessPrecisionInAFusedBf16ChainIsCaught) {
+  // -75 * -75 = 5625 rounds to 5632 in bf16, then to f8E5M2's 6144; kept
+  // in f32, 5625 rounds to 5120.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<1xbf16>) -> (tensor<1xf8E5M2>) {
+  %0 = "stablehlo.multiply"(%x, %x) : (tensor<1xbf16>, tensor<1xbf16>) -> tensor<1xbf16>
+  %1 = "stablehlo.convert"(%0) : (tensor<1xbf16>) -> tensor<1xf8E5M2>
+  "func.return"(%1) : (tensor<1xf8E5M2>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[-75.0]> : tensor<1xbf16>")});
+  auto faulty = Backend("faulty-program-bf16-in-f32");
+  auto cpu = Backend("cpu");
+  EXPECT_EQ(Trial(*faulty, p).outcome.kind, ProgramOutcome::Kind::kMismatch);
+  EXPECT_EQ(Trial(*cpu, p).outcome.kind, ProgramOutcome::Kind::kPass);
+}
+
+TEST(ProgramFaults, FoldingSelfSubtractionIsCaughtAndShrunk) {
+  auto faulty = Backend("faulty-program-fold-self-subtract");
+  bool found = false;
+  ProgramOptions options;
+  options.max_ops = 10;
+  options.max_elements = 32;
+  options.ops = {"subtract", "add", "exponential", "negate", "multiply"};
+  options.element_types = {ElementType::kF32};
+  for (uint64_t seed = 0; seed < 300 && !found; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), options, seed);
+    ASSERT_TRUE(program.ok());
+    ProgramUnderTest p{program->module, program->arguments};
+    ProgramTrial trial = Trial(*faulty, p);
+    if (!trial.reference.ok() || trial.outcome.kind != ProgramOutcome::Kind::kMismatch) continue;
+    found = true;
+    ShrunkProgram shrunk = ShrinkProgram(
+        p, std::move(trial), [&](const ProgramUnderTest& c) { return Trial(*faulty, c); }, 200);
+    EXPECT_EQ(shrunk.trial.outcome.kind, ProgramOutcome::Kind::kMismatch);
+    EXPECT_LE(OpCount(shrunk.program.module), 2) << mlir::PrintModule(
+        WithConstantArguments(shrunk.program.module, shrunk.program.arguments), TestRegistry());
+    bool subtracts = false;
+    for (const Operation& op : MainOf(shrunk.program.module).body.blocks[0].operations) {
+      subtracts = subtracts || op.name == "stablehlo.subtract";
+    }
+    EXPECT_TRUE(subtracts);
+  }
+  EXPECT_TRUE(found) << "no program of 300 subtracted a value from itself where it is inf or NaN";
+}
+
+TEST(ProgramVariants, ConstantsFoldTheArgumentsIn) {
+  ProgramUnderTest p = Read(kChain, {Literal("dense<[1.5, -75.0, 3.0]> : tensor<3xbf16>"),
+                                     Literal("dense<[2.0, -75.0, 0.1]> : tensor<3xbf16>")});
+  Module folded = WithConstantArguments(p.module, p.arguments);
+  EXPECT_TRUE(MainOf(folded).type.inputs.empty());
+  EXPECT_EQ(MainOf(folded).body.blocks[0].operations.front().name, "stablehlo.constant");
+  auto cpu = Backend("cpu");
+  EXPECT_EQ(Trial(*cpu, {folded, {}}).outcome.kind, ProgramOutcome::Kind::kPass);
+}
+
+TEST(ProgramShrink, DeadCodeAndUnusedArgumentsGo) {
+  constexpr char kText[] = R"(
+func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.multiply"(%b, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = "stablehlo.negate"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%1) : (tensor<2xf32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[1.0, 2.0]> : tensor<2xf32>"),
+                                    Literal("dense<[3.0, 4.0]> : tensor<2xf32>")});
+  RemoveDeadCode(p);
+  EXPECT_EQ(OpCount(p.module), 1);
+  ASSERT_EQ(p.arguments.size(), 1u);
+  EXPECT_EQ(p.arguments[0], Literal("dense<[1.0, 2.0]> : tensor<2xf32>"));
+}
+
+}  // namespace
+}  // namespace hlocheck
