@@ -149,6 +149,7 @@ int ProgramsCommand(const std::vector<std::string>& args) {
   flags.Add("relations", "LIST",
             "metamorphic variants to run: constants,barriers,reordered,rewritten, all or none",
             "all");
+  flags.Add("budget", "SECONDS", "stop drawing programs after this long (0: no limit)", "0");
   flags.Add("shrink-attempts", "N", "trials each failure's shrinking may spend", "150");
   flags.Add("out", "DIR", "where findings.md and the reproducers go", "hlocheck-programs");
   flags.Add("profile", "FILE|none",
@@ -183,6 +184,10 @@ int ProgramsCommand(const std::vector<std::string>& args) {
     if (!s.ok()) return usage(std::string(s.message()));
   }
   if (*min_ops > *max_ops) return usage("--min-ops is larger than --max-ops");
+  double budget = 0;
+  if (!absl::SimpleAtod(flags.Get("budget"), &budget) || budget < 0) {
+    return usage("--budget " + flags.Get("budget") + ": expected seconds");
+  }
   double timeout = 0;
   if (!absl::SimpleAtod(flags.Get("case-timeout"), &timeout) || !(timeout > 0)) {
     return usage("--case-timeout " + flags.Get("case-timeout") + ": expected seconds");
@@ -267,8 +272,17 @@ int ProgramsCommand(const std::vector<std::string>& args) {
               << " -> " << f.ops_after << " ops: " << f.message << "\n";
     by_signature[f.signature] = findings.size();
     findings.push_back(std::move(f));
+    // Written as they come: a run stopped early keeps what it found.
+    WriteFindings(
+        out, findings,
+        "Backend " + backend_name + ", seed " + std::to_string(*seed) + " (run under way).\n");
   };
   for (int64_t index = 0; index < *programs; ++index) {
+    if (budget > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > budget) {
+      std::cout << "budget of " << budget << " s spent after " << index << " programs\n";
+      break;
+    }
     auto generated = GenerateProgram(**registry, options, ProgramSeed(*seed, index));
     if (!generated.ok()) {
       ++generator_failures;
