@@ -1,0 +1,99 @@
+// Multi-op programs on XLA:CPU through the worker: programs of integer and
+// data-movement ops (which XLA:CPU computes as the spec says) pass with
+// every variant, and a program reaching finding #67 of
+// docs/findings/xla-cpu-programs.md (convert si32 -> bf16 rounds twice) fails.
+#include <gtest/gtest.h>
+
+#include "adapters/program/program_backend.h"
+#include "generators/program_generator.h"
+#include "mlir/reader.h"
+#include "mlir/writer.h"
+#include "oracle/oracle.h"
+#include "runners/program_check.h"
+#include "runners/program_variants.h"
+#include "tests/compilers/compilers_test_support.h"
+#include "tests/support/case_builders.h"
+#include "tests/support/spec_registry.h"
+
+namespace hlocheck {
+namespace {
+
+using ::hlocheck::testing::CompilerOptions;
+using ::hlocheck::testing::Literal;
+using ::hlocheck::testing::TestRegistry;
+
+std::vector<TensorType> OutputTypes(const Module& module) {
+  std::vector<TensorType> types;
+  for (const ValueType& t : MainOf(module).type.outputs) types.push_back(t.tensor());
+  return types;
+}
+
+TEST(ProgramsOnXlaCpu, IntegerProgramsAndTheirVariantsPass) {
+  HLOCHECK_SKIP_WITHOUT_XLA_CPU();
+  auto handle = CreateProgramBackend("pjrt:xla-cpu", CompilerOptions());
+  ASSERT_TRUE(handle.ok()) << handle.status();
+  const Oracle oracle(&TestRegistry());
+  ProgramOptions options;
+  options.max_ops = 8;
+  options.max_elements = 64;
+  options.ops = {"add",     "subtract",  "multiply", "and",         "xor",
+                 "reshape", "transpose", "slice",    "concatenate", "broadcast_in_dim",
+                 "reverse", "select",    "compare"};
+  options.element_types = {ElementType::kSI32, ElementType::kI1};
+  options.transferable = handle->transferable;
+  int compared = 0;
+  for (uint64_t seed = 0; seed < 6; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), options, seed);
+    ASSERT_TRUE(program.ok()) << program.status();
+    auto reference =
+        ReferenceOfProgram(oracle, TestRegistry(), program->module, program->arguments, nullptr);
+    ASSERT_TRUE(reference.ok()) << reference.status();
+    compared += reference->compared_elements > 0;
+    const std::string text = mlir::PrintModule(program->module, TestRegistry());
+    ProgramOutcome outcome = JudgeProgram(
+        *reference, handle->backend->Run(text, program->arguments, OutputTypes(program->module)),
+        nullptr);
+    EXPECT_EQ(outcome.kind, ProgramOutcome::Kind::kPass) << outcome.message << "\n" << text;
+    for (const std::string& relation : ProgramRelations()) {
+      auto variant = MakeVariant(relation, program->module, program->arguments, *reference, seed);
+      ASSERT_TRUE(variant.ok());
+      ProgramOutcome v =
+          JudgeProgram(*reference,
+                       handle->backend->Run(mlir::PrintModule(variant->module, TestRegistry()),
+                                            variant->arguments, OutputTypes(variant->module)),
+                       nullptr);
+      EXPECT_EQ(v.kind, ProgramOutcome::Kind::kPass) << relation << ": " << v.message;
+    }
+  }
+  EXPECT_GT(compared, 3);
+}
+
+TEST(ProgramsOnXlaCpu, ConvertOfAComputedIntegerToBf16RoundsTwice) {
+  HLOCHECK_SKIP_WITHOUT_XLA_CPU();
+  auto handle = CreateProgramBackend("pjrt:xla-cpu", CompilerOptions());
+  ASSERT_TRUE(handle.ok()) << handle.status();
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2xi32>, %y: tensor<2xi32>) -> (tensor<2xbf16>) {
+  %0 = "stablehlo.add"(%x, %y) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %1 = "stablehlo.convert"(%0) : (tensor<2xi32>) -> tensor<2xbf16>
+  "func.return"(%1) : (tensor<2xbf16>) -> ()
+}
+)";
+  auto module = mlir::ReadModule(kText, "test.mlir", TestRegistry());
+  ASSERT_TRUE(module.ok()) << module.status();
+  const std::vector<Tensor> arguments = {Literal("dense<[17760000, 1]> : tensor<2xi32>"),
+                                         Literal("dense<[255, 2]> : tensor<2xi32>")};
+  const Oracle oracle(&TestRegistry());
+  auto reference = ReferenceOfProgram(oracle, TestRegistry(), *module, arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  ProgramOutcome outcome =
+      JudgeProgram(*reference,
+                   handle->backend->Run(mlir::PrintModule(*module, TestRegistry()), arguments,
+                                        OutputTypes(*module)),
+                   nullptr);
+  // If this starts passing, XLA fixed #67: update the findings document.
+  EXPECT_EQ(outcome.kind, ProgramOutcome::Kind::kMismatch) << outcome.message;
+}
+
+}  // namespace
+}  // namespace hlocheck
