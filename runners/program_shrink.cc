@@ -1,5 +1,6 @@
 #include "runners/program_shrink.h"
 
+#include <algorithm>
 #include <set>
 
 #include "generators/program_generator.h"
@@ -85,6 +86,61 @@ std::optional<ProgramUnderTest> Bypass(const ProgramUnderTest& program, size_t i
   return bypassed;
 }
 
+// Argument `a` with the bytes of elements [begin, end) zeroed (0, +0.0,
+// false: the simplest value of nearly every type); nullopt when they are
+// zero already.
+std::optional<ProgramUnderTest> Zeroed(const ProgramUnderTest& program, size_t a, int64_t begin,
+                                       int64_t end) {
+  const Tensor& tensor = program.arguments[a];
+  const size_t bytes = static_cast<size_t>(ContainerBytes(tensor.element_type()));
+  std::span<const std::byte> data = tensor.bytes();
+  bool all_zero = true;
+  for (size_t i = static_cast<size_t>(begin) * bytes; i < static_cast<size_t>(end) * bytes; ++i) {
+    all_zero = all_zero && data[i] == std::byte{0};
+  }
+  if (all_zero) return std::nullopt;
+  ProgramUnderTest zeroed = program;
+  std::span<std::byte> target = zeroed.arguments[a].bytes();
+  std::fill(target.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(begin) * bytes),
+            target.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(end) * bytes),
+            std::byte{0});
+  return zeroed;
+}
+
+// Every value of the output's shape made a scalar, each argument holding
+// its element `index`: for programs of elementwise ops, the one element
+// that fails. Nullopt where an argument has another shape (the oracle
+// rejects a candidate whose ops need the shape).
+std::optional<ProgramUnderTest> OneElement(const ProgramUnderTest& program, int64_t index) {
+  Function& main_in = const_cast<Function&>(MainOf(program.module));
+  if (main_in.type.outputs.empty() || !main_in.type.outputs[0].is_tensor()) return std::nullopt;
+  const Shape shape = main_in.type.outputs[0].shape;
+  if (shape.empty()) return std::nullopt;
+  ProgramUnderTest scalar = program;
+  for (Tensor& argument : scalar.arguments) {
+    if (argument.shape() != shape) return std::nullopt;
+    Tensor element(Shape{}, argument.element_type());
+    const size_t bytes = static_cast<size_t>(ContainerBytes(argument.element_type()));
+    std::copy_n(argument.bytes().begin() + static_cast<std::ptrdiff_t>(index * bytes), bytes,
+                element.bytes().begin());
+    argument = std::move(element);
+  }
+  auto scalarize = [&](ValueType& type) {
+    if (type.is_tensor() && type.shape == shape) type.shape.clear();
+  };
+  Function& main = MainOf(scalar.module);
+  for (ValueType& t : main.type.inputs) scalarize(t);
+  for (ValueType& t : main.type.outputs) scalarize(t);
+  Block& block = MainBlock(scalar.module);
+  for (ValueType& t : block.argument_types) scalarize(t);
+  for (Operation& op : block.operations) {
+    if (!op.regions.empty()) return std::nullopt;
+    for (ValueType& t : op.operand_types) scalarize(t);
+    for (ValueType& t : op.result_types) scalarize(t);
+  }
+  return scalar;
+}
+
 }  // namespace
 
 int OpCount(const Module& module) {
@@ -164,6 +220,32 @@ ShrunkProgram ShrinkProgram(ProgramUnderTest failing, ProgramTrial trial, const 
           break;
         }
       }
+    }
+  }
+  // One element, where the program computes element by element.
+  const std::vector<ResultComparison>& comparisons = shrunk.trial.outcome.comparisons;
+  if (!comparisons.empty() && !comparisons[0].first_mismatches.empty() &&
+      shrunk.attempts < max_attempts) {
+    if (auto scalar = OneElement(shrunk.program, comparisons[0].first_mismatches[0].index)) {
+      still_fails(*scalar);
+    }
+  }
+  // Simpler data: each argument zeroed as a whole, else in halves, down to
+  // chunks of 1/16 of it (or single elements), while the failure stays.
+  for (size_t a = 0; a < shrunk.program.arguments.size(); ++a) {
+    const int64_t n = shrunk.program.arguments[a].num_elements();
+    const int64_t smallest = std::max<int64_t>(1, n / 16);
+    std::vector<std::pair<int64_t, int64_t>> ranges = {{0, n}};
+    while (!ranges.empty() && shrunk.attempts < max_attempts) {
+      const auto [begin, end] = ranges.back();
+      ranges.pop_back();
+      if (begin >= end) continue;
+      auto zeroed = Zeroed(shrunk.program, a, begin, end);
+      if (!zeroed || still_fails(*zeroed)) continue;
+      if (end - begin <= smallest) continue;
+      const int64_t middle = begin + (end - begin) / 2;
+      ranges.push_back({middle, end});
+      ranges.push_back({begin, middle});
     }
   }
   return shrunk;

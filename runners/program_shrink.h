@@ -3,9 +3,11 @@
 // frozen (an op's results become new arguments holding the oracle's
 // values, and whatever only fed it disappears) or bypassed (its result
 // read from one of its operands instead), dead ops and unused arguments
-// are removed. Each step is kept only if the failure survives.
-// Shapes and data are not shrunk yet: a frozen op's argument holds the
-// oracle's values as they were.
+// are removed; a program of elementwise ops is cut to its failing element
+// (every value of the output's shape made a scalar); then the arguments'
+// data is zeroed, whole or in halves. Each step is kept only if the
+// failure survives. Other shapes are not shrunk yet: a frozen op's
+// argument keeps the shape of the op's result.
 #ifndef HLOCHECK_RUNNERS_PROGRAM_SHRINK_H_
 #define HLOCHECK_RUNNERS_PROGRAM_SHRINK_H_
 
