@@ -4,6 +4,9 @@
 // docs/findings/xla-cpu-programs.md (convert si32 -> bf16 rounds twice) fails.
 #include <gtest/gtest.h>
 
+#include <iostream>
+#include <map>
+
 #include "adapters/program/program_backend.h"
 #include "generators/program_generator.h"
 #include "mlir/reader.h"
@@ -66,6 +69,66 @@ TEST(ProgramsOnXlaCpu, IntegerProgramsAndTheirVariantsPass) {
     }
   }
   EXPECT_GT(compared, 3);
+}
+
+// The outcome of `text` on XLA:CPU with `arguments`, judged by the oracle.
+ProgramOutcome OnXlaCpu(const std::string& text, const std::vector<Tensor>& arguments,
+                        std::map<std::string, std::string> backend_options = {}) {
+  AdapterOptions options = CompilerOptions();
+  options.backend_options = std::move(backend_options);
+  auto handle = CreateProgramBackend("pjrt:xla-cpu", options);
+  EXPECT_TRUE(handle.ok()) << handle.status();
+  auto module = mlir::ReadModule(text, "test.mlir", TestRegistry());
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!handle.ok() || !module.ok()) return {};
+  const Oracle oracle(&TestRegistry());
+  auto reference = ReferenceOfProgram(oracle, TestRegistry(), *module, arguments, nullptr);
+  EXPECT_TRUE(reference.ok()) << reference.status();
+  if (!reference.ok()) return {};
+  return JudgeProgram(*reference,
+                      handle->backend->Run(mlir::PrintModule(*module, TestRegistry()), arguments,
+                                           OutputTypes(*module)),
+                      nullptr);
+}
+
+// Finding #69: x + broadcast(0) is simplified to x, which is wrong for
+// x = -0 (IEEE: -0 + +0 = +0).
+TEST(ProgramsOnXlaCpu, AddingABroadcastZeroIsFoldedAwayLosingTheSignOfZero) {
+  HLOCHECK_SKIP_WITHOUT_XLA_CPU();
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2xbf16>) -> (tensor<2xbf16>) {
+  %0 = "stablehlo.constant"() {value = dense<0.0> : tensor<bf16>} : () -> tensor<bf16>
+  %1 = "stablehlo.broadcast_in_dim"(%0) {broadcast_dimensions = array<i64>} : (tensor<bf16>) -> tensor<2xbf16>
+  %2 = "stablehlo.add"(%1, %x) : (tensor<2xbf16>, tensor<2xbf16>) -> tensor<2xbf16>
+  "func.return"(%2) : (tensor<2xbf16>) -> ()
+}
+)";
+  ProgramOutcome outcome = OnXlaCpu(kText, {Literal("dense<[-0.0, 1.0]> : tensor<2xbf16>")});
+  std::cout << "#69: " << outcome.message << "\n";
+  // If this starts passing, XLA fixed #69: update the findings document.
+  EXPECT_EQ(outcome.kind, ProgramOutcome::Kind::kMismatch) << outcome.message;
+}
+
+// Finding #70: a bf16 sqrt converted to f32 keeps f32 precision: the
+// rounding to bf16 between the two ops is elided (xla_allow_excess_precision,
+// true by default).
+TEST(ProgramsOnXlaCpu, ConvertAfterABf16SqrtKeepsExcessPrecision) {
+  HLOCHECK_SKIP_WITHOUT_XLA_CPU();
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2xbf16>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.sqrt"(%x) : (tensor<2xbf16>) -> tensor<2xbf16>
+  %1 = "stablehlo.convert"(%0) : (tensor<2xbf16>) -> tensor<2xf32>
+  "func.return"(%1) : (tensor<2xf32>) -> ()
+}
+)";
+  ProgramOutcome outcome = OnXlaCpu(kText, {Literal("dense<[0.00115, 2.0]> : tensor<2xbf16>")});
+  std::cout << "#70: " << outcome.message << "\n";
+  // If this starts passing, XLA changed #70: update the findings document.
+  EXPECT_EQ(outcome.kind, ProgramOutcome::Kind::kMismatch) << outcome.message;
+  // XLA's flag for it: with excess precision not allowed, the rounding stays.
+  ProgramOutcome strict = OnXlaCpu(kText, {Literal("dense<[0.00115, 2.0]> : tensor<2xbf16>")},
+                                   {{"xla_allow_excess_precision", "false"}});
+  EXPECT_EQ(strict.kind, ProgramOutcome::Kind::kPass) << strict.message;
 }
 
 TEST(ProgramsOnXlaCpu, ConvertOfAComputedIntegerToBf16RoundsTwice) {
