@@ -149,7 +149,8 @@ int ProgramsCommand(const std::vector<std::string>& args) {
   flags.Add("relations", "LIST",
             "metamorphic variants to run: constants,barriers,reordered,rewritten, all or none",
             "all");
-  flags.Add("budget", "SECONDS", "stop drawing programs after this long (0: no limit)", "0");
+  flags.Add("budget", "SECONDS",
+            "stop drawing and shrinking programs after this long (0: no limit)", "0");
   flags.Add("shrink-attempts", "N", "trials each failure's shrinking may spend", "150");
   flags.Add("out", "DIR", "where findings.md and the reproducers go", "hlocheck-programs");
   flags.Add("profile", "FILE|none",
@@ -277,9 +278,12 @@ int ProgramsCommand(const std::vector<std::string>& args) {
         out, findings,
         "Backend " + backend_name + ", seed " + std::to_string(*seed) + " (run under way).\n");
   };
+  auto out_of_budget = [&] {
+    return budget > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > budget;
+  };
   for (int64_t index = 0; index < *programs; ++index) {
-    if (budget > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > budget) {
+    if (out_of_budget()) {
       std::cout << "budget of " << budget << " s spent after " << index << " programs\n";
       break;
     }
@@ -318,14 +322,21 @@ int ProgramsCommand(const std::vector<std::string>& args) {
       f.relation_detail = detail;
       f.program_index = index;
       f.ops_before = OpCount(program.module);
-      ShrunkProgram shrunk =
-          ShrinkProgram(program, std::move(failing), trial_fn, static_cast<int>(*shrink_attempts));
+      // Shrinking stops when the budget is spent too (a compiler takes
+      // seconds per trial): the finding keeps what was shrunk by then.
+      auto within_budget = [&](const ProgramUnderTest& p) {
+        if (out_of_budget()) return ProgramTrial{absl::DeadlineExceededError("budget spent"), {}};
+        return trial_fn(p);
+      };
+      ShrunkProgram shrunk = ShrinkProgram(program, std::move(failing), within_budget,
+                                           static_cast<int>(*shrink_attempts));
       f.kind = shrunk.trial.outcome.kind;
       f.message = shrunk.trial.outcome.message;
       f.ops_after = OpCount(shrunk.program.module);
       f.shrink_attempts = shrunk.attempts;
       if (!relation.empty()) {
-        f.original_passes = !Fails(run.Trial(shrunk.program).outcome);
+        ProgramTrial original = run.Trial(shrunk.program);
+        f.original_passes = original.reference.ok() && !Fails(original.outcome);
       }
       const TensorType output = OutputTypes(shrunk.program.module).empty()
                                     ? TensorType{}
