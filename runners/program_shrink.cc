@@ -141,6 +141,62 @@ std::optional<ProgramUnderTest> OneElement(const ProgramUnderTest& program, int6
   return scalar;
 }
 
+bool MovesDataOnly(const Operation& op) {
+  return op.name == "stablehlo.reshape" || op.name == "stablehlo.broadcast_in_dim" ||
+         op.name == "stablehlo.slice" || op.name == "stablehlo.transpose" ||
+         op.name == "stablehlo.reverse";
+}
+
+// Data movement D (reshape, broadcast_in_dim, slice, transpose, reverse)
+// whose only reader is an op U that reads nothing else and keeps its
+// operand's shape (convert(r), negate(r), subtract(r, r), ...): U applied
+// first, then D. Repeated, data movement
+// sinks towards the outputs, where a bypass takes it out.
+std::optional<ProgramUnderTest> SinkDataMovement(const ProgramUnderTest& program, size_t index) {
+  ProgramUnderTest sunk = program;
+  Block& block = MainBlock(sunk.module);
+  const Operation d = block.operations[index];
+  if (!MovesDataOnly(d) || d.results.size() != 1 || !d.operand_types[0].is_tensor()) {
+    return std::nullopt;
+  }
+  // Every read of D's result is an operand of one op U, all of whose
+  // operands it is (negate(r), subtract(r, r), ...).
+  size_t reader = 0;
+  std::set<size_t> readers;
+  for (size_t i = 0; i < block.operations.size(); ++i) {
+    for (ValueId v : block.operations[i].operands) {
+      if (v == d.results[0]) {
+        readers.insert(i);
+        reader = i;
+      }
+    }
+  }
+  if (readers.size() != 1 || reader + 1 == block.operations.size()) return std::nullopt;
+  const Operation u = block.operations[reader];
+  bool only_r = !u.operands.empty();
+  for (ValueId v : u.operands) only_r = only_r && v == d.results[0];
+  if (!only_r || u.results.size() != 1 || !u.regions.empty() || !u.result_types[0].is_tensor() ||
+      u.result_types[0].shape != u.operand_types[0].shape) {
+    return std::nullopt;
+  }
+  const ValueId fresh = MaxValueId(MainOf(sunk.module).body) + 1;
+  Operation first = u;  // U on D's operand
+  for (ValueId& v : first.operands) v = d.operands[0];
+  for (ValueType& t : first.operand_types) t = d.operand_types[0];
+  first.results = {fresh};
+  first.result_types = {u.result_types[0]};
+  first.result_types[0].shape = d.operand_types[0].shape;
+  Operation then = d;  // D on U's result, giving U's value
+  then.operands = {fresh};
+  then.operand_types = {first.result_types[0]};
+  then.results = u.results;
+  then.result_types = u.result_types;
+  block.operations[reader] = then;
+  block.operations.insert(block.operations.begin() + static_cast<std::ptrdiff_t>(reader), first);
+  block.operations.erase(block.operations.begin() + static_cast<std::ptrdiff_t>(index));
+  return sunk;
+}
+
 }  // namespace
 
 int OpCount(const Module& module) {
@@ -197,6 +253,19 @@ ShrunkProgram ShrinkProgram(ProgramUnderTest failing, ProgramTrial trial, const 
       if (still_fails(KeepOutput(shrunk.program, keep))) break;
     }
   }
+  // Outputs dropped one at a time, where the failure needs more than one
+  // (an op that changes a value another output reads).
+  for (size_t drop = 0; MainBlock(shrunk.program.module).operations.back().operands.size() > 1 &&
+                        drop < MainBlock(shrunk.program.module).operations.back().operands.size() &&
+                        shrunk.attempts < max_attempts;) {
+    ProgramUnderTest fewer = shrunk.program;
+    Operation& ret = MainBlock(fewer.module).operations.back();
+    ret.operands.erase(ret.operands.begin() + static_cast<std::ptrdiff_t>(drop));
+    ret.operand_types.erase(ret.operand_types.begin() + static_cast<std::ptrdiff_t>(drop));
+    MainOf(fewer.module).type.outputs = ret.operand_types;
+    RemoveDeadCode(fewer);
+    if (!still_fails(fewer)) ++drop;
+  }
   // Freeze ops, earliest first, until no freeze keeps the failure.
   for (bool progress = true; progress && shrunk.attempts < max_attempts;) {
     progress = false;
@@ -208,6 +277,13 @@ ShrunkProgram ShrinkProgram(ProgramUnderTest failing, ProgramTrial trial, const 
         --i;  // the op now at i is another one (wraps to the start at 0)
       }
       if (shrunk.attempts >= max_attempts) break;
+    }
+    // Data movement sunk past the one-operand op that reads it.
+    for (size_t i = 0; i + 1 < MainBlock(shrunk.program.module).operations.size() &&
+                       shrunk.attempts < max_attempts;
+         ++i) {
+      auto sunk = SinkDataMovement(shrunk.program, i);
+      if (sunk && still_fails(*sunk)) progress = true;
     }
     // Ops taken out, their results read from an operand (a broadcast, a
     // convert or an add that only carries the failure along).

@@ -1,8 +1,11 @@
 // Shrinks a program that fails on a backend to a small one that fails the
-// same way: outputs that do not show the failure are dropped, ops are
+// same way: outputs that do not show the failure are dropped (all but one,
+// else one at a time), ops are
 // frozen (an op's results become new arguments holding the oracle's
 // values, and whatever only fed it disappears) or bypassed (its result
-// read from one of its operands instead), dead ops and unused arguments
+// read from one of its operands instead), data movement is moved past the
+// elementwise op that alone reads it (so that it reaches the outputs, where it
+// is bypassed), dead ops and unused arguments
 // are removed; a program of elementwise ops is cut to its failing element
 // (every value of the output's shape made a scalar); then the arguments'
 // data is zeroed, whole or in halves. Each step is kept only if the

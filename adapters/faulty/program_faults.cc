@@ -1,6 +1,11 @@
 #include "adapters/faulty/program_faults.h"
 
+#include <map>
+#include <set>
+
+#include "adapters/cpu/cpu_adapter.h"
 #include "core/element_value.h"
+#include "core/exact_value.h"
 #include "core/status_macros.h"
 
 namespace hlocheck {
@@ -121,6 +126,79 @@ absl::Status FoldSelfSubtraction(Region& region) {
   return absl::OkStatus();
 }
 
+// A constant folder that evaluates float add, subtract, multiply and
+// divide of constants in f64 and narrows the result by truncation (round
+// toward zero) where the runtime kernel rounds to nearest: the folded and
+// the compiled result of the same op differ.
+absl::Status FoldConstantsTruncating(Module& module) {
+  Function* main = const_cast<Function*>(module.Find("main"));
+  if (main == nullptr || main->body.blocks.size() != 1) return absl::OkStatus();
+  static const std::set<std::string> kFolded = {"stablehlo.add", "stablehlo.subtract",
+                                                "stablehlo.multiply", "stablehlo.divide"};
+  CpuAdapter folder(AdapterOptions(1));
+  std::map<ValueId, Tensor> constants;
+  for (Operation& op : main->body.blocks[0].operations) {
+    if (op.name == "stablehlo.constant") {
+      if (const Tensor* value = std::get_if<Tensor>(&op.attributes["value"])) {
+        constants[op.results[0]] = *value;
+      }
+      continue;
+    }
+    if (!kFolded.count(op.name) || op.results.size() != 1 || !op.result_types[0].is_tensor()) {
+      continue;
+    }
+    const ElementType type = op.result_types[0].element_type;
+    if (type != ElementType::kF16 && type != ElementType::kBF16 && type != ElementType::kF32) {
+      continue;
+    }
+    Case wide;
+    wide.op = op.name.substr(10);
+    bool all_constant = true;
+    for (ValueId v : op.operands) {
+      auto it = constants.find(v);
+      if (it == constants.end()) {
+        all_constant = false;
+        break;
+      }
+      Tensor operand(it->second.shape(), ElementType::kF64);
+      ConvertElements(type, it->second.raw(), ElementType::kF64, operand.raw(),
+                      it->second.num_elements());
+      wide.operands.push_back(std::move(operand));
+    }
+    if (!all_constant) continue;
+    wide.result_types = {TensorType{op.result_types[0].shape, ElementType::kF64}};
+    HLOCHECK_ASSIGN_OR_RETURN(std::vector<Tensor> folded, folder.Run(wide));
+    Tensor narrow(op.result_types[0].tensor());
+    ConvertElements(ElementType::kF64, folded[0].raw(), type, narrow.raw(), narrow.num_elements(),
+                    nullptr, RoundingMode::kTowardZero);
+    op.name = "stablehlo.constant";
+    op.operands.clear();
+    op.operand_types.clear();
+    op.attributes = {{"value", narrow}};
+    constants[op.results[0]] = std::move(narrow);
+  }
+  return absl::OkStatus();
+}
+
+// A backend that updates dynamic_update_slice's and scatter's operand in
+// place although a later op still reads it: that op sees the updated value.
+absl::Status UpdateInPlace(Module& module) {
+  Function* main = const_cast<Function*>(module.Find("main"));
+  if (main == nullptr || main->body.blocks.size() != 1) return absl::OkStatus();
+  std::vector<Operation>& ops = main->body.blocks[0].operations;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].name != "stablehlo.dynamic_update_slice" || ops[i].results.size() != 1) continue;
+    const ValueId operand = ops[i].operands[0];
+    const ValueId updated = ops[i].results[0];
+    for (size_t later = i + 1; later < ops.size(); ++later) {
+      for (ValueId& v : ops[later].operands) {
+        if (v == operand) v = updated;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const std::vector<ProgramFault>& ProgramFaults() {
@@ -129,6 +207,13 @@ const std::vector<ProgramFault>& ProgramFaults() {
        "keeps bf16 values in f32 between ops, rounding only at @main's boundary (excess precision "
        "in a fused chain)",
        KeepBf16InF32},
+      {"faulty-program-fold-truncating",
+       "folds float add, subtract, multiply and divide of constants in f64, narrowing by "
+       "truncation (the folded result differs from the runtime kernel's)",
+       FoldConstantsTruncating},
+      {"faulty-program-update-in-place",
+       "updates dynamic_update_slice's operand in place although later ops still read it",
+       UpdateInPlace},
       {"faulty-program-fold-self-subtract",
        "folds subtract(x, x) to zeros (wrong for inf and NaN: an algebraic simplifier's bug)",
        [](Module& module) -> absl::Status {

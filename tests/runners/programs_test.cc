@@ -263,6 +263,27 @@ func.func @main(%x: tensor<1xbf16>) -> (tensor<1xf8E5M2>) {
   auto cpu = Backend("cpu");
   EXPECT_EQ(Trial(*faulty, p).outcome.kind, ProgramOutcome::Kind::kMismatch);
   EXPECT_EQ(Trial(*cpu, p).outcome.kind, ProgramOutcome::Kind::kPass);
+  // Random bf16 programs find it too, and shrink it to a few ops.
+  ProgramOptions options;
+  options.max_ops = 12;
+  options.max_elements = 32;
+  options.ops = {"add", "multiply", "subtract", "divide", "convert"};
+  options.element_types = {ElementType::kBF16, ElementType::kF32, ElementType::kF8E5M2};
+  bool found = false;
+  for (uint64_t seed = 0; seed < 300 && !found; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), options, seed);
+    ASSERT_TRUE(program.ok());
+    ProgramUnderTest random{program->module, program->arguments};
+    ProgramTrial trial = Trial(*faulty, random);
+    if (!trial.reference.ok() || trial.outcome.kind != ProgramOutcome::Kind::kMismatch) continue;
+    found = true;
+    ShrunkProgram shrunk = ShrinkProgram(
+        random, std::move(trial), [&](const ProgramUnderTest& c) { return Trial(*faulty, c); },
+        300);
+    EXPECT_LE(OpCount(shrunk.program.module), 4) << mlir::PrintModule(
+        WithConstantArguments(shrunk.program.module, shrunk.program.arguments), TestRegistry());
+  }
+  EXPECT_TRUE(found) << "no bf16 program of 300 kept excess precision visibly";
 }
 
 TEST(ProgramFaults, FoldingSelfSubtractionIsCaughtAndShrunk) {
@@ -292,6 +313,69 @@ TEST(ProgramFaults, FoldingSelfSubtractionIsCaughtAndShrunk) {
     EXPECT_TRUE(subtracts);
   }
   EXPECT_TRUE(found) << "no program of 300 subtracted a value from itself where it is inf or NaN";
+}
+
+// A folder that narrows by truncation differs from the runtime kernel only
+// where the operands are constants: the program passes, its constants
+// variant fails, and the failure shrinks to one op on constants.
+TEST(ProgramFaults, ConstantFoldingThatDiffersFromTheKernelIsCaughtByTheConstantsVariant) {
+  auto faulty = Backend("faulty-program-fold-truncating");
+  ProgramOptions options;
+  options.max_ops = 10;
+  options.max_elements = 32;
+  options.ops = {"add", "subtract", "multiply", "divide", "negate", "abs"};
+  options.element_types = {ElementType::kF32, ElementType::kF16, ElementType::kBF16};
+  bool found = false;
+  for (uint64_t seed = 0; seed < 100 && !found; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), options, seed);
+    ASSERT_TRUE(program.ok());
+    ProgramUnderTest p{program->module, program->arguments};
+    ProgramTrial trial = Trial(*faulty, p);
+    ASSERT_TRUE(trial.reference.ok()) << trial.reference.status();
+    ASSERT_EQ(trial.outcome.kind, ProgramOutcome::Kind::kPass) << trial.outcome.message;
+    auto as_constants = [&](const ProgramUnderTest& c) {
+      ProgramTrial t = Trial(*faulty, c);
+      if (!t.reference.ok()) return t;
+      auto v = MakeVariant("constants", c.module, c.arguments, *t.reference, 0);
+      t.outcome = JudgeProgram(*t.reference,
+                               faulty->Run(mlir::PrintModule(v->module, TestRegistry()),
+                                           v->arguments, OutputTypes(v->module)),
+                               nullptr);
+      return t;
+    };
+    ProgramTrial variant = as_constants(p);
+    if (variant.outcome.kind != ProgramOutcome::Kind::kMismatch) continue;
+    found = true;
+    ShrunkProgram shrunk = ShrinkProgram(p, std::move(variant), as_constants, 200);
+    EXPECT_LE(OpCount(shrunk.program.module), 4);
+    EXPECT_EQ(shrunk.trial.outcome.kind, ProgramOutcome::Kind::kMismatch);
+  }
+  EXPECT_TRUE(found) << "no constants variant of 100 programs showed the truncating folder";
+}
+
+// An in-place dynamic_update_slice whose operand another op still reads:
+// caught, and shrunk to the update and the two readers.
+TEST(ProgramFaults, AnInPlaceUpdateOfAValueWithTwoConsumersIsCaughtAndShrunk) {
+  auto faulty = Backend("faulty-program-update-in-place");
+  ProgramOptions options;
+  options.max_ops = 10;
+  options.max_elements = 32;
+  options.ops = {"dynamic_update_slice", "add", "negate", "reshape", "slice"};
+  options.element_types = {ElementType::kSI32, ElementType::kF32};
+  bool found = false;
+  for (uint64_t seed = 0; seed < 200 && !found; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), options, seed);
+    ASSERT_TRUE(program.ok());
+    ProgramUnderTest p{program->module, program->arguments};
+    ProgramTrial trial = Trial(*faulty, p);
+    if (!trial.reference.ok() || trial.outcome.kind != ProgramOutcome::Kind::kMismatch) continue;
+    found = true;
+    ShrunkProgram shrunk = ShrinkProgram(
+        p, std::move(trial), [&](const ProgramUnderTest& c) { return Trial(*faulty, c); }, 300);
+    EXPECT_LE(OpCount(shrunk.program.module), 4) << mlir::PrintModule(
+        WithConstantArguments(shrunk.program.module, shrunk.program.arguments), TestRegistry());
+  }
+  EXPECT_TRUE(found) << "no program of 200 read a value after updating it";
 }
 
 TEST(ProgramVariants, ConstantsFoldTheArgumentsIn) {
