@@ -248,6 +248,42 @@ func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>) {
             ProgramOutcome::Kind::kPass);
 }
 
+// The first program of seeds 0..seeds-1 drawn with `options` on which
+// `trial` sees a mismatch, shrunk with `trial`; nullopt when none fails.
+std::optional<ShrunkProgram> FirstMismatchShrunk(const ProgramOptions& options, uint64_t seeds,
+                                                 const ProgramTrialFn& trial) {
+  for (uint64_t seed = 0; seed < seeds; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), options, seed);
+    if (!program.ok()) {
+      ADD_FAILURE() << program.status();
+      return std::nullopt;
+    }
+    ProgramUnderTest p{program->module, program->arguments};
+    ProgramTrial t = trial(p);
+    if (!t.reference.ok() || t.outcome.kind != ProgramOutcome::Kind::kMismatch) continue;
+    return ShrinkProgram(std::move(p), std::move(t), trial, 300);
+  }
+  return std::nullopt;
+}
+
+// The bar for each program fault: caught, and shrunk to at most
+// four ops (the arguments, printed as constants, not counted).
+void ExpectSmall(const std::optional<ShrunkProgram>& shrunk, const std::string& what) {
+  ASSERT_TRUE(shrunk.has_value()) << "no program showed " << what;
+  EXPECT_EQ(shrunk->trial.outcome.kind, ProgramOutcome::Kind::kMismatch);
+  EXPECT_LE(OpCount(shrunk->program.module), 4) << mlir::PrintModule(
+      WithConstantArguments(shrunk->program.module, shrunk->program.arguments), TestRegistry());
+}
+
+ProgramOptions FaultPrograms(std::vector<std::string> ops, std::set<ElementType> types) {
+  ProgramOptions options;
+  options.max_ops = 12;
+  options.max_elements = 32;
+  options.ops = std::move(ops);
+  options.element_types = std::move(types);
+  return options;
+}
+
 TEST(ProgramFaults, ExcessPrecisionInAFusedBf16ChainIsCaught) {
   // -75 * -75 = 5625 rounds to 5632 in bf16, then to f8E5M2's 6144; kept
   // in f32, 5625 rounds to 5120.
@@ -263,119 +299,64 @@ func.func @main(%x: tensor<1xbf16>) -> (tensor<1xf8E5M2>) {
   auto cpu = Backend("cpu");
   EXPECT_EQ(Trial(*faulty, p).outcome.kind, ProgramOutcome::Kind::kMismatch);
   EXPECT_EQ(Trial(*cpu, p).outcome.kind, ProgramOutcome::Kind::kPass);
-  // Random bf16 programs find it too, and shrink it to a few ops.
-  ProgramOptions options;
-  options.max_ops = 12;
-  options.max_elements = 32;
-  options.ops = {"add", "multiply", "subtract", "divide", "convert"};
-  options.element_types = {ElementType::kBF16, ElementType::kF32, ElementType::kF8E5M2};
-  bool found = false;
-  for (uint64_t seed = 0; seed < 300 && !found; ++seed) {
-    auto program = GenerateProgram(TestRegistry(), options, seed);
-    ASSERT_TRUE(program.ok());
-    ProgramUnderTest random{program->module, program->arguments};
-    ProgramTrial trial = Trial(*faulty, random);
-    if (!trial.reference.ok() || trial.outcome.kind != ProgramOutcome::Kind::kMismatch) continue;
-    found = true;
-    ShrunkProgram shrunk = ShrinkProgram(
-        random, std::move(trial), [&](const ProgramUnderTest& c) { return Trial(*faulty, c); },
-        300);
-    EXPECT_LE(OpCount(shrunk.program.module), 4) << mlir::PrintModule(
-        WithConstantArguments(shrunk.program.module, shrunk.program.arguments), TestRegistry());
-  }
-  EXPECT_TRUE(found) << "no bf16 program of 300 kept excess precision visibly";
+  // Random bf16 programs find it too.
+  ExpectSmall(FirstMismatchShrunk(
+                  FaultPrograms({"add", "multiply", "subtract", "divide", "convert"},
+                                {ElementType::kBF16, ElementType::kF32, ElementType::kF8E5M2}),
+                  300, [&](const ProgramUnderTest& c) { return Trial(*faulty, c); }),
+              "excess precision");
 }
 
 TEST(ProgramFaults, FoldingSelfSubtractionIsCaughtAndShrunk) {
   auto faulty = Backend("faulty-program-fold-self-subtract");
-  bool found = false;
-  ProgramOptions options;
-  options.max_ops = 10;
-  options.max_elements = 32;
-  options.ops = {"subtract", "add", "exponential", "negate", "multiply"};
-  options.element_types = {ElementType::kF32};
-  for (uint64_t seed = 0; seed < 300 && !found; ++seed) {
-    auto program = GenerateProgram(TestRegistry(), options, seed);
-    ASSERT_TRUE(program.ok());
-    ProgramUnderTest p{program->module, program->arguments};
-    ProgramTrial trial = Trial(*faulty, p);
-    if (!trial.reference.ok() || trial.outcome.kind != ProgramOutcome::Kind::kMismatch) continue;
-    found = true;
-    ShrunkProgram shrunk = ShrinkProgram(
-        p, std::move(trial), [&](const ProgramUnderTest& c) { return Trial(*faulty, c); }, 200);
-    EXPECT_EQ(shrunk.trial.outcome.kind, ProgramOutcome::Kind::kMismatch);
-    EXPECT_LE(OpCount(shrunk.program.module), 2) << mlir::PrintModule(
-        WithConstantArguments(shrunk.program.module, shrunk.program.arguments), TestRegistry());
-    bool subtracts = false;
-    for (const Operation& op : MainOf(shrunk.program.module).body.blocks[0].operations) {
-      subtracts = subtracts || op.name == "stablehlo.subtract";
-    }
-    EXPECT_TRUE(subtracts);
+  auto shrunk = FirstMismatchShrunk(
+      FaultPrograms({"subtract", "add", "exponential", "negate", "multiply"}, {ElementType::kF32}),
+      300, [&](const ProgramUnderTest& c) { return Trial(*faulty, c); });
+  ExpectSmall(shrunk, "x - x folded where x is inf or NaN");
+  bool subtracts = false;
+  for (const Operation& op : MainOf(shrunk->program.module).body.blocks[0].operations) {
+    subtracts = subtracts || op.name == "stablehlo.subtract";
   }
-  EXPECT_TRUE(found) << "no program of 300 subtracted a value from itself where it is inf or NaN";
+  EXPECT_TRUE(subtracts);
 }
 
 // A folder that narrows by truncation differs from the runtime kernel only
-// where the operands are constants: the program passes, its constants
-// variant fails, and the failure shrinks to one op on constants.
+// where the operands are constants: programs pass, their constants variant
+// fails, and the failure shrinks to an op on constants.
 TEST(ProgramFaults, ConstantFoldingThatDiffersFromTheKernelIsCaughtByTheConstantsVariant) {
   auto faulty = Backend("faulty-program-fold-truncating");
-  ProgramOptions options;
-  options.max_ops = 10;
-  options.max_elements = 32;
-  options.ops = {"add", "subtract", "multiply", "divide", "negate", "abs"};
-  options.element_types = {ElementType::kF32, ElementType::kF16, ElementType::kBF16};
-  bool found = false;
-  for (uint64_t seed = 0; seed < 100 && !found; ++seed) {
+  const ProgramOptions options =
+      FaultPrograms({"add", "subtract", "multiply", "divide", "negate", "abs"},
+                    {ElementType::kF32, ElementType::kF16, ElementType::kBF16});
+  for (uint64_t seed = 0; seed < 20; ++seed) {
     auto program = GenerateProgram(TestRegistry(), options, seed);
     ASSERT_TRUE(program.ok());
-    ProgramUnderTest p{program->module, program->arguments};
-    ProgramTrial trial = Trial(*faulty, p);
-    ASSERT_TRUE(trial.reference.ok()) << trial.reference.status();
-    ASSERT_EQ(trial.outcome.kind, ProgramOutcome::Kind::kPass) << trial.outcome.message;
-    auto as_constants = [&](const ProgramUnderTest& c) {
-      ProgramTrial t = Trial(*faulty, c);
-      if (!t.reference.ok()) return t;
-      auto v = MakeVariant("constants", c.module, c.arguments, *t.reference, 0);
-      t.outcome = JudgeProgram(*t.reference,
-                               faulty->Run(mlir::PrintModule(v->module, TestRegistry()),
-                                           v->arguments, OutputTypes(v->module)),
-                               nullptr);
-      return t;
-    };
-    ProgramTrial variant = as_constants(p);
-    if (variant.outcome.kind != ProgramOutcome::Kind::kMismatch) continue;
-    found = true;
-    ShrunkProgram shrunk = ShrinkProgram(p, std::move(variant), as_constants, 200);
-    EXPECT_LE(OpCount(shrunk.program.module), 4);
-    EXPECT_EQ(shrunk.trial.outcome.kind, ProgramOutcome::Kind::kMismatch);
+    EXPECT_EQ(Trial(*faulty, {program->module, program->arguments}).outcome.kind,
+              ProgramOutcome::Kind::kPass);
   }
-  EXPECT_TRUE(found) << "no constants variant of 100 programs showed the truncating folder";
+  auto as_constants = [&](const ProgramUnderTest& c) {
+    ProgramTrial t = Trial(*faulty, c);
+    if (!t.reference.ok()) return t;
+    auto v = MakeVariant("constants", c.module, c.arguments, *t.reference, 0);
+    t.outcome = JudgeProgram(*t.reference,
+                             faulty->Run(mlir::PrintModule(v->module, TestRegistry()), v->arguments,
+                                         OutputTypes(v->module)),
+                             nullptr);
+    return t;
+  };
+  auto shrunk = FirstMismatchShrunk(options, 100, as_constants);
+  ExpectSmall(shrunk, "a truncating constant folder");
+  EXPECT_EQ(Trial(*faulty, shrunk->program).outcome.kind, ProgramOutcome::Kind::kPass);
 }
 
-// An in-place dynamic_update_slice whose operand another op still reads:
-// caught, and shrunk to the update and the two readers.
+// An in-place dynamic_update_slice whose operand another op still reads.
 TEST(ProgramFaults, AnInPlaceUpdateOfAValueWithTwoConsumersIsCaughtAndShrunk) {
   auto faulty = Backend("faulty-program-update-in-place");
-  ProgramOptions options;
-  options.max_ops = 10;
-  options.max_elements = 32;
-  options.ops = {"dynamic_update_slice", "add", "negate", "reshape", "slice"};
-  options.element_types = {ElementType::kSI32, ElementType::kF32};
-  bool found = false;
-  for (uint64_t seed = 0; seed < 200 && !found; ++seed) {
-    auto program = GenerateProgram(TestRegistry(), options, seed);
-    ASSERT_TRUE(program.ok());
-    ProgramUnderTest p{program->module, program->arguments};
-    ProgramTrial trial = Trial(*faulty, p);
-    if (!trial.reference.ok() || trial.outcome.kind != ProgramOutcome::Kind::kMismatch) continue;
-    found = true;
-    ShrunkProgram shrunk = ShrinkProgram(
-        p, std::move(trial), [&](const ProgramUnderTest& c) { return Trial(*faulty, c); }, 300);
-    EXPECT_LE(OpCount(shrunk.program.module), 4) << mlir::PrintModule(
-        WithConstantArguments(shrunk.program.module, shrunk.program.arguments), TestRegistry());
-  }
-  EXPECT_TRUE(found) << "no program of 200 read a value after updating it";
+  ExpectSmall(FirstMismatchShrunk(
+                  FaultPrograms({"dynamic_update_slice", "add", "negate", "reshape", "slice"},
+                                {ElementType::kSI32, ElementType::kF32}),
+                  200, [&](const ProgramUnderTest& c) { return Trial(*faulty, c); }),
+              "a value read after its in-place update");
 }
 
 TEST(ProgramVariants, ConstantsFoldTheArgumentsIn) {
