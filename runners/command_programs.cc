@@ -258,7 +258,7 @@ int ProgramsCommand(const std::vector<std::string>& args) {
   const auto start = std::chrono::steady_clock::now();
   int64_t ran = 0, generator_failures = 0, unsupported = 0, invalid = 0, variants_run = 0;
   int64_t drawn = 0, adaptation = 0, deviating = 0;
-  int64_t elements = 0, determined = 0, compared = 0;
+  int64_t elements = 0, determined = 0, compared = 0, bounded = 0;
   std::map<std::string, int64_t> unsupported_by_reason;
   std::vector<Finding> findings;
   std::map<std::string, size_t> by_signature;
@@ -314,6 +314,7 @@ int ProgramsCommand(const std::vector<std::string>& args) {
     elements += trial.reference->output_elements;
     determined += trial.reference->determined_elements;
     compared += trial.reference->compared_elements;
+    bounded += trial.reference->bounded_elements;
     if (trial.outcome.kind == ProgramOutcome::Kind::kDeviation) ++deviating;
     auto finish = [&](const std::string& relation, const std::string& detail,
                       const ProgramTrialFn& trial_fn, ProgramTrial failing) {
@@ -390,7 +391,8 @@ int ProgramsCommand(const std::vector<std::string>& args) {
           << " not generated\n"
           << "output elements: " << elements << ", fixed bit for bit " << determined << " ("
           << Percent(determined, elements) << "), compared " << compared << " ("
-          << Percent(compared, elements) << ")\n"
+          << Percent(compared, elements) << "; " << bounded << " of them ("
+          << Percent(bounded, elements) << ") within bounds carried past freedom)\n"
           << deviating << " programs deviating as declared; " << findings.size()
           << " distinct finding(s)\n"
           << std::fixed << std::setprecision(2) << seconds

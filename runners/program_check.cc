@@ -1,11 +1,13 @@
 #include "runners/program_check.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
 #include "absl/status/status.h"
 #include "adapters/program/program_backend.h"
 #include "core/exact_value.h"
+#include "core/literal.h"
 #include "oracle/interpreter.h"
 
 namespace hlocheck {
@@ -97,9 +99,16 @@ class ProgramTracer {
     }
   }
 
+  // The oracle's runs of an op on its operands' bounds go through these.
+  void set_corners(const Oracle* oracle, Interpreter* interpreter) {
+    oracle_ = oracle;
+    interpreter_ = interpreter;
+  }
+
   void Argument(ValueId id, const Tensor& value) {
     const size_t n = static_cast<size_t>(value.num_elements());
-    facts_[id] = ValueFacts{value, std::vector<uint8_t>(n, 1), std::vector<uint64_t>(n, 0)};
+    facts_[id] = ValueFacts{value, std::vector<uint8_t>(n, 1), std::vector<uint64_t>(n, 0),
+                            ElementBounds::Exact(value)};
     arguments_.insert(id);
   }
 
@@ -140,6 +149,12 @@ class ProgramTracer {
     auto expectations = expectations_.find(&op);
     const std::string mnemonic = op.name.rfind("stablehlo.", 0) == 0 ? op.name.substr(10) : "";
     const spec::OpSpec* spec = registry_.Find(mnemonic);
+    const bool elementwise_op = spec != nullptr && IsElementwise(*spec);
+    std::vector<ElementBounds> carried;  // per result, where inputs are not fixed
+    std::vector<std::vector<uint8_t>> unbounded;
+    if (!all_determined && expectations != expectations_.end()) {
+      carried = CarriedBounds(op, operands, mnemonic, elementwise_op, unbounded);
+    }
     for (size_t r = 0; r < results.size(); ++r) {
       if (!results[r].type.is_tensor()) continue;
       const Tensor& value = results[r].tensor;
@@ -191,15 +206,56 @@ class ProgramTracer {
         }
       }
       AddOwnDeviations(mnemonic, op, operand_tensors, value, own, elementwise, reach);
-      ValueFacts facts{value, std::vector<uint8_t>(static_cast<size_t>(n)), std::move(reach)};
+      ValueFacts facts{value, std::vector<uint8_t>(static_cast<size_t>(n)), std::move(reach),
+                       ElementBounds::None(value)};
       if (expectation.free.empty()) expectation.free.assign(static_cast<size_t>(n), 0);
       for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
         facts.determined[i] = inherited[i] == 0 && own[i] == 0;
         if (inherited[i] != 0 && expectation.free[i] == 0) expectation.free[i] = kFreeAnyValue;
       }
+      if (expectation.permutable &&
+          std::count(inherited.begin(), inherited.end(), 0) != static_cast<int64_t>(n)) {
+        // Runs of an unstable sort are compared as multisets, free elements
+        // and all: where some inputs are not fixed, its runs are not either.
+        for (size_t i = 0; i < static_cast<size_t>(n) && i < expectation.permutable->run.size();
+             ++i) {
+          if (expectation.permutable->run[i] >= 0) expectation.free[i] = kFreeAnyValue;
+        }
+        expectation.permutable = nullptr;
+      }
       if (expectation.free_reason.empty()) {
         expectation.free_reason = "computed from values the spec does not fix";
       }
+      // Bounds: the op's own where its inputs are fixed, carried through
+      // it where they are not (and where every input element it reads is
+      // bounded), else none.
+      ElementBounds bounds =
+          expectations != expectations_.end() && r < expectations->second.size()
+              ? BoundsOfExpectation(expectations->second[r])
+              : (std::count(own.begin(), own.end(), 0) == static_cast<int64_t>(own.size())
+                     ? ElementBounds::Exact(value)
+                     : ElementBounds::None(value));
+      if (r < carried.size() && !unbounded.empty()) {
+        const std::vector<uint8_t> unreachable =
+            Inherit<uint8_t>(elementwise, value.shape(), n, operand_tensors, unbounded);
+        for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+          if (inherited[i] == 0) continue;
+          const bool ok = carried[r].bounded[i] && !unreachable[i];
+          bounds.bounded[i] = ok ? 1 : 0;
+          if (ok) {
+            const size_t bytes = static_cast<size_t>(ContainerBytes(value.element_type()));
+            std::memcpy(bounds.lo.bytes().data() + i * bytes,
+                        carried[r].lo.bytes().data() + i * bytes, bytes);
+            std::memcpy(bounds.hi.bytes().data() + i * bytes,
+                        carried[r].hi.bytes().data() + i * bytes, bytes);
+          }
+        }
+      } else {
+        for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+          if (inherited[i] != 0) bounds.bounded[i] = 0;
+        }
+      }
+      facts.bounds = std::move(bounds);
       facts_[op.results[r]] = std::move(facts);
       output_expectations_[op.results[r]] = std::move(expectation);
     }
@@ -209,6 +265,51 @@ class ProgramTracer {
   std::map<ValueId, ResultExpectation>& output_expectations() { return output_expectations_; }
 
  private:
+  // The bounds of each result of `op` from its operands' bounds (corners
+  // run on the oracle); `unbounded` receives, per operand, its elements
+  // without bounds (they take their reference value in the corners, and
+  // the results that read them get no bound). Empty when the op admits
+  // none.
+  std::vector<ElementBounds> CarriedBounds(const Operation& op,
+                                           const std::vector<RuntimeValue>& operands,
+                                           const std::string& mnemonic, bool elementwise,
+                                           std::vector<std::vector<uint8_t>>& unbounded) {
+    const CornerPolicy policy = CornerPolicyOf(mnemonic);
+    if (policy == CornerPolicy::kNone || !op.regions.empty() || oracle_ == nullptr ||
+        interpreter_ == nullptr) {
+      return {};
+    }
+    std::vector<ElementBounds> operand_bounds;
+    unbounded.clear();
+    bool any_unbounded = false;
+    for (ValueId id : op.operands) {
+      auto f = facts_.find(id);
+      if (f == facts_.end()) return {};
+      ElementBounds b = f->second.bounds;
+      std::vector<uint8_t> missing(b.bounded.size());
+      for (size_t i = 0; i < missing.size(); ++i) {
+        missing[i] = b.bounded[i] ? 0 : 1;
+        any_unbounded = any_unbounded || missing[i];
+        if (missing[i]) {  // its reference value stands in
+          const size_t bytes = static_cast<size_t>(ContainerBytes(b.lo.element_type()));
+          std::memcpy(b.lo.bytes().data() + i * bytes, f->second.value.bytes().data() + i * bytes,
+                      bytes);
+          std::memcpy(b.hi.bytes().data() + i * bytes, f->second.value.bytes().data() + i * bytes,
+                      bytes);
+          b.bounded[i] = 1;
+        }
+      }
+      operand_bounds.push_back(std::move(b));
+      unbounded.push_back(std::move(missing));
+    }
+    if (any_unbounded && !elementwise) return {};
+    Interpreter::Environment environment;
+    auto c = interpreter_->OracleCase(op, operands, environment);
+    if (!c.ok()) return {};
+    return PropagateBounds(*c, operand_bounds, policy,
+                           [this](const Case& corner) { return oracle_->Compute(corner); });
+  }
+
   void Nest(const Region& region, size_t top) {
     for (const Block& block : region.blocks) {
       for (const Operation& op : block.operations) {
@@ -296,6 +397,8 @@ class ProgramTracer {
 
   const spec::SpecRegistry& registry_;
   const BackendProfile* profile_;
+  const Oracle* oracle_ = nullptr;
+  Interpreter* interpreter_ = nullptr;
   std::map<const Operation*, size_t> top_level_;
   std::map<const Operation*, size_t> nested_in_;
   std::set<size_t> inexact_inside_;
@@ -329,6 +432,7 @@ absl::StatusOr<ProgramReference> ReferenceOfProgram(const Oracle& oracle,
     values.push_back(RuntimeValue::Of(arguments[i]));
   }
   Interpreter interpreter(&oracle, &registry, &module);
+  tracer.set_corners(&oracle, &interpreter);
   interpreter.set_observer(
       [&tracer](const Operation& op, const std::vector<ResultExpectation>& expectations) {
         tracer.Observe(op, expectations);
@@ -358,9 +462,15 @@ absl::StatusOr<ProgramReference> ReferenceOfProgram(const Oracle& oracle,
     }
     reference.output_elements += e.reference.num_elements();
     for (uint8_t d : facts->second.determined) reference.determined_elements += d;
-    reference.compared_elements += e.reference.num_elements() - e.FreeCount();
+    int64_t bounded = 0;
+    for (size_t k = 0; k < e.free.size(); ++k) {
+      bounded += e.free[k] != 0 && facts->second.bounds.bounded[k] ? 1 : 0;
+    }
+    reference.bounded_elements += bounded;
+    reference.compared_elements += e.reference.num_elements() - e.FreeCount() + bounded;
     reference.outputs.push_back(std::move(e));
     reference.output_deviations.push_back(facts->second.deviations);
+    reference.output_bounds.push_back(facts->second.bounds);
   }
   reference.values = std::move(tracer.facts());
   return reference;
@@ -417,6 +527,33 @@ ProgramOutcome JudgeProgram(const ProgramReference& reference,
         }
         for (size_t k = 0; k < profile->deviations.size() && k < 64; ++k) {
           if (bits & (uint64_t{1} << k)) excused.insert(profile->deviations[k].id);
+        }
+      }
+    }
+    // Elements the expectation leaves free but bounds past freedom hold.
+    if (!comparison.type_mismatch && i < reference.output_bounds.size()) {
+      const ResultExpectation& e = reference.outputs[i];
+      const ElementBounds& bounds = reference.output_bounds[i];
+      for (size_t k = 0; k < e.free.size(); ++k) {
+        if (e.free[k] == 0 || !bounds.bounded[k]) continue;
+        const auto index = static_cast<int64_t>(k);
+        if (bounds.Holds(index, (*backend)[i])) continue;
+        const uint64_t bits = reference.output_deviations[i][k];
+        if (bits != 0 && profile != nullptr) {
+          for (size_t d = 0; d < profile->deviations.size() && d < 64; ++d) {
+            if (bits & (uint64_t{1} << d)) excused.insert(profile->deviations[d].id);
+          }
+          continue;
+        }
+        ++unexpected;
+        ++comparison.mismatches;
+        if (outcome.message.empty()) {
+          const size_t bytes = static_cast<size_t>(ContainerBytes((*backend)[i].element_type()));
+          outcome.message = "output " + std::to_string(i) + ": element " + std::to_string(k) +
+                            " is " +
+                            PrintElementLiteral((*backend)[i].element_type(),
+                                                (*backend)[i].bytes().data() + k * bytes) +
+                            ", outside the bound carried past freedom " + bounds.Describe(index);
         }
       }
     }

@@ -10,8 +10,9 @@
 // A program output is compared with the oracle's expectation for the op
 // that produced it, with every element it inherits freedom into left open:
 // bit for bit along chains of exact ops, within the last op's own bound
-// where only that op has freedom, not at all past an op with freedom
-// (docs/numerics.md, "Programs"). Elements are followed one by one through
+// where only that op has freedom, and past an op with freedom within
+// bounds carried through the ops that admit them (program_bounds.h),
+// else not at all (docs/numerics.md, "Programs"). Elements are followed one by one through
 // elementwise ops (and map), and as a whole through every other op.
 //
 // A backend's declared deviations (backend_profile.h) excuse an output
@@ -32,6 +33,7 @@
 #include "oracle/expectation.h"
 #include "oracle/oracle.h"
 #include "runners/backend_profile.h"
+#include "runners/program_bounds.h"
 
 namespace hlocheck {
 
@@ -40,6 +42,9 @@ struct ValueFacts {
   Tensor value;                      // the oracle's (reference) value
   std::vector<uint8_t> determined;   // per element: fixed bit for bit by the spec
   std::vector<uint64_t> deviations;  // per element: bit k, profile deviation k may reach it
+  // What a conforming backend's value may be, element by element, where it
+  // is not fixed: carried past ops with freedom (program_bounds.h).
+  ElementBounds bounds;
 };
 
 struct ProgramReference {
@@ -48,13 +53,17 @@ struct ProgramReference {
   // marked free.
   std::vector<ResultExpectation> outputs;
   std::vector<std::vector<uint64_t>> output_deviations;  // as ValueFacts::deviations
+  // Per output: bounds on the elements the expectation leaves free.
+  std::vector<ElementBounds> output_bounds;
   // Every tensor value of @main (arguments and op results) by id.
   std::map<ValueId, ValueFacts> values;
   // Output elements in all, those fixed bit for bit, and those compared at
-  // all (fixed, or within the last op's bound).
+  // all (fixed, within the last op's bound, or within bounds carried past
+  // freedom; the last counted again in bounded_elements).
   int64_t output_elements = 0;
   int64_t determined_elements = 0;
   int64_t compared_elements = 0;
+  int64_t bounded_elements = 0;
 };
 
 // Runs @main on the oracle. `profile` may be null (no deviations).

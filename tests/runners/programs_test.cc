@@ -9,6 +9,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "adapters/program/program_backend.h"
+#include "core/exact_value.h"
 #include "generators/program_generator.h"
 #include "mlir/reader.h"
 #include "mlir/writer.h"
@@ -174,7 +175,7 @@ func.func @main(%a: tensor<3xbf16>, %b: tensor<3xbf16>) -> (tensor<3xbf16>, tens
 }
 )";
 
-TEST(ProgramCheck, ExactChainsAreBitForBitAndFreedomStopsComparison) {
+TEST(ProgramCheck, ExactChainsAreBitForBitAndFreedomIsBoundedPastTheOp) {
   ProgramUnderTest p = Read(kChain, {Literal("dense<[1.5, -75.0, 3.0]> : tensor<3xbf16>"),
                                      Literal("dense<[2.0, -75.0, 0.1]> : tensor<3xbf16>")});
   auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
@@ -187,11 +188,66 @@ TEST(ProgramCheck, ExactChainsAreBitForBitAndFreedomStopsComparison) {
   // sine of fixed values: compared within sine's own bound.
   EXPECT_EQ(reference->outputs[1].FreeCount(), 0);
   EXPECT_NE(reference->outputs[1].check, Check::kExact);
-  // add of sine's values: the spec does not fix them, nothing compared.
+  // add of sine's values: the spec does not fix them, but bounds them: add
+  // of the least and of the greatest sine a backend may give.
   EXPECT_EQ(reference->outputs[2].FreeCount(), 3);
   EXPECT_EQ(reference->output_elements, 9);
   EXPECT_EQ(reference->determined_elements, 3);
-  EXPECT_EQ(reference->compared_elements, 6);
+  EXPECT_EQ(reference->bounded_elements, 3);
+  EXPECT_EQ(reference->compared_elements, 9);
+  const ElementBounds& bounds = reference->output_bounds[2];
+  for (int64_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(bounds.bounded[static_cast<size_t>(i)]);
+    EXPECT_TRUE(bounds.Holds(i, reference->outputs[2].reference));
+  }
+  EXPECT_FALSE(bounds.lo.BitwiseEquals(bounds.hi));
+  // A backend at the bound passes; one a step beyond it fails.
+  std::vector<Tensor> at_bound = {reference->outputs[0].reference, reference->outputs[1].reference,
+                                  bounds.hi};
+  EXPECT_EQ(JudgeProgram(*reference, at_bound, nullptr).kind, ProgramOutcome::Kind::kPass);
+  Tensor beyond = bounds.hi;
+  const FloatFormat& format = Format(ElementType::kBF16);
+  uint16_t bits = beyond.data<uint16_t>()[0];
+  beyond.data<uint16_t>()[0] = static_cast<uint16_t>(NextFloatBits(format, bits, /*down=*/false));
+  std::vector<Tensor> past = {reference->outputs[0].reference, reference->outputs[1].reference,
+                              beyond};
+  ProgramOutcome outcome = JudgeProgram(*reference, past, nullptr);
+  EXPECT_EQ(outcome.kind, ProgramOutcome::Kind::kMismatch);
+  EXPECT_NE(outcome.message.find("outside the bound carried past freedom"), std::string::npos)
+      << outcome.message;
+}
+
+TEST(ProgramCheck, BoundsStopAtOpsThatAdmitNone) {
+  // sine of a sine: sine is not monotone, so nothing is carried past it.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.sine"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = "stablehlo.sine"(%0) : (tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%1) : (tensor<2xf32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[1.0, 2.0]> : tensor<2xf32>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  EXPECT_EQ(reference->bounded_elements, 0);
+  EXPECT_EQ(reference->compared_elements, 0);
+}
+
+TEST(ProgramCheck, ADivisorBoundThatHoldsZeroBoundsNothing) {
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.sine"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = "stablehlo.divide"(%x, %0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%1) : (tensor<2xf32>) -> ()
+}
+)";
+  // sin(0) = 0 exactly, so its bound holds zero; sin(1) does not.
+  ProgramUnderTest p = Read(kText, {Literal("dense<[0.0, 1.0]> : tensor<2xf32>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  ASSERT_EQ(reference->output_bounds.size(), 1u);
+  EXPECT_EQ(reference->output_bounds[0].bounded[0], 0);
+  EXPECT_EQ(reference->output_bounds[0].bounded[1], 1);
 }
 
 TEST(ProgramCheck, FreedomIsFollowedElementByElementThroughElementwiseOps) {
