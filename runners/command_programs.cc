@@ -13,6 +13,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "adapters/faulty/program_faults.h"
 #include "adapters/program/program_backend.h"
 #include "generators/program_generator.h"
 #include "mlir/writer.h"
@@ -170,7 +171,11 @@ int ProgramsCommand(const std::vector<std::string>& args) {
                  "oracle, then runs its metamorphic variants; shrinks and writes down every\n"
                  "failure.\n\nflags:\n"
               << flags.Help()
-              << "\nExit status: 0 no failure, 1 a failure was found, 2 bad usage or input.\n";
+              << "\nSelf-test backends (deliberately faulty, on the CPU adapter):\n";
+    for (const ProgramFault& fault : ProgramFaults()) {
+      std::cout << "  " << fault.name << "\n      " << fault.description << "\n";
+    }
+    std::cout << "\nExit status: 0 no failure, 1 a failure was found, 2 bad usage or input.\n";
     return kExitOk;
   }
   auto programs = flags.GetInt("programs", 1, int64_t{1} << 40);
