@@ -193,11 +193,11 @@ absl::StatusOr<std::vector<ResultExpectation>> RngBitGenerator(const Case& c) {
     if (bits == 64) {
       std::vector<uint64_t> words(count);
       ThreefryBits64(state[0], state[1], words);
-      std::memcpy(output.raw(), words.data(), count * 8);
+      if (count > 0) std::memcpy(output.raw(), words.data(), count * 8);
     } else {
       std::vector<uint32_t> words(count);
       ThreefryBits32(state[0], state[1], output.shape(), words);
-      std::memcpy(output.raw(), words.data(), count * 4);
+      if (count > 0) std::memcpy(output.raw(), words.data(), count * 4);
     }
   } else {
     if (state.size() != 2 && state.size() != 3) {
@@ -210,11 +210,11 @@ absl::StatusOr<std::vector<ResultExpectation>> RngBitGenerator(const Case& c) {
     if (bits == 64) {
       std::vector<uint64_t> words(count);
       PhiloxBits(state[0], counter, words);
-      std::memcpy(output.raw(), words.data(), count * 8);
+      if (count > 0) std::memcpy(output.raw(), words.data(), count * 8);
     } else {
       std::vector<uint32_t> words(count);
       PhiloxBits(state[0], counter, words);
-      std::memcpy(output.raw(), words.data(), count * 4);
+      if (count > 0) std::memcpy(output.raw(), words.data(), count * 4);
     }
     state[1] = counter.low;
     if (state.size() == 3) state[2] = counter.high;

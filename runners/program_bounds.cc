@@ -145,7 +145,7 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
   }
   // A divisor interval that holds zero: x / y is unbounded near it.
   std::vector<uint8_t> near_pole;
-  if (c.op == "divide") {
+  if (c.op == "divide" && IsRealFloat(c.operands[1].element_type())) {
     const ElementBounds& y = operand_bounds[1];
     const bool same_shape = c.operands[1].shape() == c.result_types[0].shape;
     near_pole.assign(static_cast<size_t>(c.result_types[0].num_elements()), 0);
