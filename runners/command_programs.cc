@@ -49,6 +49,22 @@ std::string OpNames(const Module& module) {
   return absl::StrJoin(names, ",");
 }
 
+// The op that produced the first output with an unexpected mismatch
+// ("argument" when @main returns an argument).
+std::string FailingOp(const Module& module, const ProgramOutcome& outcome) {
+  const Block& block = MainOf(module).body.blocks[0];
+  const Operation& ret = block.operations.back();
+  size_t output = 0;
+  while (output < outcome.unexpected.size() && outcome.unexpected[output] == 0) ++output;
+  if (output >= ret.operands.size()) return OpNames(module);
+  for (const Operation& op : block.operations) {
+    for (ValueId v : op.results) {
+      if (v == ret.operands[output]) return op.name.substr(op.name.find('.') + 1);
+    }
+  }
+  return "argument";
+}
+
 struct Finding {
   std::string signature;
   std::string relation;  // "" for the program itself
@@ -347,8 +363,15 @@ int ProgramsCommand(const std::vector<std::string>& args) {
       const TensorType output = OutputTypes(shrunk.program.module).empty()
                                     ? TensorType{}
                                     : OutputTypes(shrunk.program.module)[0];
-      f.signature = std::string(ProgramOutcomeKindName(f.kind)) + "|" + relation + "|" +
-                    OpNames(shrunk.program.module) + "|" + std::string(Name(output.element_type));
+      // A mismatch is signed by the op that made the failing output, so that
+      // one root cause reached through different chains is one finding;
+      // other failures by the ops of the shrunk program (which of them the
+      // compiler choked on is not known).
+      const std::string ops = f.kind == ProgramOutcome::Kind::kMismatch
+                                  ? FailingOp(shrunk.program.module, shrunk.trial.outcome)
+                                  : OpNames(shrunk.program.module);
+      f.signature = std::string(ProgramOutcomeKindName(f.kind)) + "|" + relation + "|" + ops + "|" +
+                    std::string(Name(output.element_type));
       Module reproducer = WithConstantArguments(shrunk.program.module, shrunk.program.arguments);
       RenumberValues(MainOf(reproducer));
       f.module_text = mlir::PrintModule(reproducer, run.registry());
