@@ -158,5 +158,24 @@ func.func @main(%x: tensor<2xi32>, %y: tensor<2xi32>) -> (tensor<2xbf16>) {
   EXPECT_EQ(outcome.kind, ProgramOutcome::Kind::kMismatch) << outcome.message;
 }
 
+// Finding #71: a constant whose values are 0, 1, 2, ... with -0.0 first,
+// returned as it is, comes back with +0.0; other constants keep the sign.
+TEST(ProgramsOnXlaCpu, AConstantLikeAnIotaLosesTheSignOfItsLeadingZero) {
+  HLOCHECK_SKIP_WITHOUT_XLA_CPU();
+  auto returned = [](const std::string& body) {
+    const std::string type = body.substr(body.find(": ") + 2);
+    return OnXlaCpu("func.func @main() -> (" + type + ") {\n  %0 = \"stablehlo.constant\"() " +
+                        "{value = " + body + "} : () -> " + type + "\n  \"func.return\"(%0) : (" +
+                        type + ") -> ()\n}\n",
+                    {});
+  };
+  ProgramOutcome iota_like = returned("dense<[-0.0, 1.0, 2.0, 3.0]> : tensor<4xf32>");
+  std::cout << "#71: " << iota_like.message << "\n";
+  // If this starts passing, XLA fixed #71: update the findings document.
+  EXPECT_EQ(iota_like.kind, ProgramOutcome::Kind::kMismatch) << iota_like.message;
+  EXPECT_EQ(returned("dense<[1.0, -0.0]> : tensor<2xf32>").kind, ProgramOutcome::Kind::kPass);
+  EXPECT_EQ(returned("dense<-0.0> : tensor<2xf32>").kind, ProgramOutcome::Kind::kPass);
+}
+
 }  // namespace
 }  // namespace hlocheck
