@@ -156,6 +156,24 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
       near_pole[static_cast<size_t>(i)] = 1;
     }
   }
+  // Arithmetic on an interval with an infinite end: inside the box, inf -
+  // inf, 0 * inf or inf / inf give NaN where no corner does.
+  const bool arithmetic =
+      c.op == "add" || c.op == "subtract" || c.op == "multiply" || c.op == "divide";
+  if (arithmetic) {
+    if (near_pole.empty())
+      near_pole.assign(static_cast<size_t>(c.result_types[0].num_elements()), 0);
+    for (size_t k = 0; k < n; ++k) {
+      const ElementBounds& b = operand_bounds[k];
+      if (!IsRealFloat(b.lo.element_type())) continue;
+      const bool same_shape = c.operands[k].shape() == c.result_types[0].shape;
+      for (int64_t i = 0; i < b.lo.num_elements(); ++i) {
+        if (!std::isinf(ValueAt(b.lo, i)) && !std::isinf(ValueAt(b.hi, i))) continue;
+        if (!same_shape) return none;
+        near_pole[static_cast<size_t>(i)] = 1;
+      }
+    }
+  }
   std::vector<std::vector<ElementBounds>> at;  // per corner, per result
   for (const std::vector<bool>& corner : corners) {
     Case cc = c;

@@ -5,8 +5,10 @@
 // that only move data, and real-valued elementwise ops that are monotone
 // in each operand, where the image of a box lies between the results at
 // its corners; each corner's result is widened by the op's own ULP bound.
-// Every other op, a NaN at a corner, or a complex or integer value leaves
-// the element unbounded (not compared), as before.
+// Every other op, a NaN at a corner, arithmetic (add, subtract, multiply,
+// divide) on an interval with an infinite end (inf - inf inside the box is
+// NaN where no corner is), a divisor interval holding zero, or a complex or
+// integer value leaves the element unbounded (not compared).
 #ifndef HLOCHECK_RUNNERS_PROGRAM_BOUNDS_H_
 #define HLOCHECK_RUNNERS_PROGRAM_BOUNDS_H_
 

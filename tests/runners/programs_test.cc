@@ -233,6 +233,23 @@ func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>) {
   EXPECT_EQ(reference->compared_elements, 0);
 }
 
+TEST(ProgramCheck, ArithmeticOnAnIntervalWithAnInfiniteEndBoundsNothing) {
+  // expm1(+inf) = +inf, so its bound is [largest finite, +inf]; the
+  // corners of the subtraction give -inf and +inf, but inf - inf inside
+  // the box is NaN.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<1xf32>) -> (tensor<1xf32>) {
+  %0 = "stablehlo.exponential_minus_one"(%x) : (tensor<1xf32>) -> tensor<1xf32>
+  %1 = "stablehlo.subtract"(%0, %0) : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  "func.return"(%1) : (tensor<1xf32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[0x7F800000]> : tensor<1xf32>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  EXPECT_EQ(reference->output_bounds[0].bounded[0], 0);
+}
+
 TEST(ProgramCheck, ADivisorBoundThatHoldsZeroBoundsNothing) {
   constexpr char kText[] = R"(
 func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>) {
