@@ -177,5 +177,32 @@ TEST(ProgramsOnXlaCpu, AConstantLikeAnIotaLosesTheSignOfItsLeadingZero) {
   EXPECT_EQ(returned("dense<-0.0> : tensor<2xf32>").kind, ProgramOutcome::Kind::kPass);
 }
 
+// Finding #72: x / constant is computed as x * (1 / constant): 7 / 3 gives
+// 2.3333335, where IEEE division (the spec's divide) gives 2.3333333; the
+// same division of two arguments is right.
+TEST(ProgramsOnXlaCpu, DividingByAConstantMultipliesByItsReciprocal) {
+  HLOCHECK_SKIP_WITHOUT_XLA_CPU();
+  constexpr char kByConstant[] = R"(
+func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.constant"() {value = dense<[3.0, 1.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %1 = "stablehlo.divide"(%x, %0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%1) : (tensor<2xf32>) -> ()
+}
+)";
+  constexpr char kByArgument[] = R"(
+func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.divide"(%x, %y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%0) : (tensor<2xf32>) -> ()
+}
+)";
+  const Tensor x = Literal("dense<[7.0, 7.0]> : tensor<2xf32>");
+  ProgramOutcome by_constant = OnXlaCpu(kByConstant, {x});
+  std::cout << "#72: " << by_constant.message << "\n";
+  // If this starts passing, XLA fixed #72: update the findings document.
+  EXPECT_EQ(by_constant.kind, ProgramOutcome::Kind::kMismatch) << by_constant.message;
+  EXPECT_EQ(OnXlaCpu(kByArgument, {x, Literal("dense<[3.0, 1.0]> : tensor<2xf32>")}).kind,
+            ProgramOutcome::Kind::kPass);
+}
+
 }  // namespace
 }  // namespace hlocheck
