@@ -23,6 +23,7 @@
 #include "runners/program_check.h"
 #include "runners/program_shrink.h"
 #include "runners/program_variants.h"
+#include "runners/session.h"
 
 namespace hlocheck {
 namespace {
@@ -65,7 +66,7 @@ std::string FailingOp(const Module& module, const ProgramOutcome& outcome) {
   return "argument";
 }
 
-struct Finding {
+struct ProgramFinding {
   std::string signature;
   std::string relation;  // "" for the program itself
   std::string relation_detail;
@@ -123,13 +124,13 @@ std::string Percent(int64_t part, int64_t whole) {
   return out.str();
 }
 
-void WriteFindings(const std::string& directory, const std::vector<Finding>& findings,
+void WriteFindings(const std::string& directory, const std::vector<ProgramFinding>& findings,
                    const std::string& header) {
   std::filesystem::create_directories(directory);
   std::ofstream md(directory + "/findings.md");
   md << "# Program findings\n\n" << header << "\n";
   int k = 0;
-  for (const Finding& f : findings) {
+  for (const ProgramFinding& f : findings) {
     ++k;
     const std::string file = "finding-" + std::to_string(k) + ".mlir";
     std::ofstream(directory + "/" + file) << f.module_text;
@@ -246,12 +247,8 @@ int ProgramsCommand(const std::vector<std::string>& args) {
   AdapterOptions adapter_options(1);
   adapter_options.registry = *registry;
   adapter_options.case_timeout_s = timeout;
-  for (const std::string& option : flags.GetAll("backend-option")) {
-    const size_t eq = option.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return usage("--backend-option " + option + ": expected KEY=VALUE");
-    }
-    adapter_options.backend_options[option.substr(0, eq)] = option.substr(eq + 1);
+  if (auto status = ApplyBackendOptions(flags, adapter_options); !status.ok()) {
+    return usage(std::string(status.message()));
   }
   const std::string backend_name = flags.Get("backend");
   std::optional<BackendProfile> profile;
@@ -281,9 +278,9 @@ int ProgramsCommand(const std::vector<std::string>& args) {
   int64_t drawn = 0, adaptation = 0, deviating = 0;
   int64_t elements = 0, determined = 0, compared = 0, bounded = 0;
   std::map<std::string, int64_t> unsupported_by_reason;
-  std::vector<Finding> findings;
+  std::vector<ProgramFinding> findings;
   std::map<std::string, size_t> by_signature;
-  auto record = [&](Finding f) {
+  auto record = [&](ProgramFinding f) {
     auto it = by_signature.find(f.signature);
     if (it != by_signature.end()) {
       ++findings[it->second].count;
@@ -339,7 +336,7 @@ int ProgramsCommand(const std::vector<std::string>& args) {
     if (trial.outcome.kind == ProgramOutcome::Kind::kDeviation) ++deviating;
     auto finish = [&](const std::string& relation, const std::string& detail,
                       const ProgramTrialFn& trial_fn, ProgramTrial failing) {
-      Finding f;
+      ProgramFinding f;
       f.relation = relation;
       f.relation_detail = detail;
       f.program_index = index;

@@ -29,12 +29,6 @@ void ForEachFloatPart(Tensor& tensor, Visit visit) {
   }
 }
 
-bool IsSubnormal(const FloatFormat& format, uint64_t bits) {
-  if (!format.has_zero_and_subnormals) return false;
-  const uint64_t exponent = (bits >> format.mantissa_bits) & format.exponent_field_max();
-  return exponent == 0 && (bits & format.mantissa_mask()) != 0;
-}
-
 // The expectation with its subnormal values (reference, and the centers of
 // an error bound) taken as zero: what a backend that flushes its results
 // returns.
@@ -158,6 +152,12 @@ Tensor FlushBelow(const Tensor& tensor, double smallest_normal) {
     return true;
   });
   return flushed;
+}
+
+bool IsSubnormal(const FloatFormat& format, uint64_t bits) {
+  if (!format.has_zero_and_subnormals) return false;
+  const uint64_t exponent = (bits >> format.mantissa_bits) & format.exponent_field_max();
+  return exponent == 0 && (bits & format.mantissa_mask()) != 0;
 }
 
 bool HasSubnormals(const Tensor& tensor) {

@@ -25,6 +25,8 @@ Tensor FlushSubnormals(const Tensor& tensor);
 // type's smallest normal value) taken as zero, its sign kept.
 Tensor FlushBelow(const Tensor& tensor, double smallest_normal);
 bool HasSubnormals(const Tensor& tensor);
+// Whether `bits` encode a subnormal of `format`.
+bool IsSubnormal(const FloatFormat& format, uint64_t bits);
 
 }  // namespace hlocheck
 

@@ -10,8 +10,6 @@
 namespace hlocheck {
 namespace {
 
-bool IsRealFloat(ElementType type) { return IsFloat(type); }
-
 uint64_t BitsAt(const Tensor& t, int64_t i) {
   const size_t bytes = static_cast<size_t>(ContainerBytes(t.element_type()));
   uint64_t bits = 0;
@@ -52,7 +50,7 @@ ElementBounds ElementBounds::None(const Tensor& value) {
 
 bool ElementBounds::Holds(int64_t index, const Tensor& actual) const {
   if (!bounded[static_cast<size_t>(index)]) return true;
-  if (!IsRealFloat(actual.element_type())) return BitsAt(actual, index) == BitsAt(lo, index);
+  if (!IsFloat(actual.element_type())) return BitsAt(actual, index) == BitsAt(lo, index);
   if (NaNAt(lo, index) || NaNAt(hi, index)) return NaNAt(actual, index);
   if (NaNAt(actual, index)) return false;
   const double v = ValueAt(actual, index);
@@ -87,7 +85,7 @@ ElementBounds BoundsOfExpectation(const ResultExpectation& e) {
   const int64_t n = ref.num_elements();
   const bool exact = e.check == Check::kExact || (e.check == Check::kUlp && e.allowed_ulp == 0);
   ElementBounds b = ElementBounds::Exact(ref);
-  const bool real = IsRealFloat(ref.element_type());
+  const bool real = IsFloat(ref.element_type());
   for (int64_t i = 0; i < n; ++i) {
     const size_t k = static_cast<size_t>(i);
     const bool open = e.distribution != nullptr || (k < e.free.size() && e.free[k] != 0) ||
@@ -117,7 +115,7 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
   // vary the float ones only.
   for (size_t k = 0; k < c.operands.size(); ++k) {
     const ElementBounds& b = operand_bounds[k];
-    if (IsRealFloat(c.operands[k].element_type())) continue;
+    if (IsFloat(c.operands[k].element_type())) continue;
     for (uint8_t x : b.bounded) {
       if (!x) return none;
     }
@@ -143,17 +141,18 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
     case CornerPolicy::kNone:
       return none;
   }
-  // A divisor interval that holds zero: x / y is unbounded near it.
-  std::vector<uint8_t> near_pole;
-  if (c.op == "divide" && IsRealFloat(c.operands[1].element_type())) {
+  // Elements no corner can bound: a divisor interval that holds zero (x / y
+  // is unbounded near it), and (below) arithmetic on an infinite end.
+  std::vector<uint8_t> no_bound;
+  if (c.op == "divide" && IsFloat(c.operands[1].element_type())) {
     const ElementBounds& y = operand_bounds[1];
     const bool same_shape = c.operands[1].shape() == c.result_types[0].shape;
-    near_pole.assign(static_cast<size_t>(c.result_types[0].num_elements()), 0);
+    no_bound.assign(static_cast<size_t>(c.result_types[0].num_elements()), 0);
     for (int64_t i = 0; i < y.lo.num_elements(); ++i) {
       const bool holds_zero = !(ValueAt(y.lo, i) > 0 || ValueAt(y.hi, i) < 0);
       if (!holds_zero) continue;
       if (!same_shape) return none;
-      near_pole[static_cast<size_t>(i)] = 1;
+      no_bound[static_cast<size_t>(i)] = 1;
     }
   }
   // Arithmetic on an interval with an infinite end: inside the box, inf -
@@ -161,16 +160,15 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
   const bool arithmetic =
       c.op == "add" || c.op == "subtract" || c.op == "multiply" || c.op == "divide";
   if (arithmetic) {
-    if (near_pole.empty())
-      near_pole.assign(static_cast<size_t>(c.result_types[0].num_elements()), 0);
+    if (no_bound.empty()) no_bound.assign(static_cast<size_t>(c.result_types[0].num_elements()), 0);
     for (size_t k = 0; k < n; ++k) {
       const ElementBounds& b = operand_bounds[k];
-      if (!IsRealFloat(b.lo.element_type())) continue;
+      if (!IsFloat(b.lo.element_type())) continue;
       const bool same_shape = c.operands[k].shape() == c.result_types[0].shape;
       for (int64_t i = 0; i < b.lo.num_elements(); ++i) {
         if (!std::isinf(ValueAt(b.lo, i)) && !std::isinf(ValueAt(b.hi, i))) continue;
         if (!same_shape) return none;
-        near_pole[static_cast<size_t>(i)] = 1;
+        no_bound[static_cast<size_t>(i)] = 1;
       }
     }
   }
@@ -187,14 +185,14 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
   }
   std::vector<ElementBounds> out;
   for (size_t r = 0; r < c.result_types.size(); ++r) {
-    if (!IsRealFloat(c.result_types[r].element_type)) {
+    if (!IsFloat(c.result_types[r].element_type)) {
       out.push_back(none[r]);
       continue;
     }
     ElementBounds b = at[0][r];
     for (int64_t i = 0; i < b.lo.num_elements(); ++i) {
       const size_t k = static_cast<size_t>(i);
-      if (!near_pole.empty() && near_pole[k]) {
+      if (!no_bound.empty() && no_bound[k]) {
         b.bounded[k] = 0;
         continue;
       }

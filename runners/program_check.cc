@@ -9,6 +9,7 @@
 #include "core/exact_value.h"
 #include "core/literal.h"
 #include "oracle/interpreter.h"
+#include "runners/deviations.h"
 
 namespace hlocheck {
 namespace {
@@ -36,7 +37,7 @@ std::vector<uint8_t> FloatClasses(const Tensor& tensor) {
       const uint64_t mantissa = bits & format.mantissa_mask();
       if (IsNaNBits(format, bits)) classes[i] |= kNaN;
       if (!format.has_zero_and_subnormals) continue;
-      if (exponent == 0 && mantissa != 0) classes[i] |= kSubnormal;
+      if (IsSubnormal(format, bits)) classes[i] |= kSubnormal;
       if (exponent <= 1 || (exponent == 2 && mantissa == 0)) classes[i] |= kNearUnderflow;
     }
   }

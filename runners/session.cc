@@ -64,7 +64,7 @@ void AddCompilerFlags(Flags& flags) {
             std::to_string(ProgramAdapter::kDefaultBatchSize));
 }
 
-absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options) {
+absl::Status ApplyBackendOptions(const Flags& flags, AdapterOptions& options) {
   for (const std::string& option : flags.GetAll("backend-option")) {
     size_t eq = option.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -72,6 +72,11 @@ absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options) {
     }
     options.backend_options[option.substr(0, eq)] = option.substr(eq + 1);
   }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options) {
+  HLOCHECK_RETURN_IF_ERROR(ApplyBackendOptions(flags, options));
   const std::string inputs = flags.Get("inputs");
   if (inputs != "arguments" && inputs != "constants") {
     return absl::InvalidArgumentError("--inputs " + inputs + ": expected arguments or constants");

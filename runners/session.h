@@ -34,6 +34,9 @@ absl::StatusOr<std::unique_ptr<Session>> OpenSession(const std::string& backend,
 // --case-timeout SECONDS; and their values into `options`.
 void AddCompilerFlags(Flags& flags);
 absl::Status ApplyCompilerFlags(const Flags& flags, AdapterOptions& options);
+// Only --backend-option KEY=VALUE (repeatable) into options.backend_options,
+// for a command that declares that flag alone (programs).
+absl::Status ApplyBackendOptions(const Flags& flags, AdapterOptions& options);
 
 // The session a command's flags ask for: --backend, with `threads` and the
 // compiler flags (a bad value of one of those is the error).

@@ -135,7 +135,7 @@ absl::Status FoldConstantsTruncating(Module& module) {
   if (main == nullptr || main->body.blocks.size() != 1) return absl::OkStatus();
   static const std::set<std::string> kFolded = {"stablehlo.add", "stablehlo.subtract",
                                                 "stablehlo.multiply", "stablehlo.divide"};
-  CpuAdapter folder(AdapterOptions(1));
+  static CpuAdapter* const folder = new CpuAdapter(AdapterOptions(1));  // one pool, kept
   std::map<ValueId, Tensor> constants;
   for (Operation& op : main->body.blocks[0].operations) {
     if (op.name == "stablehlo.constant") {
@@ -167,7 +167,7 @@ absl::Status FoldConstantsTruncating(Module& module) {
     }
     if (!all_constant) continue;
     wide.result_types = {TensorType{op.result_types[0].shape, ElementType::kF64}};
-    HLOCHECK_ASSIGN_OR_RETURN(std::vector<Tensor> folded, folder.Run(wide));
+    HLOCHECK_ASSIGN_OR_RETURN(std::vector<Tensor> folded, folder->Run(wide));
     Tensor narrow(op.result_types[0].tensor());
     ConvertElements(ElementType::kF64, folded[0].raw(), type, narrow.raw(), narrow.num_elements(),
                     nullptr, RoundingMode::kTowardZero);
