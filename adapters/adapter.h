@@ -114,9 +114,16 @@ struct AdapterDescription {
   // A compiler named by a pattern (pjrt:PLUGIN): it is asked about every op
   // of the spec, so `hlocheck spec` has no column for it.
   bool compiler = false;
+  // The ops it implements, known without creating it (a GPU backend where
+  // there is no GPU); null: create it and ask.
+  std::vector<std::string> (*implemented_ops)() = nullptr;
 };
 
 std::vector<AdapterDescription> ListAdapters();
+
+// Whether the backend `name` runs on a GPU (cuda, faulty-cuda-*): one
+// process then holds the device, never forked workers.
+bool RunsOnGpu(std::string_view name);
 
 // The backend called `name`, or an error naming the known ones.
 absl::StatusOr<std::unique_ptr<Adapter>> CreateAdapter(std::string_view name,

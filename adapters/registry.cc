@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "adapters/adapter.h"
 #include "adapters/cpu/cpu_adapter.h"
+#include "adapters/cuda/cuda_adapter.h"
 #include "adapters/external/external_backend.h"
 #include "adapters/faulty/faulty_adapters.h"
 #include "adapters/faulty/program_faults.h"
@@ -23,15 +24,48 @@ struct AdapterEntry {
   const char* name;
   const char* description;
   bool self_test;
-  std::unique_ptr<Adapter> (*create)(const AdapterOptions&);
+  absl::StatusOr<std::unique_ptr<Adapter>> (*create)(const AdapterOptions&);
+  std::vector<std::string> (*ops)();
 };
 
-const std::array<AdapterEntry, 1> kAdapters = {{
+const std::array<AdapterEntry, 3> kAdapters = {{
     {"cpu", "Eigen Tensor module on a thread pool (the way XLA:CPU runs ops)", false,
-     [](const AdapterOptions& options) -> std::unique_ptr<Adapter> {
+     [](const AdapterOptions& options) -> absl::StatusOr<std::unique_ptr<Adapter>> {
        return std::make_unique<CpuAdapter>(options);
-     }},
+     },
+     &CpuAdapter::Ops},
+    {"cuda", "CUDA C++ kernels and cuBLAS on the first NVIDIA GPU", false,
+     [](const AdapterOptions&) -> absl::StatusOr<std::unique_ptr<Adapter>> {
+       HLOCHECK_ASSIGN_OR_RETURN(std::unique_ptr<CudaAdapter> adapter,
+                                 CudaAdapter::OnDevice("cuda"));
+       return std::unique_ptr<Adapter>(std::move(adapter));
+     },
+     &CudaAdapter::Ops},
+    {"cuda-host",
+     "the cuda backend's kernels run on the host, in loops: checks their logic without a GPU "
+     "(not a GPU check)",
+     false,
+     [](const AdapterOptions&) -> absl::StatusOr<std::unique_ptr<Adapter>> {
+       return std::unique_ptr<Adapter>(CudaAdapter::OnHost("cuda-host"));
+     },
+     &CudaAdapter::Ops},
 }};
+
+// faulty-cuda-NAME (on the GPU) and faulty-cuda-host-NAME (the same kernels
+// on the host) for each planted CUDA fault.
+absl::StatusOr<std::unique_ptr<Adapter>> CreateCudaFaultyAdapter(std::string_view name) {
+  for (const CudaFaultDescription& fault : CudaFaults()) {
+    if (name == "faulty-cuda-host-" + fault.name) {
+      return std::unique_ptr<Adapter>(CudaAdapter::OnHost(std::string(name), fault.faults));
+    }
+    if (name == "faulty-cuda-" + fault.name) {
+      HLOCHECK_ASSIGN_OR_RETURN(std::unique_ptr<CudaAdapter> adapter,
+                                CudaAdapter::OnDevice(std::string(name), fault.faults));
+      return std::unique_ptr<Adapter>(std::move(adapter));
+    }
+  }
+  return absl::NotFoundError("");
+}
 
 bool IsProgramBackendName(std::string_view name) {
   for (std::string_view prefix : {"pjrt:", "external:", "selftest-crash:", "selftest-hang:"}) {
@@ -124,15 +158,24 @@ absl::StatusOr<ProgramBackendHandle> CreateProgramBackend(std::string_view name,
   return handle;
 }
 
+bool RunsOnGpu(std::string_view name) {
+  return name == "cuda" ||
+         (name.starts_with("faulty-cuda-") && !name.starts_with("faulty-cuda-host-"));
+}
+
 std::vector<AdapterDescription> ListAdapters() {
   std::vector<AdapterDescription> list;
   for (const AdapterEntry& entry : kAdapters) {
-    list.push_back({entry.name, entry.description, entry.self_test});
+    list.push_back({entry.name, entry.description, entry.self_test, false, entry.ops});
   }
   for (const AdapterDescription& program : ProgramBackendDescriptions()) list.push_back(program);
   // The deliberately faulty backends, for proving that the gate can fail.
   for (const FaultDescription& fault : Faults())
     list.push_back({fault.name, fault.description, true});
+  for (const CudaFaultDescription& fault : CudaFaults()) {
+    list.push_back({"faulty-cuda-" + fault.name, fault.description + " (on the GPU)", true});
+    list.push_back({"faulty-cuda-host-" + fault.name, fault.description + " (on the host)", true});
+  }
   return list;
 }
 
@@ -145,6 +188,10 @@ absl::StatusOr<std::unique_ptr<Adapter>> CreateAdapter(std::string_view name,
   }
   if (std::unique_ptr<Adapter> faulty = CreateFaultyAdapter(std::string(name), options)) {
     return faulty;
+  }
+  if (name.starts_with("faulty-cuda-")) {
+    auto cuda = CreateCudaFaultyAdapter(name);
+    if (!absl::IsNotFound(cuda.status())) return cuda;
   }
   if (IsProgramBackendName(name)) return CreateProgramAdapter(name, options);
   absl::StrAppend(&known,

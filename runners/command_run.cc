@@ -191,7 +191,11 @@ int RunCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck run: " << workers.status().message() << "\n";
     return kExitUsage;
   }
-  if (*workers == 0) {
+  if (RunsOnGpu(flags.Get("backend"))) {
+    // The GPU is the parallelism; and a CUDA context does not survive a
+    // fork, so one process opens the device (and reports its absence).
+    *workers = 1;
+  } else if (*workers == 0) {
     // One per hardware thread: the gate's default. A single group needs no more than one.
     *workers = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
   }

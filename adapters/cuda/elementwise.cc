@@ -1,0 +1,223 @@
+// The CUDA adapter's elementwise ops (the spec's elementwise chapter, less
+// complex numbers, map and reduce_precision): each one kernel launch over
+// the result, its op and element storage decided here once
+// (kernels/elementwise_kernels.h).
+#include <string>
+#include <string_view>
+
+#include "absl/strings/str_cat.h"
+#include "adapters/cuda/cuda_internal.h"
+#include "core/case_attributes.h"
+#include "core/status_macros.h"
+
+namespace hlocheck::cuda {
+namespace {
+
+// The element types an op takes (the spec's constraints on its operands).
+enum class Types { kAny, kFloat, kInt, kBoolOrInt, kIntOrFloat, kSignedIntOrFloat };
+
+bool Allows(Types types, ElementType t) {
+  switch (types) {
+    case Types::kAny:
+      return true;
+    case Types::kFloat:
+      return IsFloat(t);
+    case Types::kInt:
+      return IsInteger(t);
+    case Types::kBoolOrInt:
+      return IsBool(t) || IsInteger(t);
+    case Types::kIntOrFloat:
+      return IsInteger(t) || IsFloat(t);
+    case Types::kSignedIntOrFloat:
+      return IsSignedInt(t) || IsFloat(t);
+  }
+  return false;
+}
+
+struct ElementwiseOp {
+  std::string_view name;
+  ElementOp op;
+  size_t operands;
+  Types types;
+};
+
+constexpr ElementwiseOp kOps[] = {
+    {"abs", ElementOp::kAbs, 1, Types::kSignedIntOrFloat},
+    {"negate", ElementOp::kNegate, 1, Types::kIntOrFloat},
+    {"sign", ElementOp::kSign, 1, Types::kSignedIntOrFloat},
+    {"sqrt", ElementOp::kSqrt, 1, Types::kFloat},
+    {"rsqrt", ElementOp::kRsqrt, 1, Types::kFloat},
+    {"cbrt", ElementOp::kCbrt, 1, Types::kFloat},
+    {"exponential", ElementOp::kExponential, 1, Types::kFloat},
+    {"exponential_minus_one", ElementOp::kExponentialMinusOne, 1, Types::kFloat},
+    {"log", ElementOp::kLog, 1, Types::kFloat},
+    {"log_plus_one", ElementOp::kLogPlusOne, 1, Types::kFloat},
+    {"logistic", ElementOp::kLogistic, 1, Types::kFloat},
+    {"sine", ElementOp::kSine, 1, Types::kFloat},
+    {"cosine", ElementOp::kCosine, 1, Types::kFloat},
+    {"tan", ElementOp::kTan, 1, Types::kFloat},
+    {"tanh", ElementOp::kTanh, 1, Types::kFloat},
+    {"floor", ElementOp::kFloor, 1, Types::kFloat},
+    {"ceil", ElementOp::kCeil, 1, Types::kFloat},
+    {"round_nearest_even", ElementOp::kRoundNearestEven, 1, Types::kFloat},
+    {"round_nearest_afz", ElementOp::kRoundNearestAfz, 1, Types::kFloat},
+    {"not", ElementOp::kNot, 1, Types::kBoolOrInt},
+    {"popcnt", ElementOp::kPopcnt, 1, Types::kInt},
+    {"count_leading_zeros", ElementOp::kCountLeadingZeros, 1, Types::kInt},
+    {"is_finite", ElementOp::kIsFinite, 1, Types::kFloat},
+    {"convert", ElementOp::kConvert, 1, Types::kAny},
+    {"add", ElementOp::kAdd, 2, Types::kAny},
+    {"subtract", ElementOp::kSubtract, 2, Types::kIntOrFloat},
+    {"multiply", ElementOp::kMultiply, 2, Types::kAny},
+    {"divide", ElementOp::kDivide, 2, Types::kIntOrFloat},
+    {"remainder", ElementOp::kRemainder, 2, Types::kIntOrFloat},
+    {"maximum", ElementOp::kMaximum, 2, Types::kAny},
+    {"minimum", ElementOp::kMinimum, 2, Types::kAny},
+    {"power", ElementOp::kPower, 2, Types::kIntOrFloat},
+    {"atan2", ElementOp::kAtan2, 2, Types::kFloat},
+    {"and", ElementOp::kAnd, 2, Types::kBoolOrInt},
+    {"or", ElementOp::kOr, 2, Types::kBoolOrInt},
+    {"xor", ElementOp::kXor, 2, Types::kBoolOrInt},
+    {"shift_left", ElementOp::kShiftLeft, 2, Types::kInt},
+    {"shift_right_arithmetic", ElementOp::kShiftRightArithmetic, 2, Types::kInt},
+    {"shift_right_logical", ElementOp::kShiftRightLogical, 2, Types::kInt},
+    {"compare", ElementOp::kCompare, 2, Types::kAny},
+    {"select", ElementOp::kSelect, 3, Types::kAny},
+    {"clamp", ElementOp::kClamp, 3, Types::kAny},
+};
+
+const ElementwiseOp* Find(std::string_view name) {
+  if (name.starts_with("stablehlo.")) name.remove_prefix(10);
+  for (const ElementwiseOp& op : kOps) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+// The operand whose element type the op's constraints are about: select's
+// and clamp's operand, not the predicate or the bounds... of which clamp's
+// min has the operand's type anyway.
+size_t TypedOperand(ElementOp op) { return op == ElementOp::kSelect ? 1 : 0; }
+
+AdapterSupport SupportsElementwise(const Case& c) {
+  const ElementwiseOp* op = Find(c.op);
+  if (op == nullptr) return AdapterSupport::No(c.op + " is not an elementwise op");
+  if (AdapterSupport real = SupportsTensors(c); !real.supported) return real;
+  if (c.operands.size() != op->operands || c.result_types.size() != 1) {
+    return AdapterSupport::No(absl::StrCat(c.op, " needs ", op->operands, " operands"));
+  }
+  const ElementType type = c.operands[TypedOperand(op->op)].element_type();
+  if (!Allows(op->types, type)) {
+    return AdapterSupport::No(absl::StrCat(c.op, " does not take ", std::string(Name(type))));
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::StatusOr<CompareType> CompareTypeOf(const Case& c, ElementType type) {
+  HLOCHECK_ASSIGN_OR_RETURN(const std::string name, EnumAttribute(c, "compare_type", ""));
+  if (name == "TOTALORDER") return CompareType::kTotalOrder;
+  if (name == "FLOAT" || (name.empty() && IsFloat(type))) return CompareType::kFloat;
+  if (name == "SIGNED" || (name.empty() && IsSignedInt(type))) return CompareType::kSigned;
+  if (name == "UNSIGNED" || name.empty()) return CompareType::kUnsigned;
+  return absl::InvalidArgumentError(absl::StrCat("compare: unknown compare_type ", name));
+}
+
+absl::Status FillCompare(const Case& c, ElementwiseArgs& args) {
+  HLOCHECK_ASSIGN_OR_RETURN(const ComparisonDirection direction,
+                            ComparisonDirectionAttribute(c, "comparison_direction"));
+  args.direction = static_cast<CompareDirection>(direction);
+  HLOCHECK_ASSIGN_OR_RETURN(args.compare_type, CompareTypeOf(c, c.operands[0].element_type()));
+  // A float compared as SIGNED or UNSIGNED is not valid; the kernels compare
+  // floats by value or by totalOrder only.
+  if (IsFloat(c.operands[0].element_type()) && args.compare_type != CompareType::kFloat &&
+      args.compare_type != CompareType::kTotalOrder) {
+    return absl::InvalidArgumentError("compare: a float compare_type must be FLOAT or TOTALORDER");
+  }
+  return absl::OkStatus();
+}
+
+// The shapes every operand must have: the result's, or rank 0 where the
+// op broadcasts a scalar (select's predicate, clamp's bounds).
+absl::Status CheckShapes(const Case& c, const ElementwiseOp& op) {
+  const TensorType& result = c.result_types[0];
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    const Tensor& operand = c.operands[i];
+    const bool may_broadcast =
+        (op.op == ElementOp::kSelect && i == 0) || (op.op == ElementOp::kClamp && i != 1);
+    if (operand.shape() != result.shape && !(may_broadcast && operand.shape().empty())) {
+      return absl::InvalidArgumentError(absl::StrCat(c.op, ": operand ", i, " is ",
+                                                     operand.type().ToString(), ", the result ",
+                                                     result.ToString()));
+    }
+  }
+  // Same element types where the op keeps them.
+  const ElementType typed = c.operands[TypedOperand(op.op)].element_type();
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    const bool predicate = op.op == ElementOp::kSelect && i == 0;
+    if (!predicate && c.operands[i].element_type() != typed) {
+      return absl::InvalidArgumentError(absl::StrCat(c.op, ": operands of different types"));
+    }
+  }
+  const bool bool_result = op.op == ElementOp::kCompare || op.op == ElementOp::kIsFinite;
+  if (op.op != ElementOp::kConvert && !bool_result && result.element_type != typed) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.op, ": the result is not of the operands' type"));
+  }
+  if (bool_result && !IsBool(result.element_type)) {
+    return absl::InvalidArgumentError(absl::StrCat(c.op, ": the result is not i1"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Results> RunElementwise(const Case& c, Context& context) {
+  const ElementwiseOp* op = Find(c.op);
+  if (op == nullptr) return absl::UnimplementedError(c.op + " is not an elementwise op");
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, op->operands));
+  HLOCHECK_RETURN_IF_ERROR(CheckShapes(c, *op));
+  ElementwiseArgs args;
+  args.op = op->op;
+  std::optional<ElementKind> in = KindOf(c.operands[TypedOperand(op->op)].element_type());
+  std::optional<ElementKind> out = KindOf(c.result_types[0].element_type);
+  if (!in.has_value() || !out.has_value()) {
+    return absl::UnimplementedError(c.op + ": complex types are not implemented on CUDA yet");
+  }
+  args.in = *in;
+  args.out = *out;
+  args.flush_subnormals = context.faults().flush_subnormals;
+  if (op->op == ElementOp::kCompare) HLOCHECK_RETURN_IF_ERROR(FillCompare(c, args));
+
+  std::vector<Buffer> operands;
+  for (const Tensor& operand : c.operands) {
+    HLOCHECK_ASSIGN_OR_RETURN(Buffer buffer, context.Upload(operand));
+    operands.push_back(std::move(buffer));
+  }
+  const TensorType& result_type = c.result_types[0];
+  args.n = result_type.num_elements();
+  const void** inputs[] = {&args.a, &args.b, &args.c};
+  int64_t* strides[] = {&args.a_stride, &args.b_stride, &args.c_stride};
+  for (size_t i = 0; i < operands.size(); ++i) {
+    *inputs[i] = operands[i].data();
+    *strides[i] = c.operands[i].shape() == result_type.shape ? 1 : 0;
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(
+      Buffer result,
+      context.Allocate(static_cast<size_t>(args.n) * ContainerBytes(result_type.element_type)));
+  args.z = result.data();
+  HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().Elementwise(args)));
+  HLOCHECK_ASSIGN_OR_RETURN(Tensor tensor, context.Download(result, result_type));
+  Results results;
+  results.push_back(std::move(tensor));
+  return results;
+}
+
+}  // namespace
+
+std::vector<OpEntry> ElementwiseOps() {
+  std::vector<OpEntry> ops;
+  for (const ElementwiseOp& op : kOps) {
+    ops.push_back({op.name, &SupportsElementwise, &RunElementwise});
+  }
+  return ops;
+}
+
+}  // namespace hlocheck::cuda

@@ -1,0 +1,101 @@
+// The data-movement kernels: the strided copy every data-movement op is
+// built from (kernel_api.h's StridedCopyArgs), and iota.
+#ifndef HLOCHECK_ADAPTERS_CUDA_KERNELS_DATA_MOVEMENT_KERNELS_H_
+#define HLOCHECK_ADAPTERS_CUDA_KERNELS_DATA_MOVEMENT_KERNELS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "adapters/cuda/kernels/elementwise_kernels.h"
+#include "adapters/cuda/kernels/kernel_api.h"
+
+namespace hlocheck::cuda {
+
+// One element of 16 bytes (complex<f64>), moved as two words.
+struct Word16 {
+  uint64_t low;
+  uint64_t high;
+};
+
+// Element size of a tile edge for the planted fault below: a transpose
+// that tiles by 32 and gets the last column of each tile wrong.
+inline constexpr int64_t kFaultTile = 32;
+
+template <typename Word>
+struct StridedCopy {
+  StridedCopyArgs args;
+
+  HLOCHECK_HD void operator()(int64_t i) const {
+    int64_t rest = i;
+    int64_t out_offset = args.out_base;
+    int64_t in_offset = args.in_base;
+    bool inside = true;
+    for (int d = args.rank - 1; d >= 0; --d) {
+      const int64_t r = rest % args.dims[d];
+      rest /= args.dims[d];
+      out_offset += r * args.out_strides[d];
+      const int64_t q = r * args.mul[d] + args.add[d];
+      if (q < 0 || q % args.div[d] != 0 || q / args.div[d] >= args.in_dims[d]) {
+        inside = false;
+      } else {
+        int64_t t = q / args.div[d];
+        if (args.fault_tile_edge && d == args.rank - 1 && r % kFaultTile == kFaultTile - 1 &&
+            t > 0) {
+          --t;  // the planted fault: a neighbour's element on the tile's edge
+        }
+        in_offset += t * args.in_strides[d];
+      }
+    }
+    Word* out = static_cast<Word*>(args.out);
+    if (inside) {
+      out[out_offset] = static_cast<const Word*>(args.in)[in_offset];
+    } else {
+      Word padding;
+      const uint8_t* from = args.padding;
+      uint8_t* to = reinterpret_cast<uint8_t*>(&padding);
+      for (unsigned b = 0; b < sizeof(Word); ++b) to[b] = from[b];
+      out[out_offset] = padding;
+    }
+  }
+};
+
+template <typename Exec>
+std::string RunStridedCopy(const Exec& exec, const StridedCopyArgs& args) {
+  int64_t n = 1;
+  for (int d = 0; d < args.rank; ++d) n *= args.dims[d];
+  if (n == 0) return "";
+  switch (args.element_bytes) {
+    case 1:
+      return exec.ForEach(n, StridedCopy<uint8_t>{args});
+    case 2:
+      return exec.ForEach(n, StridedCopy<uint16_t>{args});
+    case 4:
+      return exec.ForEach(n, StridedCopy<uint32_t>{args});
+    case 8:
+      return exec.ForEach(n, StridedCopy<uint64_t>{args});
+    case 16:
+      return exec.ForEach(n, StridedCopy<Word16>{args});
+    default:
+      return "strided copy: elements of " + std::to_string(args.element_bytes) + " bytes";
+  }
+}
+
+struct IotaFunctor {
+  IotaArgs args;
+  HLOCHECK_HD void operator()(int64_t i) const {
+    Number n;
+    n.is_signed = true;
+    n.i = static_cast<uint64_t>((i / args.inner) % args.extent);
+    StoreNumber(args.kind, args.out, i, n);
+  }
+};
+
+template <typename Exec>
+std::string RunIota(const Exec& exec, const IotaArgs& args) {
+  if (args.n == 0) return "";
+  return exec.ForEach(args.n, IotaFunctor{args});
+}
+
+}  // namespace hlocheck::cuda
+
+#endif  // HLOCHECK_ADAPTERS_CUDA_KERNELS_DATA_MOVEMENT_KERNELS_H_

@@ -1,0 +1,220 @@
+// What the CUDA adapter's host code asks of a machine: memory, and a few
+// families of kernels over plain buffers. Two machines implement it with the
+// same kernel templates (kernels/*_kernels.h): the GPU (device_machine.cu,
+// a grid of CUDA threads) and the host (host_machine.cc, the same functors
+// in a loop), so that the kernels' indexing and dispatch are tested on every
+// machine, and only their arithmetic differs (CUDA's math library on the
+// GPU, the C library on the host).
+//
+// This header is compiled by nvcc as well as g++: plain structs only, no
+// project headers beyond the kernels' own, no Abseil.
+#ifndef HLOCHECK_ADAPTERS_CUDA_KERNELS_KERNEL_API_H_
+#define HLOCHECK_ADAPTERS_CUDA_KERNELS_KERNEL_API_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "adapters/cuda/kernels/float_codec.h"
+
+namespace hlocheck::cuda {
+
+// How an element is stored and computed. Sub-byte integers sit sign- or
+// zero-extended in one byte (`bits` says their width); the float formats
+// narrower than f32 are bit patterns of `mini`, computed in float.
+enum class Storage : uint8_t {
+  kBool,
+  kSigned,
+  kUnsigned,
+  kMini8,
+  kMini16,
+  kF32,
+  kF64,
+};
+
+struct ElementKind {
+  Storage storage = Storage::kF32;
+  int bits = 32;  // the value's width: 1 for bool, 2..64 for integers, the format's for floats
+  int bytes = 4;  // the container's
+  MiniFloat mini = {};  // kMini8, kMini16
+};
+
+// Elementwise ops. Unary ops read a; binary a and b; select reads the
+// predicate from a and chooses b or c; clamp is clamp(a = min, b = x, c = max).
+enum class ElementOp : uint8_t {
+  // unary, result of the operand's kind
+  kAbs,
+  kNegate,
+  kSign,
+  kSqrt,
+  kRsqrt,
+  kCbrt,
+  kExponential,
+  kExponentialMinusOne,
+  kLog,
+  kLogPlusOne,
+  kLogistic,
+  kSine,
+  kCosine,
+  kTan,
+  kTanh,
+  kFloor,
+  kCeil,
+  kRoundNearestEven,
+  kRoundNearestAfz,
+  kNot,
+  kPopcnt,
+  kCountLeadingZeros,
+  // unary, result of another kind
+  kIsFinite,  // -> bool
+  kConvert,   // -> out kind, as the spec's convert
+  // binary
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kRemainder,
+  kMaximum,
+  kMinimum,
+  kPower,
+  kAtan2,
+  kAnd,
+  kOr,
+  kXor,
+  kShiftLeft,
+  kShiftRightArithmetic,
+  kShiftRightLogical,
+  kCompare,  // -> bool, by `direction` and `compare_type`
+  // ternary
+  kSelect,
+  kClamp,
+};
+
+enum class CompareDirection : uint8_t { kEq, kNe, kGe, kGt, kLe, kLt };
+enum class CompareType : uint8_t { kFloat, kTotalOrder, kSigned, kUnsigned };
+
+struct ElementwiseArgs {
+  ElementOp op = ElementOp::kAdd;
+  ElementKind in;   // the operands' (select: b's and c's)
+  ElementKind out;  // the result's
+  const void* a = nullptr;
+  const void* b = nullptr;
+  const void* c = nullptr;
+  // Element strides: 0 reads element 0 everywhere (a scalar that
+  // broadcasts: clamp's bounds, select's predicate).
+  int64_t a_stride = 1;
+  int64_t b_stride = 1;
+  int64_t c_stride = 1;
+  void* z = nullptr;
+  int64_t n = 0;
+  CompareDirection direction = CompareDirection::kEq;
+  CompareType compare_type = CompareType::kFloat;
+  // A planted fault (faulty-cuda-ftz): f32 inputs and results below the
+  // smallest normal become zero of their sign, as with nvcc -ftz=true.
+  bool flush_subnormals = false;
+};
+
+inline constexpr int kMaxRank = 8;
+
+// Copies a box of the result from the operand, element by element (the
+// data-movement ops are all one of these, or a few): result element at
+// coordinates r (0 <= r[d] < dims[d]) is at out_base + sum r[d] *
+// out_strides[d]; it reads operand coordinate t = r[d] * mul[d] + add[d] of
+// the operand's dimension source_dim[d]... expressed per result dimension:
+// q = (r[d] * mul[d] + add[d]), valid when q % div[d] == 0 and 0 <= q /
+// div[d] < in_dims[d], at offset (q / div[d]) * in_strides[d]. An element
+// with any invalid dimension takes `padding` (bytes of one element).
+//   transpose: in_strides[d] = the operand's stride of perm[d]
+//   broadcast: in_strides[d] = 0 for new dimensions
+//   slice: mul = stride, add = start;  reverse: mul = -1, add = size - 1
+//   pad: add = -low, div = interior + 1
+struct StridedCopyArgs {
+  int rank = 0;
+  int element_bytes = 4;
+  int64_t dims[kMaxRank] = {};
+  int64_t out_strides[kMaxRank] = {};
+  int64_t out_base = 0;
+  int64_t mul[kMaxRank] = {};
+  int64_t add[kMaxRank] = {};
+  int64_t div[kMaxRank] = {};
+  int64_t in_dims[kMaxRank] = {};
+  int64_t in_strides[kMaxRank] = {};
+  int64_t in_base = 0;
+  const void* in = nullptr;
+  void* out = nullptr;
+  uint8_t padding[16] = {};
+  // A planted fault, for the faulty CUDA backends (adapters/cuda/cuda_faults.h).
+  bool fault_tile_edge = false;
+};
+
+// out[i] = the coordinate of element i along `dimension` of `dims`,
+// converted to `kind` exactly as convert would from an integer.
+struct IotaArgs {
+  ElementKind kind;
+  int64_t n = 0;
+  int64_t inner = 1;   // product of the dimensions after `dimension`
+  int64_t extent = 1;  // size of `dimension`
+  void* out = nullptr;
+};
+
+enum class Combiner : uint8_t { kAdd, kMultiply, kMaximum, kMinimum, kAnd, kOr, kXor };
+
+// rows x columns, row-major: out[r] = init combined with every element of
+// row r, in a tree: `lanes` partial results per row (lane l takes columns
+// l, l + lanes, ...), then halving pairs. Float types narrower than f32 are
+// accumulated in f32 and rounded once at the end (as XLA does).
+struct ReduceRowsArgs {
+  Combiner combiner = Combiner::kAdd;
+  ElementKind kind;
+  int64_t rows = 0;
+  int64_t columns = 0;
+  const void* in = nullptr;
+  const void* init = nullptr;  // one element, in machine memory
+  void* out = nullptr;
+  bool fault_drop_last_block = false;
+};
+
+// Batched row-major matrix product in the element type: out[b] (m x n) =
+// lhs[b] (m x k) * rhs[b] (k x n), accumulated in f32 for float types up to
+// f32 (f64 for f64), in 64 bits wrapped to the width for integers, and
+// rounded once to the result. `tf32` truncates f32 operands to TF32 first
+// (only the faulty backend sets it).
+struct MatmulArgs {
+  ElementKind in;
+  ElementKind out;
+  int64_t batch = 1;
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  const void* lhs = nullptr;
+  const void* rhs = nullptr;
+  void* out_data = nullptr;
+  bool tf32 = false;
+};
+
+// A machine: memory and kernels. Errors are returned as text ("" is
+// success); a kernel's own error surfaces at the next Synchronize.
+class Machine {
+ public:
+  virtual ~Machine() = default;
+  virtual std::string Describe() const = 0;
+  virtual bool on_device() const = 0;
+
+  virtual std::string Allocate(size_t bytes, void** pointer) = 0;
+  virtual void Free(void* pointer) = 0;
+  virtual std::string CopyIn(void* destination, const void* source, size_t bytes) = 0;
+  virtual std::string CopyOut(void* destination, const void* source, size_t bytes) = 0;
+  virtual std::string Synchronize() = 0;
+
+  virtual std::string Elementwise(const ElementwiseArgs& args) = 0;
+  virtual std::string StridedCopy(const StridedCopyArgs& args) = 0;
+  virtual std::string Iota(const IotaArgs& args) = 0;
+  virtual std::string ReduceRows(const ReduceRowsArgs& args) = 0;
+  virtual std::string Matmul(const MatmulArgs& args) = 0;
+  // Whether Matmul of these kinds goes to the vendor library (cuBLAS).
+  virtual bool HasLibraryMatmul(const ElementKind&) const { return false; }
+};
+
+}  // namespace hlocheck::cuda
+
+#endif  // HLOCHECK_ADAPTERS_CUDA_KERNELS_KERNEL_API_H_

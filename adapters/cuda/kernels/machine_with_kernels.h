@@ -1,0 +1,39 @@
+// The kernels of kernel_api.h's Machine, once for any executor: a machine
+// (device_machine.cu, host_machine.cc) derives from this with its Exec and
+// adds memory. Exec::ForEach(n, functor) runs functor(i) for i in [0, n)
+// and returns "" or the launch's error.
+#ifndef HLOCHECK_ADAPTERS_CUDA_KERNELS_MACHINE_WITH_KERNELS_H_
+#define HLOCHECK_ADAPTERS_CUDA_KERNELS_MACHINE_WITH_KERNELS_H_
+
+#include <string>
+
+#include "adapters/cuda/kernels/contraction_kernels.h"
+#include "adapters/cuda/kernels/data_movement_kernels.h"
+#include "adapters/cuda/kernels/elementwise_kernels.h"
+#include "adapters/cuda/kernels/kernel_api.h"
+#include "adapters/cuda/kernels/reduction_kernels.h"
+
+namespace hlocheck::cuda {
+
+template <typename Exec>
+class MachineWithKernels : public Machine {
+ public:
+  std::string Elementwise(const ElementwiseArgs& args) override {
+    return RunElementwise(exec(), args);
+  }
+  std::string StridedCopy(const StridedCopyArgs& args) override {
+    return RunStridedCopy(exec(), args);
+  }
+  std::string Iota(const IotaArgs& args) override { return RunIota(exec(), args); }
+  std::string ReduceRows(const ReduceRowsArgs& args) override {
+    return RunReduceRows(exec(), *this, args);
+  }
+  std::string Matmul(const MatmulArgs& args) override { return RunMatmul(exec(), args); }
+
+ protected:
+  virtual const Exec& exec() const = 0;
+};
+
+}  // namespace hlocheck::cuda
+
+#endif  // HLOCHECK_ADAPTERS_CUDA_KERNELS_MACHINE_WITH_KERNELS_H_

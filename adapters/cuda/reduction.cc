@@ -1,0 +1,148 @@
+// The CUDA adapter's reduce: one input whose body is a single commutative
+// op of its two arguments (add, multiply, maximum, minimum, and, or, xor),
+// as a tree over rows (kernels/reduction_kernels.h). The reduced dimensions
+// are moved last by a strided copy first where they are not already. Other
+// bodies, several inputs, and the window and scatter reductions are not
+// implemented on CUDA yet (Supports says so).
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "adapters/cuda/cuda_internal.h"
+#include "core/case_attributes.h"
+#include "core/status_macros.h"
+
+namespace hlocheck::cuda {
+namespace {
+
+// The combiner of a body `{ ^bb(a, b): r = OP(a, b) (or OP(b, a)); return r }`
+// whose arguments are rank-0 tensors of `type`.
+std::optional<Combiner> CombinerOf(const Region& region, ElementType type) {
+  if (region.blocks.size() != 1) return std::nullopt;
+  const Block& block = region.blocks[0];
+  if (block.arguments.size() != 2 || block.operations.size() != 2) return std::nullopt;
+  for (const ValueType& argument : block.argument_types) {
+    if (!argument.is_tensor() || argument.tensor().element_type != type ||
+        !argument.tensor().shape.empty()) {
+      return std::nullopt;
+    }
+  }
+  const Operation& op = block.operations[0];
+  const Operation& terminator = block.operations[1];
+  if (terminator.name != "stablehlo.return" || terminator.operands.size() != 1 ||
+      op.results.size() != 1 || terminator.operands[0] != op.results[0] ||
+      op.operands.size() != 2 || !op.regions.empty()) {
+    return std::nullopt;
+  }
+  const ValueId a = block.arguments[0];
+  const ValueId b = block.arguments[1];
+  const bool of_pair =
+      (op.operands[0] == a && op.operands[1] == b) || (op.operands[0] == b && op.operands[1] == a);
+  if (!of_pair) return std::nullopt;
+  const bool logical = IsBool(type) || IsInteger(type);
+  if (op.name == "stablehlo.add") return Combiner::kAdd;
+  if (op.name == "stablehlo.multiply") return Combiner::kMultiply;
+  if (op.name == "stablehlo.maximum") return Combiner::kMaximum;
+  if (op.name == "stablehlo.minimum") return Combiner::kMinimum;
+  if (logical && op.name == "stablehlo.and") return Combiner::kAnd;
+  if (logical && op.name == "stablehlo.or") return Combiner::kOr;
+  if (logical && op.name == "stablehlo.xor") return Combiner::kXor;
+  return std::nullopt;
+}
+
+AdapterSupport SupportsReduce(const Case& c) {
+  if (AdapterSupport tensors = SupportsTensors(c); !tensors.supported) return tensors;
+  if (c.operands.size() != 2 || c.result_types.size() != 1 || c.regions.size() != 1) {
+    return AdapterSupport::No("reduce of several inputs is not implemented on CUDA yet");
+  }
+  if (c.operands[0].rank() > kMaxRank) return AdapterSupport::No("reduce: rank above 8");
+  if (!CombinerOf(c.regions[0], c.operands[0].element_type()).has_value()) {
+    return AdapterSupport::No(
+        "reduce: only a body of one add, multiply, maximum, minimum, and, or or xor of its "
+        "arguments is implemented on CUDA");
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunReduce(const Case& c, Context& context) {
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 2));
+  if (c.regions.size() != 1) return absl::InvalidArgumentError("reduce needs a body");
+  const Tensor& input = c.operands[0];
+  const Tensor& init = c.operands[1];
+  const TensorType& type = c.result_types[0];
+  const ElementType element = input.element_type();
+  std::optional<Combiner> combiner = CombinerOf(c.regions[0], element);
+  std::optional<ElementKind> kind = KindOf(element);
+  if (!combiner.has_value() || !kind.has_value()) {
+    return absl::UnimplementedError("reduce: this body or type is not implemented on CUDA");
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> dims, IntListAttribute(c, "dimensions"));
+  const Shape& shape = input.shape();
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  std::vector<bool> reduced(rank, false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank || reduced[d]) {
+      return absl::InvalidArgumentError("reduce: dimensions are not distinct operand dimensions");
+    }
+    reduced[d] = true;
+  }
+  // The kept dimensions in order, then the reduced ones in order.
+  std::vector<int64_t> order;
+  Shape kept_shape;
+  int64_t rows = 1;
+  int64_t columns = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reduced[d]) {
+      order.push_back(d);
+      kept_shape.push_back(shape[d]);
+      rows *= shape[d];
+    }
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    if (reduced[d]) {
+      order.push_back(d);
+      columns *= shape[d];
+    }
+  }
+  if (type.shape != kept_shape || type.element_type != element || init.rank() != 0 ||
+      init.element_type() != element) {
+    return absl::InvalidArgumentError("reduce: the result or init value does not fit");
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer in, context.Upload(input));
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer init_buffer, context.Upload(init));
+  const int bytes = ContainerBytes(element);
+  Buffer moved;
+  const void* rows_data = in.data();
+  if (!std::is_sorted(order.begin(), order.end())) {
+    Shape moved_shape;
+    for (int64_t d : order) moved_shape.push_back(shape[d]);
+    HLOCHECK_ASSIGN_OR_RETURN(moved, context.Allocate(static_cast<size_t>(input.bytes().size())));
+    HLOCHECK_RETURN_IF_ERROR(
+        context.Check(c, context.machine().StridedCopy(PermutingCopy(
+                             shape, moved_shape, order, bytes, in.data(), moved.data()))));
+    rows_data = moved.data();
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer out, context.Allocate(static_cast<size_t>(rows * bytes)));
+  ReduceRowsArgs args;
+  args.combiner = *combiner;
+  args.kind = *kind;
+  args.rows = rows;
+  args.columns = columns;
+  args.in = rows_data;
+  args.init = init_buffer.data();
+  args.out = out.data();
+  args.fault_drop_last_block = context.faults().drop_last_block;
+  HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().ReduceRows(args)));
+  HLOCHECK_ASSIGN_OR_RETURN(Tensor result, context.Download(out, type));
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
+
+}  // namespace
+
+std::vector<OpEntry> ReductionOps() { return {{"reduce", &SupportsReduce, &RunReduce}}; }
+
+}  // namespace hlocheck::cuda

@@ -1,0 +1,210 @@
+// The CUDA kernels' scalar functions (adapters/cuda/kernels/scalar.h and
+// elementwise_kernels.h), compiled here as host code: convert between every
+// pair of real types against core's conversion, integer arithmetic at its
+// edges, totalOrder keys, and the reduction tree's lane counts.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "adapters/cuda/cuda_internal.h"
+#include "adapters/cuda/kernels/elementwise_kernels.h"
+#include "adapters/cuda/kernels/reduction_kernels.h"
+#include "adapters/cuda/kernels/scalar.h"
+#include "core/element_type.h"
+#include "core/element_value.h"
+
+namespace hlocheck {
+namespace {
+
+using cuda::ElementKind;
+
+std::vector<ElementType> RealTypes() {
+  std::vector<ElementType> types;
+  for (ElementType t : AllElementTypes()) {
+    if (!IsComplex(t)) types.push_back(t);
+  }
+  return types;
+}
+
+// A valid element of `type` from raw bits: what a tensor of that type can
+// hold (sub-byte integers sign- or zero-extended, narrow floats in the
+// format's low bits, booleans 0 or 1).
+std::vector<uint8_t> ElementFromBits(ElementType type, uint64_t bits) {
+  std::vector<uint8_t> bytes(ContainerBytes(type), 0);
+  if (IsBool(type)) {
+    bytes[0] = bits & 1;
+  } else if (IsInteger(type)) {
+    const bool is_signed = IsSignedInt(type);
+    const uint64_t value = cuda::WrapBits(bits, BitWidth(type), is_signed);
+    std::memcpy(bytes.data(), &value, bytes.size());
+  } else if (type == ElementType::kF32 || type == ElementType::kF64) {
+    std::memcpy(bytes.data(), &bits, bytes.size());
+  } else {
+    const uint64_t value = bits & ((uint64_t{1} << Format(type).total_bits()) - 1);
+    std::memcpy(bytes.data(), &value, bytes.size());
+  }
+  return bytes;
+}
+
+bool IsNanElement(ElementType type, const std::vector<uint8_t>& bytes) {
+  if (!IsFloat(type)) return false;
+  uint64_t bits = 0;
+  std::memcpy(&bits, bytes.data(), bytes.size());
+  if (type == ElementType::kF32)
+    return std::isnan(std::bit_cast<float>(static_cast<uint32_t>(bits)));
+  if (type == ElementType::kF64) return std::isnan(std::bit_cast<double>(bits));
+  return DecodeFloat(Format(type), bits).cls == ExactValue::Class::kNaN;
+}
+
+void ExpectConvertsAsCore(ElementType from, ElementType to, uint64_t bits) {
+  const std::vector<uint8_t> in = ElementFromBits(from, bits);
+  std::vector<uint8_t> expected(ContainerBytes(to), 0);
+  std::vector<uint8_t> got(ContainerBytes(to), 0);
+  ConvertElement(from, in.data(), to, expected.data());
+  const ElementKind in_kind = *cuda::KindOf(from);
+  const ElementKind out_kind = *cuda::KindOf(to);
+  cuda::StoreNumber(out_kind, got.data(), 0, cuda::LoadNumber(in_kind, in.data(), 0));
+  if (IsNanElement(to, expected) && IsNanElement(to, got)) return;  // payloads are free
+  EXPECT_EQ(got, expected) << Name(from) << " -> " << Name(to) << " of bits 0x" << std::hex << bits;
+}
+
+// Every pair of real types, on the patterns at the edges of each type.
+TEST(CudaScalar, ConvertMatchesCoreOnEdges) {
+  std::vector<uint64_t> patterns = {0, 1, 2, 3, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff};
+  for (int shift : {23, 31, 52, 53, 62, 63}) {
+    patterns.push_back(uint64_t{1} << shift);
+    patterns.push_back((uint64_t{1} << shift) - 1);
+    patterns.push_back((uint64_t{1} << shift) + 1);
+  }
+  for (uint64_t p : {0x7f800000ull, 0xff800000ull, 0x7fc00000ull, 0x4f000000ull, 0xdf000000ull,
+                     0x5f800000ull, 0x3f000000ull, 0xbf7fffffull, 0x7ff0000000000000ull,
+                     0xc3e0000000000000ull, 0x43f0000000000000ull, 0x43dfffffffffffffull,
+                     0xfff8000000000000ull, 0x0000000000000001ull, 0x8000000000000000ull,
+                     0xffffffffffffffffull, 0x7fffffffffffffffull, 0x0020000000000001ull}) {
+    patterns.push_back(p);
+  }
+  for (ElementType from : RealTypes()) {
+    for (ElementType to : RealTypes()) {
+      for (uint64_t bits : patterns) ExpectConvertsAsCore(from, to, bits);
+    }
+  }
+}
+
+// Every pattern of every type of at most 16 bits, into every real type.
+TEST(CudaScalar, ConvertMatchesCoreOnEveryNarrowPattern) {
+  for (ElementType from : RealTypes()) {
+    if (BitWidth(from) > 16) continue;
+    for (ElementType to : RealTypes()) {
+      for (uint64_t bits = 0; bits < (uint64_t{1} << BitWidth(from)); ++bits) {
+        ExpectConvertsAsCore(from, to, bits);
+      }
+    }
+  }
+}
+
+RC_GTEST_PROP(CudaScalarProperty, ConvertMatchesCoreOnRandomPatterns, (uint64_t bits)) {
+  const std::vector<ElementType> types = RealTypes();
+  const auto from = *rc::gen::elementOf(types);
+  const auto to = *rc::gen::elementOf(types);
+  ExpectConvertsAsCore(from, to, bits);
+  RC_ASSERT(!::testing::Test::HasFailure());
+}
+
+TEST(CudaScalar, IntegerEdgesAreXlas) {
+  using cuda::IntDivide;
+  using cuda::IntPower;
+  using cuda::IntRemainder;
+  const uint64_t min64 = uint64_t{1} << 63;
+  const uint64_t minus_one = ~uint64_t{0};
+  EXPECT_EQ(IntDivide(7, 0, true), minus_one);
+  EXPECT_EQ(IntDivide(min64, minus_one, true), min64);
+  EXPECT_EQ(IntDivide(static_cast<uint64_t>(-7), 2, true), static_cast<uint64_t>(-3));
+  EXPECT_EQ(IntRemainder(7, 0, true), 7u);
+  EXPECT_EQ(IntRemainder(min64, minus_one, true), 0u);
+  EXPECT_EQ(IntRemainder(static_cast<uint64_t>(-7), 2, true), static_cast<uint64_t>(-1));
+  EXPECT_EQ(IntDivide(7, 0, false), minus_one);
+  EXPECT_EQ(IntPower(3, 4, true), 81u);
+  EXPECT_EQ(IntPower(2, static_cast<uint64_t>(-1), true), 0u);
+  EXPECT_EQ(IntPower(minus_one, static_cast<uint64_t>(-3), true), minus_one);
+  EXPECT_EQ(IntPower(1, static_cast<uint64_t>(-3), true), 1u);
+  EXPECT_EQ(IntPower(2, 64, false), 0u);  // wraps as repeated multiplication
+}
+
+TEST(CudaScalar, ShiftsPastTheWidth) {
+  using cuda::IntShift;
+  using cuda::ShiftKind;
+  // si4: -8 >> 5 is the sign fill; ui4 0b1000 >>a 1 shifts its top bit in.
+  EXPECT_EQ(
+      cuda::WrapBits(IntShift(static_cast<uint64_t>(-8), 5, 4, true, ShiftKind::kRightArithmetic),
+                     4, true),
+      static_cast<uint64_t>(-1));
+  EXPECT_EQ(cuda::WrapBits(IntShift(8, 1, 4, false, ShiftKind::kRightArithmetic), 4, false),
+            0b1100u);
+  EXPECT_EQ(IntShift(1, 4, 4, false, ShiftKind::kLeft), 0u);
+  EXPECT_EQ(IntShift(0xff, 8, 8, false, ShiftKind::kRightLogical), 0u);
+  // The amount is read unsigned in the type's width: si8 -1 is 255.
+  EXPECT_EQ(IntShift(1, static_cast<uint64_t>(-1), 8, true, ShiftKind::kLeft), 0u);
+  EXPECT_EQ(IntShift(1, 3, 8, true, ShiftKind::kLeft), 8u);
+}
+
+TEST(CudaScalar, CountsWithinTheWidth) {
+  EXPECT_EQ(cuda::CountLeadingZeros(1, 4), 3);
+  EXPECT_EQ(cuda::CountLeadingZeros(0, 2), 2);
+  EXPECT_EQ(cuda::CountLeadingZeros(static_cast<uint64_t>(-1), 8), 0);
+  EXPECT_EQ(cuda::PopCount(cuda::WrapBits(static_cast<uint64_t>(-1), 4, true) & cuda::WidthMask(4)),
+            4);
+}
+
+TEST(CudaScalar, IntToDoubleRoundsToOdd) {
+  EXPECT_EQ(cuda::IntToDoubleRoundOdd(12345), 12345.0);
+  // 2^53 + 1 is not a double: rounding to odd keeps the sticky bit (2^53 + 2).
+  EXPECT_EQ(cuda::IntToDoubleRoundOdd((uint64_t{1} << 53) + 1), 9007199254740994.0);
+  EXPECT_EQ(cuda::IntToDoubleRoundOdd(uint64_t{1} << 63), 9223372036854775808.0);
+  // i64 2^62 + 2^38 + 1 to f32: halfway plus a sticky bit, so up.
+  const uint64_t x = (uint64_t{1} << 62) + (uint64_t{1} << 38) + 1;
+  EXPECT_EQ(static_cast<float>(cuda::IntToDoubleRoundOdd(x)), std::nextafter(0x1p62f, 1e30f));
+}
+
+TEST(CudaScalar, TotalOrderKeysOrderF16AsValues) {
+  const ElementKind f16 = *cuda::KindOf(ElementType::kF16);
+  std::vector<uint16_t> patterns;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    if (!std::isnan(cuda::DecodeMiniFloat(f16.mini, bits))) patterns.push_back(bits);
+  }
+  std::sort(patterns.begin(), patterns.end(), [](uint16_t a, uint16_t b) {
+    return cuda::TotalOrderKey(a, 16) < cuda::TotalOrderKey(b, 16);
+  });
+  for (size_t i = 1; i < patterns.size(); ++i) {
+    const double a = cuda::DecodeMiniFloat(f16.mini, patterns[i - 1]);
+    const double b = cuda::DecodeMiniFloat(f16.mini, patterns[i]);
+    ASSERT_TRUE(a < b || (a == 0 && b == 0 && std::signbit(a) && !std::signbit(b)))
+        << std::hex << patterns[i - 1] << " " << patterns[i];
+  }
+  EXPECT_LT(cuda::TotalOrderKey(0xfe00, 16), cuda::TotalOrderKey(0xfc00, 16));  // -NaN < -Inf
+  EXPECT_GT(cuda::TotalOrderKey(0x7e00, 16), cuda::TotalOrderKey(0x7c00, 16));  // +NaN > +Inf
+}
+
+TEST(CudaScalar, MaximumPropagatesNanAndOrdersZeros) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(cuda::FloatExtremum(1.0, nan, true)));
+  EXPECT_TRUE(std::isnan(cuda::FloatExtremum(nan, 1.0, false)));
+  EXPECT_FALSE(std::signbit(cuda::FloatExtremum(-0.0, 0.0, true)));
+  EXPECT_TRUE(std::signbit(cuda::FloatExtremum(0.0, -0.0, false)));
+}
+
+TEST(CudaScalar, ReductionLanesAreAWarpAtMost) {
+  EXPECT_EQ(cuda::ReduceLaneCount(0), 1);
+  EXPECT_EQ(cuda::ReduceLaneCount(1), 1);
+  EXPECT_EQ(cuda::ReduceLaneCount(5), 8);
+  EXPECT_EQ(cuda::ReduceLaneCount(32), 32);
+  EXPECT_EQ(cuda::ReduceLaneCount(1000), 32);
+}
+
+}  // namespace
+}  // namespace hlocheck

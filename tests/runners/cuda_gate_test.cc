@@ -1,0 +1,151 @@
+// The CUDA adapter through the gate. Everywhere: its kernels on the host
+// (cuda-host) pass every op and type they implement, and each planted CUDA
+// fault (faulty-cuda-host-*) is caught and shrunk. Where a GPU is present:
+// the same on the device (scripts/gpu-check runs these); where none is,
+// `--backend cuda` is a usage error that says "no CUDA device".
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "adapters/cuda/cuda_adapter.h"
+#include "runners/commands.h"
+#include "runners/gate.h"
+
+namespace hlocheck {
+namespace {
+
+bool HaveCudaDevice() { return CudaAdapter::OnDevice("cuda").ok(); }
+
+absl::StatusOr<GateRun> RunGate(Adapter& adapter, std::vector<std::string> ops, int64_t cases,
+                                std::vector<ElementType> types = {}) {
+  auto registry = spec::DefaultRegistry();
+  HLOCHECK_RETURN_IF_ERROR(registry.status());
+  Oracle oracle(*registry);
+  Gate gate(*registry, &oracle, &adapter);
+  GateOptions options;
+  options.ops = std::move(ops);
+  options.types = std::move(types);
+  options.cases = cases;
+  options.seed = 20261128;
+  return gate.Run(options);
+}
+
+void ExpectEveryOpPasses(Adapter& adapter, int64_t cases) {
+  auto run = RunGate(adapter, CudaAdapter::Ops(), cases);
+  ASSERT_TRUE(run.ok()) << run.status();
+  int64_t passed = 0;
+  std::set<std::string> ops_run;
+  for (const GroupResult& group : run->groups) {
+    EXPECT_EQ(group.failed, 0) << group.op << " " << Name(group.type) << ": "
+                               << (group.findings.empty() ? "" : group.findings[0].reproducer);
+    passed += group.passed;
+    if (group.passed > 0) ops_run.insert(group.op);
+  }
+  // Every op the adapter lists runs for some type: none is listed but
+  // always declined.
+  for (const std::string& op : CudaAdapter::Ops()) {
+    EXPECT_TRUE(ops_run.count(op) > 0) << op << " never ran on " << adapter.name();
+  }
+  EXPECT_GT(passed, 0);
+}
+
+TEST(CudaHostGate, EveryImplementedOpAndTypePasses) {
+  std::unique_ptr<CudaAdapter> adapter = CudaAdapter::OnHost("cuda-host");
+  ExpectEveryOpPasses(*adapter, 60);
+}
+
+TEST(CudaDeviceGate, EveryImplementedOpAndTypePasses) {
+  absl::StatusOr<std::unique_ptr<CudaAdapter>> adapter = CudaAdapter::OnDevice("cuda");
+  if (!adapter.ok()) GTEST_SKIP() << adapter.status().message();
+  ExpectEveryOpPasses(**adapter, 200);
+}
+
+TEST(CudaDevice, WithoutOneTheBackendIsAUsageError) {
+  if (HaveCudaDevice()) GTEST_SKIP() << "a CUDA device is present";
+  absl::StatusOr<std::unique_ptr<Adapter>> adapter = CreateAdapter("cuda", AdapterOptions{});
+  ASSERT_FALSE(adapter.ok());
+  EXPECT_EQ(adapter.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(adapter.status().message().find("no CUDA device"), std::string_view::npos)
+      << adapter.status();
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(RunCommand({"--backend", "cuda", "--ops", "add", "--cases", "5", "--quiet"}),
+            kExitUsage);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("no CUDA device"), std::string::npos) << err;
+}
+
+// `hlocheck spec` lists the cuda column without a GPU: its ops are known
+// without creating it.
+TEST(CudaDevice, ItsOpsAreListedWithoutOne) {
+  std::vector<AdapterDescription> list = ListAdapters();
+  auto cuda = std::find_if(list.begin(), list.end(),
+                           [](const AdapterDescription& d) { return d.name == "cuda"; });
+  ASSERT_NE(cuda, list.end());
+  ASSERT_NE(cuda->implemented_ops, nullptr);
+  EXPECT_EQ(cuda->implemented_ops(), CudaAdapter::Ops());
+  EXPECT_TRUE(RunsOnGpu("cuda"));
+  EXPECT_TRUE(RunsOnGpu("faulty-cuda-tf32"));
+  EXPECT_FALSE(RunsOnGpu("faulty-cuda-host-tf32"));
+  EXPECT_FALSE(RunsOnGpu("cuda-host"));
+}
+
+struct CudaFaultCase {
+  std::string fault;
+  std::string op;
+  ElementType type;
+  int64_t max_minimal_elements;
+
+  friend void PrintTo(const CudaFaultCase& c, std::ostream* out) {
+    *out << c.fault << " on " << c.op << " " << Name(c.type);
+  }
+};
+
+class CudaFaultTest : public ::testing::TestWithParam<CudaFaultCase> {};
+
+void ExpectCaught(Adapter& adapter, const CudaFaultCase& fault) {
+  auto run = RunGate(adapter, {fault.op}, 300, {fault.type});
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_EQ(run->groups.size(), 1u);
+  const GroupResult& group = run->groups[0];
+  EXPECT_GT(group.failed, 0) << adapter.name() << " went unnoticed";
+  ASSERT_FALSE(group.findings.empty());
+  const Finding& finding = group.findings[0];
+  EXPECT_EQ(finding.kind, FindingKind::kMismatch);
+  EXPECT_LE(finding.minimal_elements, fault.max_minimal_elements) << finding.reproducer;
+  EXPECT_LE(finding.minimal_elements, finding.original_elements);
+  EXPECT_NE(finding.reproducer.find("\"stablehlo." + fault.op + "\""), std::string::npos)
+      << finding.reproducer;
+}
+
+TEST_P(CudaFaultTest, IsCaughtAndShrunkOnTheHost) {
+  const CudaFaultCase& fault = GetParam();
+  auto adapter = CreateAdapter("faulty-cuda-host-" + fault.fault, AdapterOptions{});
+  ASSERT_TRUE(adapter.ok()) << adapter.status();
+  ExpectCaught(**adapter, fault);
+}
+
+TEST_P(CudaFaultTest, IsCaughtAndShrunkOnTheDevice) {
+  const CudaFaultCase& fault = GetParam();
+  auto adapter = CreateAdapter("faulty-cuda-" + fault.fault, AdapterOptions{});
+  if (!adapter.ok()) GTEST_SKIP() << adapter.status().message();
+  ExpectCaught(**adapter, fault);
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, CudaFaultTest,
+                         ::testing::Values(
+                             // One subnormal operand is enough.
+                             CudaFaultCase{"ftz", "add", ElementType::kF32, 2},
+                             CudaFaultCase{"tf32", "dot_general", ElementType::kF32, 16},
+                             // A row longer than the tree's 32 lanes and not a multiple of them.
+                             CudaFaultCase{"reduce-drops-block", "reduce", ElementType::kSI32, 600},
+                             // A last dimension that reaches a tile's edge.
+                             CudaFaultCase{"transpose-tile-edge", "transpose", ElementType::kSI8,
+                                           64}),
+                         [](const ::testing::TestParamInfo<CudaFaultCase>& info) {
+                           std::string name = info.param.fault;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace hlocheck
