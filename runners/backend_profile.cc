@@ -138,6 +138,12 @@ absl::StatusOr<BackendProfile> LoadBackendProfile(const std::string& file,
 }
 
 std::string DefaultProfilePath(const std::string& backend) {
+  // The CUDA adapter on a GPU is held to backends/cuda.yaml (its math
+  // library's documented bounds); cuda-host runs the C library instead.
+  if (backend == "cuda") {
+    std::string path = external::BackendsDirectory() + "/cuda.yaml";
+    return std::filesystem::exists(path) ? path : "";
+  }
   for (const char* prefix : {"pjrt:", "external:"}) {
     if (!absl::StartsWith(backend, prefix)) continue;
     std::string name = backend.substr(std::string(prefix).size());

@@ -150,8 +150,12 @@ namespace {
 const std::vector<cuda::OpEntry>& OpTable() {
   static const std::vector<cuda::OpEntry> table = [] {
     std::vector<cuda::OpEntry> ops;
-    for (const auto& family : {cuda::ElementwiseOps(), cuda::DataMovementOps(),
-                               cuda::ReductionOps(), cuda::ContractionOps()}) {
+    for (const auto& family :
+         {cuda::ElementwiseArithmeticOps(), cuda::ElementwiseBitwiseOps(),
+          cuda::ElementwiseCompareSelectOps(), cuda::ElementwiseConversionOps(),
+          cuda::ElementwiseRoundingOps(), cuda::ElementwiseTranscendentalOps(),
+          cuda::ReductionOps(), cuda::ContractionOps(), cuda::DataMovementShapeOps(),
+          cuda::DataMovementIndexingOps(), cuda::DataMovementValuesOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

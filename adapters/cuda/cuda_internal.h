@@ -81,8 +81,15 @@ struct OpEntry {
   absl::StatusOr<Results> (*run)(const Case&, Context&);
 };
 
-std::vector<OpEntry> ElementwiseOps();
-std::vector<OpEntry> DataMovementOps();
+std::vector<OpEntry> ElementwiseArithmeticOps();
+std::vector<OpEntry> ElementwiseBitwiseOps();
+std::vector<OpEntry> ElementwiseCompareSelectOps();
+std::vector<OpEntry> ElementwiseConversionOps();
+std::vector<OpEntry> ElementwiseRoundingOps();
+std::vector<OpEntry> ElementwiseTranscendentalOps();
+std::vector<OpEntry> DataMovementShapeOps();
+std::vector<OpEntry> DataMovementIndexingOps();
+std::vector<OpEntry> DataMovementValuesOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> ContractionOps();
 

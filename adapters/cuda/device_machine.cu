@@ -1,8 +1,8 @@
 // The CUDA adapter's kernels on the GPU: every launch a grid-stride loop
 // of 256-thread blocks on one stream, memory from the stream-ordered
 // allocator, and matrix products of f32, f64, f16 and bf16 through cuBLAS
-// with TF32 and reduced-precision reductions off (a case's precision_config
-// does not permit them: docs/numerics.md). Built only where CMake finds nvcc
+// with TF32 and reduced-precision reductions off (no case's precision_config
+// permits them: docs/numerics.md). Built only where CMake finds nvcc
 // (HLOCHECK_CUDA); device_unavailable.cc stands in otherwise.
 #include <cublasLt.h>
 #include <cublas_v2.h>
@@ -71,8 +71,10 @@ class DeviceMachine final : public MachineWithKernels<DeviceExec> {
     }
     if (failed.empty()) {
       cublasSetStream(machine->blas_, machine->exec_.stream);
+      // No TF32 (f32 products also asked for as COMPUTE_32F_PEDANTIC below)
+      // and no reduced-precision split-K reductions for f16 and bf16.
       cublasSetMathMode(machine->blas_, static_cast<cublasMath_t>(
-                                            CUBLAS_PEDANTIC_MATH |
+                                            CUBLAS_DEFAULT_MATH |
                                             CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));
       cudaDeviceProp properties{};
       cudaGetDeviceProperties(&properties, 0);
@@ -127,7 +129,8 @@ class DeviceMachine final : public MachineWithKernels<DeviceExec> {
       return MachineWithKernels<DeviceExec>::Matmul(args);
     }
     cudaDataType_t type = CUDA_R_32F;
-    cublasComputeType_t compute = args.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    cublasComputeType_t compute =
+        args.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F_PEDANTIC;
     const float one_f = 1;
     const float zero_f = 0;
     const double one_d = 1;
@@ -141,8 +144,10 @@ class DeviceMachine final : public MachineWithKernels<DeviceExec> {
       beta = &zero_d;
     } else if (IsHalf(args.in)) {
       type = CUDA_R_16F;
+      compute = CUBLAS_COMPUTE_32F;  // tensor cores, f32 accumulation
     } else if (IsBfloat16(args.in)) {
       type = CUDA_R_16BF;
+      compute = CUBLAS_COMPUTE_32F;
     }
     const cublasStatus_t status = cublasGemmStridedBatchedEx(
         blas_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(args.n), static_cast<int>(args.m),

@@ -7,7 +7,10 @@
 
 #include <algorithm>
 
+#include <yaml-cpp/yaml.h>
+
 #include "adapters/cuda/cuda_adapter.h"
+#include "runners/backend_profile.h"
 #include "runners/commands.h"
 #include "runners/gate.h"
 
@@ -87,6 +90,38 @@ TEST(CudaDevice, ItsOpsAreListedWithoutOne) {
   EXPECT_TRUE(RunsOnGpu("faulty-cuda-tf32"));
   EXPECT_FALSE(RunsOnGpu("faulty-cuda-host-tf32"));
   EXPECT_FALSE(RunsOnGpu("cuda-host"));
+}
+
+// backends/cuda.yaml loads, is the default profile of `cuda`, and every
+// ULP bound it lists from CUDA's documentation is within the spec's bound
+// for the op and type (else it would have to declare a deviation).
+TEST(CudaProfile, DocumentedMathBoundsAreWithinTheSpecs) {
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  const std::string path = std::string(HLOCHECK_SOURCE_DIR) + "/backends/cuda.yaml";
+  EXPECT_EQ(DefaultProfilePath("cuda"), path);
+  EXPECT_EQ(DefaultProfilePath("cuda-host"), "");
+  auto profile = LoadBackendProfile(path, **registry);
+  ASSERT_TRUE(profile.ok()) << profile.status();
+  EXPECT_TRUE(profile->deviations.empty());
+  const YAML::Node bounds = YAML::LoadFile(path)["math_library_ulp"];
+  ASSERT_TRUE(bounds.IsMap());
+  const std::vector<std::string> ops = CudaAdapter::Ops();
+  int checked = 0;
+  for (const auto& entry : bounds) {
+    const std::string op = entry.first.as<std::string>();
+    const spec::OpSpec* spec = (*registry)->Find(op);
+    ASSERT_NE(spec, nullptr) << op;
+    EXPECT_NE(std::find(ops.begin(), ops.end(), op), ops.end()) << op << " is not a CUDA op";
+    for (const auto& type_bound : entry.second) {
+      const std::optional<ElementType> type = ParseElementType(type_bound.first.as<std::string>());
+      ASSERT_TRUE(type.has_value());
+      EXPECT_LE(type_bound.second.as<int>(), spec->numerics.AllowedUlp(*type))
+          << op << " " << Name(*type) << ": CUDA documents more than the spec allows";
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 28);
 }
 
 struct CudaFaultCase {

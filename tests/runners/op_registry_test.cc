@@ -2,6 +2,7 @@
 // tables, its list of ops not yet implemented, and every backend's table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -55,11 +56,22 @@ TEST(OpRegistryTest, TheSupportTableAgreesWithEachRegistry) {
   ASSERT_TRUE(table.ok()) << table.status();
   AdapterOptions options;
   options.threads = 1;
+  const std::vector<AdapterDescription> descriptions = ListAdapters();
   for (size_t b = 0; b < table->backends.size(); ++b) {
-    auto adapter = CreateAdapter(table->backends[b], options);
-    ASSERT_TRUE(adapter.ok()) << adapter.status();
     std::set<std::string> ops;
-    for (const std::string& op : (*adapter)->ImplementedOps()) ops.insert(op);
+    auto adapter = CreateAdapter(table->backends[b], options);
+    if (adapter.ok()) {
+      for (const std::string& op : (*adapter)->ImplementedOps()) ops.insert(op);
+    } else {
+      // A backend that cannot be created here (cuda without a GPU) lists
+      // its ops without being created.
+      auto description =
+          std::find_if(descriptions.begin(), descriptions.end(),
+                       [&](const AdapterDescription& d) { return d.name == table->backends[b]; });
+      ASSERT_NE(description, descriptions.end()) << adapter.status();
+      ASSERT_NE(description->implemented_ops, nullptr) << adapter.status();
+      for (const std::string& op : description->implemented_ops()) ops.insert(op);
+    }
     size_t yes = 0;
     for (const OpSupport& row : table->ops) {
       EXPECT_EQ(row.backends[b], ops.count(row.op) > 0) << table->backends[b] << " " << row.op;

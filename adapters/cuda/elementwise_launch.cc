@@ -1,20 +1,19 @@
-// The CUDA adapter's elementwise ops (the spec's elementwise chapter, less
-// complex numbers, map and reduce_precision): each one kernel launch over
-// the result, its op and element storage decided here once
-// (kernels/elementwise_kernels.h).
+// The CUDA adapter's elementwise ops, whichever topic file lists them
+// (elementwise_internal.h): the case checked, its operands uploaded, one
+// launch of the elementwise kernel over the result with its op and element
+// storage decided here once (kernels/elementwise_kernels.h), the result
+// downloaded. Complex numbers, map and reduce_precision are not implemented
+// on CUDA yet.
 #include <string>
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
-#include "adapters/cuda/cuda_internal.h"
+#include "adapters/cuda/elementwise_internal.h"
 #include "core/case_attributes.h"
 #include "core/status_macros.h"
 
 namespace hlocheck::cuda {
 namespace {
-
-// The element types an op takes (the spec's constraints on its operands).
-enum class Types { kAny, kFloat, kInt, kBoolOrInt, kIntOrFloat, kSignedIntOrFloat };
 
 bool Allows(Types types, ElementType t) {
   switch (types) {
@@ -34,62 +33,13 @@ bool Allows(Types types, ElementType t) {
   return false;
 }
 
-struct ElementwiseOp {
-  std::string_view name;
-  ElementOp op;
-  size_t operands;
-  Types types;
-};
-
-constexpr ElementwiseOp kOps[] = {
-    {"abs", ElementOp::kAbs, 1, Types::kSignedIntOrFloat},
-    {"negate", ElementOp::kNegate, 1, Types::kIntOrFloat},
-    {"sign", ElementOp::kSign, 1, Types::kSignedIntOrFloat},
-    {"sqrt", ElementOp::kSqrt, 1, Types::kFloat},
-    {"rsqrt", ElementOp::kRsqrt, 1, Types::kFloat},
-    {"cbrt", ElementOp::kCbrt, 1, Types::kFloat},
-    {"exponential", ElementOp::kExponential, 1, Types::kFloat},
-    {"exponential_minus_one", ElementOp::kExponentialMinusOne, 1, Types::kFloat},
-    {"log", ElementOp::kLog, 1, Types::kFloat},
-    {"log_plus_one", ElementOp::kLogPlusOne, 1, Types::kFloat},
-    {"logistic", ElementOp::kLogistic, 1, Types::kFloat},
-    {"sine", ElementOp::kSine, 1, Types::kFloat},
-    {"cosine", ElementOp::kCosine, 1, Types::kFloat},
-    {"tan", ElementOp::kTan, 1, Types::kFloat},
-    {"tanh", ElementOp::kTanh, 1, Types::kFloat},
-    {"floor", ElementOp::kFloor, 1, Types::kFloat},
-    {"ceil", ElementOp::kCeil, 1, Types::kFloat},
-    {"round_nearest_even", ElementOp::kRoundNearestEven, 1, Types::kFloat},
-    {"round_nearest_afz", ElementOp::kRoundNearestAfz, 1, Types::kFloat},
-    {"not", ElementOp::kNot, 1, Types::kBoolOrInt},
-    {"popcnt", ElementOp::kPopcnt, 1, Types::kInt},
-    {"count_leading_zeros", ElementOp::kCountLeadingZeros, 1, Types::kInt},
-    {"is_finite", ElementOp::kIsFinite, 1, Types::kFloat},
-    {"convert", ElementOp::kConvert, 1, Types::kAny},
-    {"add", ElementOp::kAdd, 2, Types::kAny},
-    {"subtract", ElementOp::kSubtract, 2, Types::kIntOrFloat},
-    {"multiply", ElementOp::kMultiply, 2, Types::kAny},
-    {"divide", ElementOp::kDivide, 2, Types::kIntOrFloat},
-    {"remainder", ElementOp::kRemainder, 2, Types::kIntOrFloat},
-    {"maximum", ElementOp::kMaximum, 2, Types::kAny},
-    {"minimum", ElementOp::kMinimum, 2, Types::kAny},
-    {"power", ElementOp::kPower, 2, Types::kIntOrFloat},
-    {"atan2", ElementOp::kAtan2, 2, Types::kFloat},
-    {"and", ElementOp::kAnd, 2, Types::kBoolOrInt},
-    {"or", ElementOp::kOr, 2, Types::kBoolOrInt},
-    {"xor", ElementOp::kXor, 2, Types::kBoolOrInt},
-    {"shift_left", ElementOp::kShiftLeft, 2, Types::kInt},
-    {"shift_right_arithmetic", ElementOp::kShiftRightArithmetic, 2, Types::kInt},
-    {"shift_right_logical", ElementOp::kShiftRightLogical, 2, Types::kInt},
-    {"compare", ElementOp::kCompare, 2, Types::kAny},
-    {"select", ElementOp::kSelect, 3, Types::kAny},
-    {"clamp", ElementOp::kClamp, 3, Types::kAny},
-};
-
 const ElementwiseOp* Find(std::string_view name) {
   if (name.starts_with("stablehlo.")) name.remove_prefix(10);
-  for (const ElementwiseOp& op : kOps) {
-    if (op.name == name) return &op;
+  for (auto table : {ArithmeticTable(), BitwiseTable(), CompareSelectTable(), ConversionTable(),
+                     RoundingTable(), TranscendentalTable()}) {
+    for (const ElementwiseOp& op : table) {
+      if (op.name == name) return &op;
+    }
   }
   return nullptr;
 }
@@ -212,9 +162,9 @@ absl::StatusOr<Results> RunElementwise(const Case& c, Context& context) {
 
 }  // namespace
 
-std::vector<OpEntry> ElementwiseOps() {
+std::vector<OpEntry> ElementwiseEntries(std::span<const ElementwiseOp> table) {
   std::vector<OpEntry> ops;
-  for (const ElementwiseOp& op : kOps) {
+  for (const ElementwiseOp& op : table) {
     ops.push_back({op.name, &SupportsElementwise, &RunElementwise});
   }
   return ops;

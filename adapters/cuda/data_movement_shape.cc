@@ -1,69 +1,16 @@
-// The CUDA adapter's data-movement ops: reshape, transpose,
-// broadcast_in_dim, slice, reverse, pad, concatenate, dynamic_slice,
-// dynamic_update_slice, iota and bitcast_convert between types of one
-// container size. Each is one or a few strided copies
-// (kernels/data_movement_kernels.h), planned here from the op's attributes;
-// only bytes move, so every element type goes through them, complex ones
-// too.
+// The CUDA adapter's shape ops: reshape, transpose, broadcast_in_dim,
+// slice, reverse, pad and concatenate, each one strided copy per operand
+// (data_movement_internal.h).
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "adapters/cuda/cuda_internal.h"
+#include "adapters/cuda/data_movement_internal.h"
 #include "core/case_attributes.h"
-#include "core/element_value.h"
-#include "core/status_macros.h"
 
 namespace hlocheck::cuda {
 namespace {
-
-AdapterSupport SupportsMovement(const Case& c) {
-  if (AdapterSupport tensors = SupportsTensors(c, /*bytes_only=*/true); !tensors.supported) {
-    return tensors;
-  }
-  for (const Tensor& operand : c.operands) {
-    if (operand.rank() > kMaxRank) return AdapterSupport::No(c.op + ": rank above 8");
-  }
-  for (const TensorType& result : c.result_types) {
-    if (static_cast<int>(result.shape.size()) > kMaxRank) {
-      return AdapterSupport::No(c.op + ": rank above 8");
-    }
-  }
-  return AdapterSupport::Yes();
-}
-
-int ElementBytes(const TensorType& type) { return ContainerBytes(type.element_type); }
-
-// Uploads operand 0, allocates the result, runs `plan`'s copies (each
-// filled with the machine's in and out pointers), and downloads.
-template <typename Plan>
-absl::StatusOr<Results> CopyOperand(const Case& c, Context& context, Plan plan) {
-  if (c.operands.empty() || c.result_types.size() != 1) {
-    return absl::InvalidArgumentError(c.op + " needs an operand and 1 result");
-  }
-  const TensorType& type = c.result_types[0];
-  HLOCHECK_ASSIGN_OR_RETURN(Buffer in, context.Upload(c.operands[0]));
-  HLOCHECK_ASSIGN_OR_RETURN(
-      Buffer out, context.Allocate(static_cast<size_t>(type.num_elements() * ElementBytes(type))));
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<StridedCopyArgs> copies, plan(in.data(), out.data()));
-  for (const StridedCopyArgs& copy : copies) {
-    HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().StridedCopy(copy)));
-  }
-  HLOCHECK_ASSIGN_OR_RETURN(Tensor result, context.Download(out, type));
-  Results results;
-  results.push_back(std::move(result));
-  return results;
-}
-
-absl::Status CheckSameElements(const Case& c) {
-  if (c.operands.empty() || c.result_types.size() != 1 ||
-      c.operands[0].element_type() != c.result_types[0].element_type) {
-    return absl::InvalidArgumentError(c.op + ": the result's element type is not the operand's");
-  }
-  return absl::OkStatus();
-}
 
 // ------------------------------------------------------------ reshape
 
@@ -281,167 +228,9 @@ absl::StatusOr<Results> RunConcatenate(const Case& c, Context& context) {
   return results;
 }
 
-// ---------------------------------- dynamic_slice, dynamic_update_slice
-
-// One rank-0 integer operand per dimension, from operand `first` on, each
-// clamped into [0, shape[d] - sizes[d]] (the spec's adjusted indices).
-absl::StatusOr<std::vector<int64_t>> ClampedStarts(const Case& c, size_t first, const Shape& shape,
-                                                   const Shape& sizes) {
-  if (c.operands.size() != first + shape.size() || sizes.size() != shape.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(c.op, " needs one start index per operand dimension"));
-  }
-  std::vector<int64_t> starts;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    const Tensor& index = c.operands[first + d];
-    if (index.rank() != 0 || !IsInteger(index.element_type())) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(c.op, ": start index ", d, " is not an integer scalar"));
-    }
-    if (sizes[d] < 0 || sizes[d] > shape[d]) {
-      return absl::InvalidArgumentError(absl::StrCat(c.op, ": sizes do not fit the operand"));
-    }
-    // The index's value (core's integer conversion would wrap a ui64 past
-    // int64's range; it is clamped anyway, so it saturates here).
-    uint64_t value = 0;
-    ConvertElement(index.element_type(), index.bytes().data(), ElementType::kUI64, &value);
-    if (IsSignedInt(index.element_type())) {
-      ConvertElement(index.element_type(), index.bytes().data(), ElementType::kSI64, &value);
-    } else if (value > static_cast<uint64_t>(INT64_MAX)) {
-      value = static_cast<uint64_t>(INT64_MAX);
-    }
-    starts.push_back(std::clamp<int64_t>(static_cast<int64_t>(value), 0, shape[d] - sizes[d]));
-  }
-  return starts;
-}
-
-absl::StatusOr<Results> RunDynamicSlice(const Case& c, Context& context) {
-  if (c.operands.empty() || c.result_types.size() != 1) {
-    return absl::InvalidArgumentError("dynamic_slice needs an operand and 1 result");
-  }
-  HLOCHECK_RETURN_IF_ERROR(CheckSameElements(c));
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, IntListAttribute(c, "slice_sizes"));
-  const Shape& shape = c.operands[0].shape();
-  const TensorType& type = c.result_types[0];
-  if (type.shape != sizes) {
-    return absl::InvalidArgumentError("dynamic_slice: the result is not of slice_sizes");
-  }
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> starts, ClampedStarts(c, 1, shape, sizes));
-  return CopyOperand(c, context, [&](const void* in, void* out) {
-    std::vector<int64_t> identity(shape.size());
-    for (size_t d = 0; d < shape.size(); ++d) identity[d] = static_cast<int64_t>(d);
-    StridedCopyArgs copy = PermutingCopy(shape, type.shape, identity, ElementBytes(type), in, out);
-    for (size_t d = 0; d < shape.size(); ++d) copy.add[d] = starts[d];
-    return absl::StatusOr<std::vector<StridedCopyArgs>>({copy});
-  });
-}
-
-absl::StatusOr<Results> RunDynamicUpdateSlice(const Case& c, Context& context) {
-  if (c.operands.size() < 2 || c.result_types.size() != 1) {
-    return absl::InvalidArgumentError("dynamic_update_slice needs an operand, an update, indices");
-  }
-  HLOCHECK_RETURN_IF_ERROR(CheckSameElements(c));
-  const Tensor& operand = c.operands[0];
-  const Tensor& update = c.operands[1];
-  const TensorType& type = c.result_types[0];
-  if (type.shape != operand.shape() || update.element_type() != type.element_type) {
-    return absl::InvalidArgumentError("dynamic_update_slice: types do not fit");
-  }
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> starts,
-                            ClampedStarts(c, 2, operand.shape(), update.shape()));
-  const size_t rank = operand.shape().size();
-  std::vector<int64_t> identity(rank);
-  for (size_t d = 0; d < rank; ++d) identity[d] = static_cast<int64_t>(d);
-  HLOCHECK_ASSIGN_OR_RETURN(Buffer out, context.Upload(operand));
-  HLOCHECK_ASSIGN_OR_RETURN(Buffer in, context.Upload(update));
-  // The update's box of the result, with the result's strides.
-  StridedCopyArgs copy = PermutingCopy(update.shape(), update.shape(), identity, ElementBytes(type),
-                                       in.data(), out.data());
-  const std::vector<int64_t> out_strides = StridesOf(type.shape);
-  copy.out_base = 0;
-  for (size_t d = 0; d < rank; ++d) {
-    copy.out_strides[d] = out_strides[d];
-    copy.out_base += starts[d] * out_strides[d];
-  }
-  HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().StridedCopy(copy)));
-  HLOCHECK_ASSIGN_OR_RETURN(Tensor result, context.Download(out, type));
-  Results results;
-  results.push_back(std::move(result));
-  return results;
-}
-
-// ---------------------------------------------------------------- iota
-
-AdapterSupport SupportsIota(const Case& c) {
-  if (AdapterSupport tensors = SupportsTensors(c); !tensors.supported) return tensors;
-  return AdapterSupport::Yes();
-}
-
-absl::StatusOr<Results> RunIota(const Case& c, Context& context) {
-  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 0));
-  HLOCHECK_ASSIGN_OR_RETURN(const int64_t dimension, IntAttribute(c, "iota_dimension"));
-  const TensorType& type = c.result_types[0];
-  if (dimension < 0 || dimension >= static_cast<int64_t>(type.shape.size())) {
-    return absl::InvalidArgumentError("iota: iota_dimension out of range");
-  }
-  std::optional<ElementKind> kind = KindOf(type.element_type);
-  if (!kind.has_value()) return absl::UnimplementedError("iota: complex types on CUDA");
-  IotaArgs args;
-  args.kind = *kind;
-  args.n = type.num_elements();
-  args.extent = type.shape[dimension];
-  for (size_t d = dimension + 1; d < type.shape.size(); ++d) args.inner *= type.shape[d];
-  HLOCHECK_ASSIGN_OR_RETURN(
-      Buffer out,
-      context.Allocate(static_cast<size_t>(args.n * ContainerBytes(type.element_type))));
-  args.out = out.data();
-  HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().Iota(args)));
-  HLOCHECK_ASSIGN_OR_RETURN(Tensor result, context.Download(out, type));
-  Results results;
-  results.push_back(std::move(result));
-  return results;
-}
-
-// ------------------------------------------------------ bitcast_convert
-
-// Between types whose values fill their containers (no sub-byte or i1
-// types, whose bits the spec packs), the bytes stay as they are: the same
-// storage, read as another type and shape.
-AdapterSupport SupportsBitcast(const Case& c) {
-  if (AdapterSupport movement = SupportsMovement(c); !movement.supported) return movement;
-  for (ElementType type :
-       {c.operands.empty() ? ElementType::kI1 : c.operands[0].element_type(),
-        c.result_types.empty() ? ElementType::kI1 : c.result_types[0].element_type}) {
-    if (BitWidth(type) != 8 * ContainerBytes(type)) {
-      return AdapterSupport::No(absl::StrCat("bitcast_convert of ", std::string(Name(type)),
-                                             " (packed sub-byte bits) is not implemented on CUDA"));
-    }
-  }
-  return AdapterSupport::Yes();
-}
-
-absl::StatusOr<Results> RunBitcast(const Case& c, Context& context) {
-  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
-  const TensorType& type = c.result_types[0];
-  const int64_t bytes = type.num_elements() * ContainerBytes(type.element_type);
-  if (bytes != static_cast<int64_t>(c.operands[0].bytes().size())) {
-    return absl::InvalidArgumentError("bitcast_convert: sizes differ");
-  }
-  HLOCHECK_ASSIGN_OR_RETURN(Buffer in, context.Upload(c.operands[0]));
-  HLOCHECK_ASSIGN_OR_RETURN(Buffer out, context.Allocate(static_cast<size_t>(bytes)));
-  const Shape flat = {bytes};
-  const int64_t source[] = {0};
-  HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().StridedCopy(PermutingCopy(
-                                                flat, flat, source, 1, in.data(), out.data()))));
-  HLOCHECK_ASSIGN_OR_RETURN(Tensor result, context.Download(out, type));
-  Results results;
-  results.push_back(std::move(result));
-  return results;
-}
-
 }  // namespace
 
-std::vector<OpEntry> DataMovementOps() {
+std::vector<OpEntry> DataMovementShapeOps() {
   return {
       {"reshape", &SupportsMovement, &RunReshape},
       {"transpose", &SupportsMovement, &RunTranspose},
@@ -450,10 +239,6 @@ std::vector<OpEntry> DataMovementOps() {
       {"reverse", &SupportsMovement, &RunReverse},
       {"pad", &SupportsMovement, &RunPad},
       {"concatenate", &SupportsMovement, &RunConcatenate},
-      {"dynamic_slice", &SupportsMovement, &RunDynamicSlice},
-      {"dynamic_update_slice", &SupportsMovement, &RunDynamicUpdateSlice},
-      {"iota", &SupportsIota, &RunIota},
-      {"bitcast_convert", &SupportsBitcast, &RunBitcast},
   };
 }
 

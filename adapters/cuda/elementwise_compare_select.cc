@@ -1,0 +1,24 @@
+// The CUDA adapter's compare (IEEE or totalOrder for floats), maximum, minimum and clamp (NaN
+// propagates, -0 < +0), select and is_finite. Each is one launch of the elementwise kernel
+// (elementwise_internal.h).
+#include "adapters/cuda/elementwise_internal.h"
+
+namespace hlocheck::cuda {
+namespace {
+
+constexpr ElementwiseOp kOps[] = {
+    {"compare", ElementOp::kCompare, 2, Types::kAny},
+    {"maximum", ElementOp::kMaximum, 2, Types::kAny},
+    {"minimum", ElementOp::kMinimum, 2, Types::kAny},
+    {"clamp", ElementOp::kClamp, 3, Types::kAny},
+    {"select", ElementOp::kSelect, 3, Types::kAny},
+    {"is_finite", ElementOp::kIsFinite, 1, Types::kFloat},
+};
+
+}  // namespace
+
+std::span<const ElementwiseOp> CompareSelectTable() { return kOps; }
+
+std::vector<OpEntry> ElementwiseCompareSelectOps() { return ElementwiseEntries(kOps); }
+
+}  // namespace hlocheck::cuda
