@@ -155,7 +155,8 @@ const std::vector<cuda::OpEntry>& OpTable() {
           cuda::ElementwiseCompareSelectOps(), cuda::ElementwiseConversionOps(),
           cuda::ElementwiseRoundingOps(), cuda::ElementwiseTranscendentalOps(),
           cuda::ReductionOps(), cuda::ContractionOps(), cuda::DataMovementShapeOps(),
-          cuda::DataMovementIndexingOps(), cuda::DataMovementValuesOps()}) {
+          cuda::DataMovementIndexingOps(), cuda::DataMovementValuesOps(),
+          cuda::DataMovementSortOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

@@ -90,6 +90,7 @@ std::vector<OpEntry> ElementwiseTranscendentalOps();
 std::vector<OpEntry> DataMovementShapeOps();
 std::vector<OpEntry> DataMovementIndexingOps();
 std::vector<OpEntry> DataMovementValuesOps();
+std::vector<OpEntry> DataMovementSortOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> ContractionOps();
 

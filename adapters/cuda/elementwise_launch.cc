@@ -2,8 +2,8 @@
 // (elementwise_internal.h): the case checked, its operands uploaded, one
 // launch of the elementwise kernel over the result with its op and element
 // storage decided here once (kernels/elementwise_kernels.h), the result
-// downloaded. Complex numbers, map and reduce_precision are not implemented
-// on CUDA yet.
+// downloaded. Complex numbers and map are not implemented on CUDA yet.
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -135,6 +135,17 @@ absl::StatusOr<Results> RunElementwise(const Case& c, Context& context) {
   args.out = *out;
   args.flush_subnormals = context.faults().flush_subnormals;
   if (op->op == ElementOp::kCompare) HLOCHECK_RETURN_IF_ERROR(FillCompare(c, args));
+  if (op->op == ElementOp::kReducePrecision) {
+    HLOCHECK_ASSIGN_OR_RETURN(const int64_t exponent, IntAttribute(c, "exponent_bits"));
+    HLOCHECK_ASSIGN_OR_RETURN(const int64_t mantissa, IntAttribute(c, "mantissa_bits"));
+    if (exponent < 1 || mantissa < 0) {
+      return absl::InvalidArgumentError(
+          "reduce_precision: exponent_bits < 1 or mantissa_bits < 0");
+    }
+    // Beyond a format's own widths they change nothing.
+    args.reduce_exponent_bits = static_cast<int>(std::min<int64_t>(exponent, 64));
+    args.reduce_mantissa_bits = static_cast<int>(std::min<int64_t>(mantissa, 64));
+  }
 
   std::vector<Buffer> operands;
   for (const Tensor& operand : c.operands) {

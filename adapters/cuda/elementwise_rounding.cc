@@ -10,6 +10,7 @@ constexpr ElementwiseOp kOps[] = {
     {"floor", ElementOp::kFloor, 1, Types::kFloat},
     {"round_nearest_afz", ElementOp::kRoundNearestAfz, 1, Types::kFloat},
     {"round_nearest_even", ElementOp::kRoundNearestEven, 1, Types::kFloat},
+    {"reduce_precision", ElementOp::kReducePrecision, 1, Types::kFloat},
 };
 
 }  // namespace

@@ -91,6 +91,32 @@ struct FloatElementwise {
   using R = typename FloatStorage<S>::R;
   ElementwiseArgs args;
 
+  // reduce_precision on the element's own encoding.
+  HLOCHECK_HD C ReducePrecision(C x) const {
+    const int e = args.reduce_exponent_bits;
+    const int m = args.reduce_mantissa_bits;
+    if constexpr (S == Storage::kF32) {
+      return FloatOfBits(static_cast<uint32_t>(ReducePrecisionBits(
+          BitsOfFloat(x), IsNan(x), 8, 23, 127, uint64_t{1} << 31, e, m)));
+    } else if constexpr (S == Storage::kF64) {
+      return DoubleOfBits(
+          ReducePrecisionBits(BitsOfDouble(x), IsNan(x), 11, 52, 1023, uint64_t{1} << 63, e, m));
+    } else {
+      const MiniFloat& f = args.in.mini;
+      const bool nan = MiniFloatIsNaNBits(f, x);
+      // Without an infinity a NaN has nowhere else to go; without -0 a
+      // flushed negative value is +0 (the FNUZ NaN has -0's pattern).
+      if (nan && !f.has_infinity) return x;
+      const uint64_t sign_mask = MiniFloatSignMask(f);
+      const uint64_t total_mask = (uint64_t{1} << MiniFloatTotalBits(f)) - 1;
+      uint64_t r = ReducePrecisionBits(x, nan, f.exponent_bits, f.mantissa_bits, f.bias,
+                                       sign_mask, e, m) &
+                   total_mask;
+      if (!MiniFloatHasNegativeZero(f) && sign_mask != 0 && r == sign_mask) r = 0;
+      return static_cast<C>(r);
+    }
+  }
+
   HLOCHECK_HD void operator()(int64_t i) const {
     const C* a = static_cast<const C*>(args.a);
     const C* b = static_cast<const C*>(args.b);
@@ -101,6 +127,10 @@ struct FloatElementwise {
       const uint8_t* pred = static_cast<const uint8_t*>(args.a);
       static_cast<C*>(args.z)[i] =
           pred[i * args.a_stride] != 0 ? b[i * args.b_stride] : c[i * args.c_stride];
+      return;
+    }
+    if (op == ElementOp::kReducePrecision) {
+      static_cast<C*>(args.z)[i] = ReducePrecision(a[i * args.a_stride]);
       return;
     }
     const bool flush = S == Storage::kF32 && args.flush_subnormals;

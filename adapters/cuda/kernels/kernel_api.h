@@ -65,6 +65,7 @@ enum class ElementOp : uint8_t {
   kNot,
   kPopcnt,
   kCountLeadingZeros,
+  kReducePrecision,  // to reduce_exponent_bits / reduce_mantissa_bits
   // unary, result of another kind
   kIsFinite,  // -> bool
   kConvert,   // -> out kind, as the spec's convert
@@ -112,6 +113,8 @@ struct ElementwiseArgs {
   // A planted fault (faulty-cuda-ftz): f32 inputs and results below the
   // smallest normal become zero of their sign, as with nvcc -ftz=true.
   bool flush_subnormals = false;
+  int reduce_exponent_bits = 0;  // kReducePrecision
+  int reduce_mantissa_bits = 0;
 };
 
 inline constexpr int kMaxRank = 8;
@@ -192,6 +195,35 @@ struct MatmulArgs {
   bool tf32 = false;
 };
 
+// Sorts positions 0..length-1 of each of `rows` rows of `keys` (row-major,
+// row r at r * length) into `order` by the keys' comparison: ascending with
+// LT, descending with GT, under `compare_type`. The schedule is the
+// top-down merge sort's (halves split at the middle, an element of the
+// right half taken only when strictly less), merged bottom-up one level per
+// launch, one thread per pair of halves: stable, and a permutation whatever
+// the comparison answers (NaN under FLOAT), the same one on every machine.
+struct SortRowsArgs {
+  ElementKind key_kind;
+  CompareType compare_type = CompareType::kFloat;
+  bool descending = false;
+  int64_t rows = 0;
+  int64_t length = 0;
+  const void* keys = nullptr;
+  uint32_t* order = nullptr;    // rows * length positions, the result
+  uint32_t* scratch = nullptr;  // as many, for merging
+};
+
+// out[r * length + i] = in[r * length + order[r * length + i]], elements of
+// `element_bytes`.
+struct PermuteRowsArgs {
+  int element_bytes = 4;
+  int64_t rows = 0;
+  int64_t length = 0;
+  const void* in = nullptr;
+  const uint32_t* order = nullptr;
+  void* out = nullptr;
+};
+
 // A machine: memory and kernels. Errors are returned as text ("" is
 // success); a kernel's own error surfaces at the next Synchronize.
 class Machine {
@@ -211,6 +243,8 @@ class Machine {
   virtual std::string Iota(const IotaArgs& args) = 0;
   virtual std::string ReduceRows(const ReduceRowsArgs& args) = 0;
   virtual std::string Matmul(const MatmulArgs& args) = 0;
+  virtual std::string SortRows(const SortRowsArgs& args) = 0;
+  virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
   // Whether Matmul of these kinds goes to the vendor library (cuBLAS).
   virtual bool HasLibraryMatmul(const ElementKind&) const { return false; }
 };

@@ -12,6 +12,7 @@
 #include "adapters/cuda/kernels/elementwise_kernels.h"
 #include "adapters/cuda/kernels/kernel_api.h"
 #include "adapters/cuda/kernels/reduction_kernels.h"
+#include "adapters/cuda/kernels/sort_kernels.h"
 
 namespace hlocheck::cuda {
 
@@ -29,6 +30,10 @@ class MachineWithKernels : public Machine {
     return RunReduceRows(exec(), *this, args);
   }
   std::string Matmul(const MatmulArgs& args) override { return RunMatmul(exec(), args); }
+  std::string SortRows(const SortRowsArgs& args) override { return RunSortRows(exec(), args); }
+  std::string PermuteRows(const PermuteRowsArgs& args) override {
+    return RunPermuteRows(exec(), args);
+  }
 
  protected:
   virtual const Exec& exec() const = 0;

@@ -352,6 +352,42 @@ HLOCHECK_HD bool CompareReal(CompareDirection direction, R x, R y) {
   return false;
 }
 
+// XLA's reduce_precision on a float's encoding (`exponent_bits`,
+// `mantissa_bits`, `bias`, `sign_mask` 0 for an unsigned format): the
+// mantissa rounded to nearest even at `mantissa` bits (a tie with no
+// fraction bit left goes to the even exponent field), then beyond the
+// reduced exponent range to infinity's encoding, below its smallest normal
+// to zero of the sign. A NaN keeps its bits where a mantissa bit is left to
+// hold it, else becomes an infinity of its sign.
+HLOCHECK_HD uint64_t ReducePrecisionBits(uint64_t x, bool nan, int exponent_bits,
+                                         int mantissa_bits, int64_t bias, uint64_t sign_mask,
+                                         int exponent, int mantissa) {
+  const uint64_t exponent_mask = ((uint64_t{1} << exponent_bits) - 1) << mantissa_bits;
+  if (nan) return mantissa > 0 ? x : (x & sign_mask) | exponent_mask;
+  uint64_t r = x;
+  if (mantissa < mantissa_bits) {
+    const int dropped = mantissa_bits - mantissa;
+    const uint64_t last = uint64_t{1} << dropped;
+    const uint64_t half_less_one = (last >> 1) - 1;
+    const uint64_t last_kept = (r & last) >> dropped;
+    r = (r + last_kept + half_less_one) & ~(last - 1);
+  }
+  if (exponent < exponent_bits) {
+    const uint64_t sign = x & sign_mask;
+    const uint64_t r_exponent = r & exponent_mask;
+    const int64_t reduced_bias = (int64_t{1} << (exponent - 1)) - 1;
+    const uint64_t max_exponent = static_cast<uint64_t>(bias + reduced_bias) << mantissa_bits;
+    const int64_t min_biased = bias - reduced_bias > 0 ? bias - reduced_bias : 0;
+    const uint64_t min_exponent = static_cast<uint64_t>(min_biased) << mantissa_bits;
+    if (r_exponent > max_exponent || (r & sign_mask) != sign) {
+      r = sign | exponent_mask;  // the rounding carried into the sign, or beyond the range
+    } else if (r_exponent <= min_exponent) {
+      r = sign;
+    }
+  }
+  return r;
+}
+
 // A key that orders a float's bit pattern (sign and magnitude) as IEEE's
 // totalOrder does: -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN.
 HLOCHECK_HD int64_t TotalOrderKey(uint64_t bits, int total_bits) {
