@@ -54,6 +54,29 @@ absl::Status Context::Check(const Case& c, const std::string& error) const {
   return absl::InternalError(absl::StrCat(c.op, ": ", error));
 }
 
+absl::StatusOr<Buffer> UploadAs(const Case& c, Context& context, const Tensor& tensor,
+                                ElementType type) {
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer buffer, context.Upload(tensor));
+  if (tensor.element_type() == type) return buffer;
+  std::optional<ElementKind> from = KindOf(tensor.element_type());
+  std::optional<ElementKind> to = KindOf(type);
+  if (!from.has_value() || !to.has_value()) {
+    return absl::UnimplementedError(c.op + ": complex types are not implemented on CUDA yet");
+  }
+  const int64_t count = tensor.num_elements();
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer converted,
+                            context.Allocate(static_cast<size_t>(count) * ContainerBytes(type)));
+  ElementwiseArgs convert;
+  convert.op = ElementOp::kConvert;
+  convert.in = *from;
+  convert.out = *to;
+  convert.a = buffer.data();
+  convert.z = converted.data();
+  convert.n = count;
+  HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().Elementwise(convert)));
+  return converted;
+}
+
 std::optional<ElementKind> KindOf(ElementType type) {
   if (IsComplex(type)) return std::nullopt;
   ElementKind kind;
@@ -156,7 +179,7 @@ const std::vector<cuda::OpEntry>& OpTable() {
           cuda::ElementwiseRoundingOps(), cuda::ElementwiseTranscendentalOps(),
           cuda::ReductionOps(), cuda::ContractionOps(), cuda::DataMovementShapeOps(),
           cuda::DataMovementIndexingOps(), cuda::DataMovementValuesOps(),
-          cuda::DataMovementSortOps()}) {
+          cuda::DataMovementSortOps(), cuda::DataMovementScatterOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

@@ -91,8 +91,21 @@ std::vector<OpEntry> DataMovementShapeOps();
 std::vector<OpEntry> DataMovementIndexingOps();
 std::vector<OpEntry> DataMovementValuesOps();
 std::vector<OpEntry> DataMovementSortOps();
+std::vector<OpEntry> DataMovementScatterOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> ContractionOps();
+
+// The combiner of a body `{ ^bb(a, b): r = OP(a, b) (or OP(b, a)); return r }`
+// whose arguments are rank-0 tensors of `type` (reduce's, scatter's), for
+// OP add, multiply, maximum, minimum, and (and or, xor for integers and
+// booleans); nothing for any other body.
+std::optional<Combiner> CombinerOf(const Region& region, ElementType type);
+
+// `tensor` in machine memory, converted to `type` (as convert does) where
+// it is of another element type: a body wider than its input's type (the
+// public spec's promotion for reduce and scatter) computes in the wider one.
+absl::StatusOr<Buffer> UploadAs(const Case& c, Context& context, const Tensor& tensor,
+                                ElementType type);
 
 // How the kernels store and compute `type`; nothing for complex types,
 // which have no kernels yet.

@@ -125,9 +125,9 @@ absl::StatusOr<Results> RunSort(const Case& c, Context& context) {
     if (moved) {
       const int bytes = ContainerBytes(operand.element_type());
       HLOCHECK_ASSIGN_OR_RETURN(Buffer row_major, context.Allocate(count * bytes));
-      HLOCHECK_RETURN_IF_ERROR(context.Check(
-          c, context.machine().StridedCopy(
-                 PermutingCopy(shape, row_shape, to_rows, bytes, in.data(), row_major.data()))));
+      HLOCHECK_RETURN_IF_ERROR(
+          context.Check(c, context.machine().StridedCopy(PermutingCopy(
+                               shape, row_shape, to_rows, bytes, in.data(), row_major.data()))));
       in = std::move(row_major);
     }
     inputs.push_back(std::move(in));
@@ -159,9 +159,9 @@ absl::StatusOr<Results> RunSort(const Case& c, Context& context) {
     HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().PermuteRows(permute)));
     if (moved) {
       HLOCHECK_ASSIGN_OR_RETURN(Buffer back, context.Allocate(count * bytes));
-      HLOCHECK_RETURN_IF_ERROR(context.Check(
-          c, context.machine().StridedCopy(PermutingCopy(row_shape, shape, from_rows, bytes,
-                                                         sorted.data(), back.data()))));
+      HLOCHECK_RETURN_IF_ERROR(
+          context.Check(c, context.machine().StridedCopy(PermutingCopy(
+                               row_shape, shape, from_rows, bytes, sorted.data(), back.data()))));
       sorted = std::move(back);
     }
     HLOCHECK_ASSIGN_OR_RETURN(Tensor result, context.Download(sorted, c.result_types[i]));

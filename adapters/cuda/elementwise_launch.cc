@@ -139,8 +139,7 @@ absl::StatusOr<Results> RunElementwise(const Case& c, Context& context) {
     HLOCHECK_ASSIGN_OR_RETURN(const int64_t exponent, IntAttribute(c, "exponent_bits"));
     HLOCHECK_ASSIGN_OR_RETURN(const int64_t mantissa, IntAttribute(c, "mantissa_bits"));
     if (exponent < 1 || mantissa < 0) {
-      return absl::InvalidArgumentError(
-          "reduce_precision: exponent_bits < 1 or mantissa_bits < 0");
+      return absl::InvalidArgumentError("reduce_precision: exponent_bits < 1 or mantissa_bits < 0");
     }
     // Beyond a format's own widths they change nothing.
     args.reduce_exponent_bits = static_cast<int>(std::min<int64_t>(exponent, 64));

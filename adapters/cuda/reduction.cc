@@ -15,7 +15,6 @@
 #include "core/status_macros.h"
 
 namespace hlocheck::cuda {
-namespace {
 
 // The combiner of a body `{ ^bb(a, b): r = OP(a, b) (or OP(b, a)); return r }`
 // whose arguments are rank-0 tensors of `type`.
@@ -52,13 +51,17 @@ std::optional<Combiner> CombinerOf(const Region& region, ElementType type) {
   return std::nullopt;
 }
 
+namespace {
+
 AdapterSupport SupportsReduce(const Case& c) {
   if (AdapterSupport tensors = SupportsTensors(c); !tensors.supported) return tensors;
   if (c.operands.size() != 2 || c.result_types.size() != 1 || c.regions.size() != 1) {
     return AdapterSupport::No("reduce of several inputs is not implemented on CUDA yet");
   }
   if (c.operands[0].rank() > kMaxRank) return AdapterSupport::No("reduce: rank above 8");
-  if (!CombinerOf(c.regions[0], c.operands[0].element_type()).has_value()) {
+  // The body's type is the result's, which may be wider than the input's
+  // (the public spec's promotion): the input is converted to it first.
+  if (!CombinerOf(c.regions[0], c.result_types[0].element_type).has_value()) {
     return AdapterSupport::No(
         "reduce: only a body of one add, multiply, maximum, minimum, and, or or xor of its "
         "arguments is implemented on CUDA");
@@ -72,7 +75,7 @@ absl::StatusOr<Results> RunReduce(const Case& c, Context& context) {
   const Tensor& input = c.operands[0];
   const Tensor& init = c.operands[1];
   const TensorType& type = c.result_types[0];
-  const ElementType element = input.element_type();
+  const ElementType element = type.element_type;
   std::optional<Combiner> combiner = CombinerOf(c.regions[0], element);
   std::optional<ElementKind> kind = KindOf(element);
   if (!combiner.has_value() || !kind.has_value()) {
@@ -106,19 +109,19 @@ absl::StatusOr<Results> RunReduce(const Case& c, Context& context) {
       columns *= shape[d];
     }
   }
-  if (type.shape != kept_shape || type.element_type != element || init.rank() != 0 ||
-      init.element_type() != element) {
+  if (type.shape != kept_shape || init.rank() != 0 || init.element_type() != input.element_type()) {
     return absl::InvalidArgumentError("reduce: the result or init value does not fit");
   }
-  HLOCHECK_ASSIGN_OR_RETURN(Buffer in, context.Upload(input));
-  HLOCHECK_ASSIGN_OR_RETURN(Buffer init_buffer, context.Upload(init));
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer in, UploadAs(c, context, input, element));
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer init_buffer, UploadAs(c, context, init, element));
   const int bytes = ContainerBytes(element);
   Buffer moved;
   const void* rows_data = in.data();
   if (!std::is_sorted(order.begin(), order.end())) {
     Shape moved_shape;
     for (int64_t d : order) moved_shape.push_back(shape[d]);
-    HLOCHECK_ASSIGN_OR_RETURN(moved, context.Allocate(static_cast<size_t>(input.bytes().size())));
+    HLOCHECK_ASSIGN_OR_RETURN(moved,
+                              context.Allocate(static_cast<size_t>(input.num_elements()) * bytes));
     HLOCHECK_RETURN_IF_ERROR(
         context.Check(c, context.machine().StridedCopy(PermutingCopy(
                              shape, moved_shape, order, bytes, in.data(), moved.data()))));

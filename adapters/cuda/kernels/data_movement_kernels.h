@@ -80,6 +80,58 @@ std::string RunStridedCopy(const Exec& exec, const StridedCopyArgs& args) {
   }
 }
 
+// An integer index element as int64, a ui64 beyond int64's range
+// saturated (every use clamps it anyway).
+HLOCHECK_HD int64_t IndexValue(const ElementKind& kind, const void* p, int64_t i) {
+  const Number n = LoadNumber(kind, p, i);
+  if (!n.is_signed && n.i > static_cast<uint64_t>(INT64_MAX)) return INT64_MAX;
+  return static_cast<int64_t>(n.i);
+}
+
+template <typename Word>
+struct GatherFunctor {
+  GatherArgs args;
+  HLOCHECK_HD void operator()(int64_t i) const {
+    int64_t rest = i;
+    int64_t source = 0;
+    int64_t index_base = 0;
+    for (int d = args.rank - 1; d >= 0; --d) {
+      const int64_t r = rest % args.dims[d];
+      rest /= args.dims[d];
+      source += r * args.operand_strides[d];
+      index_base += r * args.index_strides[d];
+    }
+    for (int k = 0; k < args.starts; ++k) {
+      int64_t start =
+          IndexValue(args.index_kind, args.indices, index_base + k * args.index_vector_step);
+      start = start < 0 ? 0 : start > args.start_max[k] ? args.start_max[k] : start;
+      source += start * args.start_strides[k];
+    }
+    static_cast<Word*>(args.out)[i] = static_cast<const Word*>(args.operand)[source];
+  }
+};
+
+template <typename Exec>
+std::string RunGather(const Exec& exec, const GatherArgs& args) {
+  int64_t n = 1;
+  for (int d = 0; d < args.rank; ++d) n *= args.dims[d];
+  if (n == 0) return "";
+  switch (args.element_bytes) {
+    case 1:
+      return exec.ForEach(n, GatherFunctor<uint8_t>{args});
+    case 2:
+      return exec.ForEach(n, GatherFunctor<uint16_t>{args});
+    case 4:
+      return exec.ForEach(n, GatherFunctor<uint32_t>{args});
+    case 8:
+      return exec.ForEach(n, GatherFunctor<uint64_t>{args});
+    case 16:
+      return exec.ForEach(n, GatherFunctor<Word16>{args});
+    default:
+      return "gather: elements of " + std::to_string(args.element_bytes) + " bytes";
+  }
+}
+
 struct IotaFunctor {
   IotaArgs args;
   HLOCHECK_HD void operator()(int64_t i) const {

@@ -96,8 +96,8 @@ struct FloatElementwise {
     const int e = args.reduce_exponent_bits;
     const int m = args.reduce_mantissa_bits;
     if constexpr (S == Storage::kF32) {
-      return FloatOfBits(static_cast<uint32_t>(ReducePrecisionBits(
-          BitsOfFloat(x), IsNan(x), 8, 23, 127, uint64_t{1} << 31, e, m)));
+      return FloatOfBits(static_cast<uint32_t>(
+          ReducePrecisionBits(BitsOfFloat(x), IsNan(x), 8, 23, 127, uint64_t{1} << 31, e, m)));
     } else if constexpr (S == Storage::kF64) {
       return DoubleOfBits(
           ReducePrecisionBits(BitsOfDouble(x), IsNan(x), 11, 52, 1023, uint64_t{1} << 63, e, m));
@@ -109,9 +109,9 @@ struct FloatElementwise {
       if (nan && !f.has_infinity) return x;
       const uint64_t sign_mask = MiniFloatSignMask(f);
       const uint64_t total_mask = (uint64_t{1} << MiniFloatTotalBits(f)) - 1;
-      uint64_t r = ReducePrecisionBits(x, nan, f.exponent_bits, f.mantissa_bits, f.bias,
-                                       sign_mask, e, m) &
-                   total_mask;
+      uint64_t r =
+          ReducePrecisionBits(x, nan, f.exponent_bits, f.mantissa_bits, f.bias, sign_mask, e, m) &
+          total_mask;
       if (!MiniFloatHasNegativeZero(f) && sign_mask != 0 && r == sign_mask) r = 0;
       return static_cast<C>(r);
     }

@@ -224,6 +224,59 @@ struct PermuteRowsArgs {
   void* out = nullptr;
 };
 
+// gather, per result element: its coordinates r split into offset and
+// batch dimensions; it reads the operand at
+//   sum_d r[d] * operand_strides[d]     (offset: the slice; batch: a paired
+//                                         operand batching dimension, or 0)
+//   + sum_k clamp(index_k, 0, start_max[k]) * start_strides[k]
+// where index_k is start_indices[sum_d r[d] * index_strides[d] + k *
+// index_vector_step], an integer of `index_kind` (saturated to int64).
+struct GatherArgs {
+  int element_bytes = 4;
+  int rank = 0;  // the result's
+  int64_t dims[kMaxRank] = {};
+  int64_t operand_strides[kMaxRank] = {};
+  int64_t index_strides[kMaxRank] = {};
+  int starts = 0;
+  int64_t start_max[kMaxRank] = {};
+  int64_t start_strides[kMaxRank] = {};
+  int64_t index_vector_step = 0;
+  ElementKind index_kind;
+  const void* operand = nullptr;
+  const void* indices = nullptr;
+  void* out = nullptr;
+};
+
+// scatter of one input, per update element u (coordinates r): the result
+// coordinates are, per input dimension d, the window coordinate of the
+// update dimension that window_dim_of names (or 0), plus the batching
+// coordinate of the one batching_dim_of names, plus, for the k-th of
+// `starts` scatter dimensions, index_k at input dimension start_dims[k]
+// (index_k read as gather reads it). Where they lie inside the input, the
+// result element becomes combine(it, update): with `replace`, the update;
+// otherwise `combiner`. Updates to one element are combined atomically on
+// the GPU, in any order, as the spec allows; in order on the host.
+struct ScatterArgs {
+  ElementKind kind;
+  Combiner combiner = Combiner::kAdd;
+  bool replace = false;
+  int input_rank = 0;
+  int64_t input_dims[kMaxRank] = {};
+  int64_t input_strides[kMaxRank] = {};
+  int update_rank = 0;
+  int64_t update_dims[kMaxRank] = {};
+  int window_dim_of[kMaxRank] = {};      // per update dimension: an input dimension, or -1
+  int batching_dim_of[kMaxRank] = {};    // per update dimension: an input dimension, or -1
+  int64_t index_strides[kMaxRank] = {};  // per update dimension: 0 for window dimensions
+  int starts = 0;
+  int start_dims[kMaxRank] = {};
+  int64_t index_vector_step = 0;
+  ElementKind index_kind;
+  const void* indices = nullptr;
+  const void* updates = nullptr;
+  void* result = nullptr;
+};
+
 // A machine: memory and kernels. Errors are returned as text ("" is
 // success); a kernel's own error surfaces at the next Synchronize.
 class Machine {
@@ -245,6 +298,8 @@ class Machine {
   virtual std::string Matmul(const MatmulArgs& args) = 0;
   virtual std::string SortRows(const SortRowsArgs& args) = 0;
   virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
+  virtual std::string Gather(const GatherArgs& args) = 0;
+  virtual std::string Scatter(const ScatterArgs& args) = 0;
   // Whether Matmul of these kinds goes to the vendor library (cuBLAS).
   virtual bool HasLibraryMatmul(const ElementKind&) const { return false; }
 };

@@ -12,6 +12,7 @@
 #include "adapters/cuda/kernels/elementwise_kernels.h"
 #include "adapters/cuda/kernels/kernel_api.h"
 #include "adapters/cuda/kernels/reduction_kernels.h"
+#include "adapters/cuda/kernels/scatter_kernels.h"
 #include "adapters/cuda/kernels/sort_kernels.h"
 
 namespace hlocheck::cuda {
@@ -34,6 +35,8 @@ class MachineWithKernels : public Machine {
   std::string PermuteRows(const PermuteRowsArgs& args) override {
     return RunPermuteRows(exec(), args);
   }
+  std::string Gather(const GatherArgs& args) override { return RunGather(exec(), args); }
+  std::string Scatter(const ScatterArgs& args) override { return RunScatter(exec(), args); }
 
  protected:
   virtual const Exec& exec() const = 0;

@@ -359,9 +359,9 @@ HLOCHECK_HD bool CompareReal(CompareDirection direction, R x, R y) {
 // reduced exponent range to infinity's encoding, below its smallest normal
 // to zero of the sign. A NaN keeps its bits where a mantissa bit is left to
 // hold it, else becomes an infinity of its sign.
-HLOCHECK_HD uint64_t ReducePrecisionBits(uint64_t x, bool nan, int exponent_bits,
-                                         int mantissa_bits, int64_t bias, uint64_t sign_mask,
-                                         int exponent, int mantissa) {
+HLOCHECK_HD uint64_t ReducePrecisionBits(uint64_t x, bool nan, int exponent_bits, int mantissa_bits,
+                                         int64_t bias, uint64_t sign_mask, int exponent,
+                                         int mantissa) {
   const uint64_t exponent_mask = ((uint64_t{1} << exponent_bits) - 1) << mantissa_bits;
   if (nan) return mantissa > 0 ? x : (x & sign_mask) | exponent_mask;
   uint64_t r = x;

@@ -42,8 +42,10 @@ struct KeyLess {
     if (is_float && args.compare_type == CompareType::kTotalOrder) {
       const bool has_sign =
           kind.storage == Storage::kF32 || kind.storage == Storage::kF64 || kind.mini.has_sign;
-      const int64_t p = has_sign ? TotalOrderKey(Bits(a), kind.bits) : static_cast<int64_t>(Bits(a));
-      const int64_t q = has_sign ? TotalOrderKey(Bits(b), kind.bits) : static_cast<int64_t>(Bits(b));
+      const int64_t p =
+          has_sign ? TotalOrderKey(Bits(a), kind.bits) : static_cast<int64_t>(Bits(a));
+      const int64_t q =
+          has_sign ? TotalOrderKey(Bits(b), kind.bits) : static_cast<int64_t>(Bits(b));
       return CompareReal(direction, p, q);
     }
     const Number x = LoadNumber(kind, args.keys, a);
@@ -68,8 +70,7 @@ struct SortInit {
 // The node `node` of depth `depth` of the top-down merge sort's tree over
 // [0, length): its range, or false where the recursion stopped above it (a
 // range of fewer than 2 elements is not split).
-HLOCHECK_HD bool MergeNode(int64_t length, int depth, int64_t node, int64_t* begin,
-                           int64_t* end) {
+HLOCHECK_HD bool MergeNode(int64_t length, int depth, int64_t node, int64_t* begin, int64_t* end) {
   int64_t b = 0;
   int64_t e = length;
   for (int level = depth - 1; level >= 0; --level) {
@@ -135,8 +136,7 @@ struct PermuteRowsFunctor {
   PermuteRowsArgs args;
   HLOCHECK_HD void operator()(int64_t i) const {
     const int64_t row_start = i - i % args.length;
-    static_cast<Word*>(args.out)[i] =
-        static_cast<const Word*>(args.in)[row_start + args.order[i]];
+    static_cast<Word*>(args.out)[i] = static_cast<const Word*>(args.in)[row_start + args.order[i]];
   }
 };
 

@@ -1,0 +1,129 @@
+// scatter's kernel (kernel_api.h's ScatterArgs): one thread per update
+// element; the combination with the result element is an atomic
+// compare-and-swap loop on the GPU (on the aligned 32-bit word around a
+// 1- or 2-byte element), a plain read-modify-write on the host.
+#ifndef HLOCHECK_ADAPTERS_CUDA_KERNELS_SCATTER_KERNELS_H_
+#define HLOCHECK_ADAPTERS_CUDA_KERNELS_SCATTER_KERNELS_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "adapters/cuda/kernels/data_movement_kernels.h"
+#include "adapters/cuda/kernels/kernel_api.h"
+#include "adapters/cuda/kernels/reduction_kernels.h"
+
+namespace hlocheck::cuda {
+
+// *element = f(*element) for an element of C's size, atomically on the GPU.
+template <typename C, typename F>
+HLOCHECK_HD void AtomicUpdate(C* element, const F& f) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(C) == 4 || sizeof(C) == 8) {
+    using Word = std::conditional_t<sizeof(C) == 4, unsigned int, unsigned long long>;
+    Word* word = reinterpret_cast<Word*>(element);
+    Word seen = *word;
+    Word expected;
+    do {
+      expected = seen;
+      C value;
+      memcpy(&value, &expected, sizeof(C));
+      const C updated = f(value);
+      Word desired;
+      memcpy(&desired, &updated, sizeof(C));
+      seen = atomicCAS(word, expected, desired);
+    } while (seen != expected);
+  } else {
+    // The aligned 32-bit word that holds the element.
+    const uintptr_t address = reinterpret_cast<uintptr_t>(element);
+    unsigned int* word = reinterpret_cast<unsigned int*>(address & ~uintptr_t{3});
+    const unsigned shift = static_cast<unsigned>((address & 3) * 8);
+    const unsigned int mask = ((1u << (8 * sizeof(C))) - 1u) << shift;
+    unsigned int seen = *word;
+    unsigned int expected;
+    do {
+      expected = seen;
+      const C value = static_cast<C>((expected & mask) >> shift);
+      const C updated = f(value);
+      const unsigned int desired =
+          (expected & ~mask) | ((static_cast<unsigned int>(updated) << shift) & mask);
+      seen = atomicCAS(word, expected, desired);
+    } while (seen != expected);
+  }
+#else
+  *element = f(*element);
+#endif
+}
+
+template <typename Traits, typename C>
+struct ScatterFunctor {
+  ScatterArgs args;
+
+  HLOCHECK_HD void operator()(int64_t u) const {
+    int64_t coordinates[kMaxRank] = {};
+    int64_t rest = u;
+    int64_t index_base = 0;
+    for (int d = args.update_rank - 1; d >= 0; --d) {
+      const int64_t r = rest % args.update_dims[d];
+      rest /= args.update_dims[d];
+      if (args.window_dim_of[d] >= 0) coordinates[args.window_dim_of[d]] += r;
+      if (args.batching_dim_of[d] >= 0) coordinates[args.batching_dim_of[d]] += r;
+      index_base += r * args.index_strides[d];
+    }
+    for (int k = 0; k < args.starts; ++k) {
+      const int64_t start =
+          IndexValue(args.index_kind, args.indices, index_base + k * args.index_vector_step);
+      // Out of range starts leave the element outside: no clamping here.
+      coordinates[args.start_dims[k]] += start;
+    }
+    int64_t offset = 0;
+    for (int d = 0; d < args.input_rank; ++d) {
+      if (coordinates[d] < 0 || coordinates[d] >= args.input_dims[d]) return;
+      offset += coordinates[d] * args.input_strides[d];
+    }
+    const C update = static_cast<const C*>(args.updates)[u];
+    const ScatterArgs& a = args;
+    AtomicUpdate(static_cast<C*>(args.result) + offset, [&a, update](C current) -> C {
+      if (a.replace) return update;
+      using A = typename Traits::A;
+      const A x = Traits::Load(a.kind, &current, 0);
+      const A y = Traits::Load(a.kind, &update, 0);
+      C combined;
+      Traits::Store(a.kind, &combined, 0, Traits::Combine(a.combiner, a.kind, x, y));
+      return combined;
+    });
+  }
+};
+
+template <typename Exec>
+std::string RunScatter(const Exec& exec, const ScatterArgs& args) {
+  int64_t n = 1;
+  for (int d = 0; d < args.update_rank; ++d) n *= args.update_dims[d];
+  if (n == 0) return "";
+  switch (args.kind.storage) {
+    case Storage::kF32:
+      return exec.ForEach(n, ScatterFunctor<FloatReduceTraits<Storage::kF32>, float>{args});
+    case Storage::kF64:
+      return exec.ForEach(n, ScatterFunctor<FloatReduceTraits<Storage::kF64>, double>{args});
+    case Storage::kMini8:
+      return exec.ForEach(n, ScatterFunctor<FloatReduceTraits<Storage::kMini8>, uint8_t>{args});
+    case Storage::kMini16:
+      return exec.ForEach(n, ScatterFunctor<FloatReduceTraits<Storage::kMini16>, uint16_t>{args});
+    default:
+      switch (args.kind.bytes) {
+        case 1:
+          return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint8_t>, uint8_t>{args});
+        case 2:
+          return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint16_t>, uint16_t>{args});
+        case 4:
+          return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint32_t>, uint32_t>{args});
+        default:
+          return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint64_t>, uint64_t>{args});
+      }
+  }
+}
+
+}  // namespace hlocheck::cuda
+
+#endif  // HLOCHECK_ADAPTERS_CUDA_KERNELS_SCATTER_KERNELS_H_
