@@ -25,7 +25,7 @@ AdapterSupport SupportsBranches(const Case& c, size_t operands) {
   }
   for (size_t i = 0; i < c.regions.size(); ++i) {
     absl::StatusOr<TensorRegion> branch =
-        TensorRegion::Create(c.regions[i], {}, absl::StrCat(c.op, ": branch ", i));
+        TensorRegion::Create(c.regions[i], {}, absl::StrCat(c.op, ": branch ", i), CpuRegionOps());
     if (!branch.ok()) return AdapterSupport::No(std::string(branch.status().message()));
     if (!branch->support().supported) return branch->support();
   }
@@ -35,8 +35,9 @@ AdapterSupport SupportsBranches(const Case& c, size_t operands) {
 absl::StatusOr<Results> RunBranch(const Case& c, size_t branch, const Device& device) {
   HLOCHECK_ASSIGN_OR_RETURN(
       TensorRegion region,
-      TensorRegion::Create(c.regions[branch], {}, absl::StrCat(c.op, ": branch ", branch)));
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> values, region.Run({}, device));
+      TensorRegion::Create(c.regions[branch], {}, absl::StrCat(c.op, ": branch ", branch),
+                           CpuRegionOps()));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> values, region.Run({}, CpuRegionOps(&device)));
   return ResultTensors(c, std::move(values));
 }
 
@@ -77,10 +78,10 @@ struct Loop {
 absl::StatusOr<Loop> MakeLoop(const Case& c) {
   if (c.regions.size() != 2) return absl::InvalidArgumentError("while needs cond and body");
   const std::vector<ValueType> types = c.OperandValueTypes();
-  HLOCHECK_ASSIGN_OR_RETURN(TensorRegion cond,
-                            TensorRegion::Create(c.regions[0], types, "while: cond"));
-  HLOCHECK_ASSIGN_OR_RETURN(TensorRegion body,
-                            TensorRegion::Create(c.regions[1], types, "while: body"));
+  HLOCHECK_ASSIGN_OR_RETURN(
+      TensorRegion cond, TensorRegion::Create(c.regions[0], types, "while: cond", CpuRegionOps()));
+  HLOCHECK_ASSIGN_OR_RETURN(
+      TensorRegion body, TensorRegion::Create(c.regions[1], types, "while: body", CpuRegionOps()));
   return Loop{std::move(cond), std::move(body)};
 }
 
@@ -96,8 +97,9 @@ AdapterSupport SupportsWhile(const Case& c) {
 absl::StatusOr<Results> RunWhile(const Case& c, const Device& device) {
   HLOCHECK_ASSIGN_OR_RETURN(Loop loop, MakeLoop(c));
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> state, OperandValues(c));
+  const CpuRegionOps ops(&device);
   for (int64_t iteration = 0;; ++iteration) {
-    HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> condition, loop.cond.Run(state, device));
+    HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> condition, loop.cond.Run(state, ops));
     if (condition.size() != 1 || condition[0].type != ValueType::Of({{}, ElementType::kI1})) {
       return absl::InvalidArgumentError("while: cond must return a tensor<i1>");
     }
@@ -106,7 +108,7 @@ absl::StatusOr<Results> RunWhile(const Case& c, const Device& device) {
       return absl::DeadlineExceededError(absl::StrCat("while: still looping after ", kMaxIterations,
                                                       " iterations; the CPU adapter stops"));
     }
-    HLOCHECK_ASSIGN_OR_RETURN(state, loop.body.Run(std::move(state), device));
+    HLOCHECK_ASSIGN_OR_RETURN(state, loop.body.Run(std::move(state), ops));
   }
   return ResultTensors(c, std::move(state));
 }

@@ -213,13 +213,14 @@ absl::StatusOr<std::vector<Tensor>> CpuAdapter::RunProgram(const Module& module,
       region.blocks[0].operations.back().name == "func.return") {
     region.blocks[0].operations.back().name = "stablehlo.return";
   }
-  HLOCHECK_ASSIGN_OR_RETURN(cpu::TensorRegion body,
-                            cpu::TensorRegion::Create(region, main->type.inputs, "@main"));
+  HLOCHECK_ASSIGN_OR_RETURN(
+      cpu::TensorRegion body,
+      cpu::TensorRegion::Create(region, main->type.inputs, "@main", cpu::CpuRegionOps()));
   if (!body.support().supported) return absl::UnimplementedError(body.support().reason);
   std::vector<cpu::Value> arguments;
   for (const Tensor& input : inputs) arguments.push_back({ValueType::Of(input.type()), input});
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<cpu::Value> values,
-                            body.Run(std::move(arguments), pool_->device));
+                            body.Run(std::move(arguments), cpu::CpuRegionOps(&pool_->device)));
   std::vector<Tensor> results;
   for (cpu::Value& value : values) {
     if (!value.type.is_tensor()) return absl::UnimplementedError("@main returns a token or tuple");

@@ -1,71 +1,33 @@
-// A region run on whole tensors through the CPU adapter's own op table:
-// the regions of control flow (if, case, while) and of composite's
-// decomposition. Each op of the region is a case of its own, built once and
-// run as the adapter runs any case; tokens pass through, and an op whose
-// regions use values of the region around it gets them as constants at
-// their start before each run. An op the adapter lacks makes the region
-// unsupported, by name.
+// The CPU adapter's regions (control flow, composite, call, a program's
+// @main) run through the shared TensorRegion (adapters/region/) on this
+// adapter's own op table: CpuRegionOps.
 #ifndef HLOCHECK_ADAPTERS_CPU_TENSOR_REGION_H_
 #define HLOCHECK_ADAPTERS_CPU_TENSOR_REGION_H_
 
-#include <string>
-#include <utility>
-#include <vector>
+#include <string_view>
 
 #include "adapters/cpu/cpu_internal.h"
-#include "core/program.h"
+#include "adapters/region/tensor_region.h"
 
 namespace hlocheck::cpu {
 
-// A value of a region: a tensor, or a token (no tensor).
-struct Value {
-  ValueType type;
-  Tensor tensor;
-};
+using hlocheck::OperandValues;
+using hlocheck::ResultTensors;
+using hlocheck::TensorRegion;
+using hlocheck::Value;
 
-// A region run on whole tensors: one block, its arguments bound to values,
-// each op run through the op table on a case built once (Create) whose
-// operands are refreshed before every run, up to the stablehlo.return.
-class TensorRegion {
+// The CPU adapter's op table on a device (null only for Create, which never
+// runs an op).
+class CpuRegionOps : public RegionOps {
  public:
-  static absl::StatusOr<TensorRegion> Create(const Region& region,
-                                             const std::vector<ValueType>& arguments,
-                                             std::string what);
-
-  const AdapterSupport& support() const { return support_; }
-
-  absl::StatusOr<std::vector<Value>> Run(std::vector<Value> arguments, const Device& device);
+  explicit CpuRegionOps(const Device* device = nullptr) : device_(device) {}
+  bool Has(std::string_view name) const override { return FindOp(name) != nullptr; }
+  AdapterSupport Supports(const Case& c) const override { return SupportsCase(c); }
+  absl::StatusOr<std::vector<Tensor>> Run(const Case& c) const override;
 
  private:
-  struct Step {
-    const OpEntry* entry = nullptr;  // null: after_all or create_token (a token)
-    Case c;
-    std::vector<size_t> operand_slots;
-    std::vector<size_t> result_slots;
-    // An op with regions that use values of this one: the regions as
-    // written, and the slots of the values they capture, which become
-    // constants at the start of each region before every run (the case's
-    // regions must stand alone, like a generated case's).
-    std::vector<Region> regions;
-    std::vector<std::pair<ValueId, size_t>> captures;
-  };
-
-  void Detach(Step& step) const;
-
-  std::string what_;
-  AdapterSupport support_ = AdapterSupport::Yes();
-  std::vector<Value> slots_;
-  std::vector<Step> steps_;
-  std::vector<size_t> return_slots_;
-  size_t arguments_ = 0;
+  const Device* device_;
 };
-
-// The case's operands as values (tensors and tokens).
-absl::StatusOr<std::vector<Value>> OperandValues(const Case& c);
-
-// The tensors of the values, in order (a token holds none), after checking
-// they have the case's result types.
-absl::StatusOr<Results> ResultTensors(const Case& c, std::vector<Value> values);
 
 }  // namespace hlocheck::cpu
 

@@ -179,7 +179,9 @@ const std::vector<cuda::OpEntry>& OpTable() {
           cuda::ElementwiseRoundingOps(), cuda::ElementwiseTranscendentalOps(),
           cuda::ReductionOps(), cuda::ContractionOps(), cuda::DataMovementShapeOps(),
           cuda::DataMovementIndexingOps(), cuda::DataMovementValuesOps(),
-          cuda::DataMovementSortOps(), cuda::DataMovementScatterOps()}) {
+          cuda::DataMovementSortOps(), cuda::DataMovementScatterOps(),
+          cuda::DataMovementTuplesOps(), cuda::ControlFlowOps(), cuda::CallsOps(),
+          cuda::SideEffectsOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;
@@ -187,15 +189,38 @@ const std::vector<cuda::OpEntry>& OpTable() {
   return table;
 }
 
-const cuda::OpEntry* FindOp(std::string_view name) {
+}  // namespace
+
+namespace cuda {
+
+const OpEntry* FindOp(std::string_view name) {
   if (name.starts_with("stablehlo.")) name.remove_prefix(10);
-  for (const cuda::OpEntry& entry : OpTable()) {
+  for (const OpEntry& entry : OpTable()) {
     if (entry.name == name) return &entry;
   }
   return nullptr;
 }
 
-}  // namespace
+AdapterSupport SupportsCase(const Case& c) {
+  const OpEntry* op = FindOp(c.op);
+  if (op == nullptr) return AdapterSupport::No(c.op + " is not implemented on CUDA yet");
+  return op->supports(c);
+}
+
+absl::StatusOr<std::vector<Tensor>> CudaRegionOps::Run(const Case& c) const {
+  const OpEntry* op = FindOp(c.op);
+  if (op == nullptr || context_ == nullptr) {
+    return absl::InternalError("region: cannot run " + c.op + " on CUDA");
+  }
+  return op->run(c, *context_);
+}
+
+absl::StatusOr<Tensor> ThroughMachine(Context& context, const Tensor& tensor) {
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer buffer, context.Upload(tensor));
+  return context.Download(buffer, tensor.type());
+}
+
+}  // namespace cuda
 
 CudaAdapter::CudaAdapter(std::string name, std::unique_ptr<cuda::Machine> machine,
                          cuda::Faults faults)
@@ -224,14 +249,10 @@ std::vector<std::string> CudaAdapter::Ops() {
   return names;
 }
 
-AdapterSupport CudaAdapter::Supports(const Case& c) const {
-  const cuda::OpEntry* op = FindOp(c.op);
-  if (op == nullptr) return AdapterSupport::No(c.op + " is not implemented on CUDA yet");
-  return op->supports(c);
-}
+AdapterSupport CudaAdapter::Supports(const Case& c) const { return cuda::SupportsCase(c); }
 
 absl::StatusOr<std::vector<Tensor>> CudaAdapter::Run(const Case& c) {
-  const cuda::OpEntry* op = FindOp(c.op);
+  const cuda::OpEntry* op = cuda::FindOp(c.op);
   if (op == nullptr) return absl::UnimplementedError(c.op + " is not implemented on CUDA yet");
   cuda::Context context(*machine_, faults_);
   absl::StatusOr<std::vector<Tensor>> results = op->run(c, context);

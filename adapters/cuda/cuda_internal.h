@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "adapters/adapter.h"
 #include "adapters/cuda/kernels/kernel_api.h"
+#include "adapters/region/tensor_region.h"
 #include "core/case.h"
 #include "core/element_type.h"
 #include "core/tensor.h"
@@ -92,6 +93,10 @@ std::vector<OpEntry> DataMovementIndexingOps();
 std::vector<OpEntry> DataMovementValuesOps();
 std::vector<OpEntry> DataMovementSortOps();
 std::vector<OpEntry> DataMovementScatterOps();
+std::vector<OpEntry> DataMovementTuplesOps();
+std::vector<OpEntry> ControlFlowOps();
+std::vector<OpEntry> CallsOps();
+std::vector<OpEntry> SideEffectsOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> ContractionOps();
 
@@ -106,6 +111,30 @@ std::optional<Combiner> CombinerOf(const Region& region, ElementType type);
 // public spec's promotion for reduce and scatter) computes in the wider one.
 absl::StatusOr<Buffer> UploadAs(const Case& c, Context& context, const Tensor& tensor,
                                 ElementType type);
+
+// The adapter's table: the entry of an op ("add" or "stablehlo.add"), or
+// null; and what the adapter answers for a case.
+const OpEntry* FindOp(std::string_view name);
+AdapterSupport SupportsCase(const Case& c);
+
+// The adapter's op table as a region's ops see it (control flow, calls):
+// every op of a region a case of its own on this context's machine (null
+// only for TensorRegion::Create, which runs nothing).
+class CudaRegionOps : public RegionOps {
+ public:
+  explicit CudaRegionOps(Context* context = nullptr) : context_(context) {}
+  bool Has(std::string_view name) const override { return FindOp(name) != nullptr; }
+  AdapterSupport Supports(const Case& c) const override { return SupportsCase(c); }
+  absl::StatusOr<std::vector<Tensor>> Run(const Case& c) const override;
+
+ private:
+  Context* context_;
+};
+
+// A copy of `tensor` made on the machine: uploaded and downloaded, so that
+// the ops that only pass values on (tuples, transfers) still take the
+// device's memory path.
+absl::StatusOr<Tensor> ThroughMachine(Context& context, const Tensor& tensor);
 
 // How the kernels store and compute `type`; nothing for complex types,
 // which have no kernels yet.

@@ -85,8 +85,7 @@ absl::StatusOr<ScatterArgs> PlanScatter(const Case& c) {
   const int64_t indices_rank = indices.rank();
   const int64_t update_rank = updates.rank();
   if (!IsInteger(indices.element_type())) return invalid("scatter_indices are not integers");
-  if (updates.element_type() != input.element_type() ||
-      c.result_types[0].shape != input.shape()) {
+  if (updates.element_type() != input.element_type() || c.result_types[0].shape != input.shape()) {
     return invalid("types do not fit");
   }
   if (ivd < 0 || ivd > indices_rank) return invalid("index_vector_dim out of range");
@@ -147,7 +146,8 @@ absl::StatusOr<ScatterArgs> PlanScatter(const Case& c) {
     ++next_scatter;
   }
   args.starts = static_cast<int>(to_operand.size());
-  for (size_t k = 0; k < to_operand.size(); ++k) args.start_dims[k] = static_cast<int>(to_operand[k]);
+  for (size_t k = 0; k < to_operand.size(); ++k)
+    args.start_dims[k] = static_cast<int>(to_operand[k]);
   args.index_vector_step = ivd < indices_rank ? index_strides[ivd] : 0;
   args.index_kind = *KindOf(indices.element_type());
   args.kind = *KindOf(c.result_types[0].element_type);
