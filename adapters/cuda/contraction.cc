@@ -5,7 +5,10 @@
 // reads a result type of its own: docs/numerics.md), and multiplied by
 // cuBLAS (f32, f64, f16, bf16 on the GPU, without TF32) or the adapter's
 // own kernel. An `algorithm` and mixed kinds (integer operands, float
-// result) are not implemented on CUDA yet.
+// result) are not implemented on CUDA yet. convolution: one thread per
+// result element summing its window (kernels/contraction_kernels.h), the
+// operands likewise widened to the result's type.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -176,8 +179,171 @@ absl::StatusOr<Results> RunDot(const Case& c, Context& context) {
   return results;
 }
 
+// ---------------------------------------------------------- convolution
+
+absl::StatusOr<ConvolutionArgs> PlanConvolution(const Case& c) {
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t input_batch, IntAttribute(c, "input_batch_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t input_feature,
+                            IntAttribute(c, "input_feature_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> input_spatial,
+                            IntListAttribute(c, "input_spatial_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t kernel_input,
+                            IntAttribute(c, "kernel_input_feature_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t kernel_output,
+                            IntAttribute(c, "kernel_output_feature_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> kernel_spatial,
+                            IntListAttribute(c, "kernel_spatial_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t output_batch, IntAttribute(c, "output_batch_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t output_feature,
+                            IntAttribute(c, "output_feature_dimension"));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> output_spatial,
+                            IntListAttribute(c, "output_spatial_dimensions"));
+  const auto spatial = static_cast<int64_t>(input_spatial.size());
+  const std::vector<int64_t> ones(static_cast<size_t>(spatial), 1);
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> strides,
+                            IntListAttribute(c, "window_strides", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> padding,
+                            IntMatrixAttribute(c, "padding", spatial, 2));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> lhs_dilation,
+                            IntListAttribute(c, "lhs_dilation", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> rhs_dilation,
+                            IntListAttribute(c, "rhs_dilation", ones));
+  std::vector<bool> reversal(static_cast<size_t>(spatial), false);
+  if (const Attribute* a = c.FindAttribute("window_reversal")) {
+    if (const auto* flags = std::get_if<std::vector<bool>>(a)) reversal = *flags;
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t feature_groups, IntAttribute(c, "feature_group_count"));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t batch_groups, IntAttribute(c, "batch_group_count"));
+  const Shape& lhs = c.operands[0].shape();
+  const Shape& rhs = c.operands[1].shape();
+  const Shape& result = c.result_types[0].shape;
+  auto invalid = [](const std::string& what) {
+    return absl::InvalidArgumentError("convolution: " + what);
+  };
+  const auto rank = static_cast<int64_t>(lhs.size());
+  if (static_cast<int64_t>(rhs.size()) != rank || static_cast<int64_t>(result.size()) != rank ||
+      rank != spatial + 2 || rank > kMaxRank || kernel_spatial.size() != input_spatial.size() ||
+      output_spatial.size() != input_spatial.size()) {
+    return invalid("lhs, rhs and result need rank 2 + the spatial dimensions, at most 8");
+  }
+  std::vector<int64_t> lhs_dims = {input_batch, input_feature};
+  std::vector<int64_t> rhs_dims = {kernel_input, kernel_output};
+  std::vector<int64_t> out_dims = {output_batch, output_feature};
+  lhs_dims.insert(lhs_dims.end(), input_spatial.begin(), input_spatial.end());
+  rhs_dims.insert(rhs_dims.end(), kernel_spatial.begin(), kernel_spatial.end());
+  out_dims.insert(out_dims.end(), output_spatial.begin(), output_spatial.end());
+  for (std::vector<int64_t>* dims : {&lhs_dims, &rhs_dims, &out_dims}) {
+    std::vector<bool> seen(static_cast<size_t>(rank), false);
+    for (int64_t d : *dims) {
+      if (d < 0 || d >= rank || seen[d]) return invalid("dimension numbers are not a permutation");
+      seen[d] = true;
+    }
+  }
+  for (const std::vector<int64_t>* list : {&strides, &lhs_dilation, &rhs_dilation}) {
+    if (static_cast<int64_t>(list->size()) != spatial ||
+        std::any_of(list->begin(), list->end(), [](int64_t x) { return x < 1; })) {
+      return invalid("window_strides and dilations need a positive value per spatial dimension");
+    }
+  }
+  if (static_cast<int64_t>(reversal.size()) != spatial) return invalid("window_reversal size");
+  if (feature_groups < 1 || batch_groups < 1 || (feature_groups > 1 && batch_groups > 1)) {
+    return invalid("feature_group_count and batch_group_count must be positive, one of them 1");
+  }
+  const int64_t groups = std::max(feature_groups, batch_groups);
+  const int64_t outputs = rhs[kernel_output];
+  ConvolutionArgs args;
+  args.spatial = static_cast<int>(spatial);
+  args.group_inputs = rhs[kernel_input];
+  if (outputs % groups != 0 || lhs[input_batch] % batch_groups != 0 ||
+      lhs[input_feature] != args.group_inputs * feature_groups) {
+    return invalid("the group counts do not divide the features and batch");
+  }
+  args.group_outputs = outputs / groups;
+  args.batch_groups = batch_groups > 1;
+  args.out_batch = lhs[input_batch] / batch_groups;
+  args.out_features = outputs;
+  if (result[output_batch] != args.out_batch || result[output_feature] != outputs) {
+    return invalid("the result's batch or feature size does not match");
+  }
+  const std::vector<int64_t> lhs_strides = StridesOf(lhs);
+  const std::vector<int64_t> rhs_strides = StridesOf(rhs);
+  const std::vector<int64_t> out_strides = StridesOf(result);
+  args.out_batch_stride = out_strides[output_batch];
+  args.out_feature_stride = out_strides[output_feature];
+  args.lhs_batch_stride = lhs_strides[input_batch];
+  args.lhs_feature_stride = lhs_strides[input_feature];
+  args.rhs_input_stride = rhs_strides[kernel_input];
+  args.rhs_output_stride = rhs_strides[kernel_output];
+  for (int64_t s = 0; s < spatial; ++s) {
+    const int64_t size = lhs[input_spatial[s]];
+    const int64_t dilated = size == 0 ? 0 : (size - 1) * lhs_dilation[s] + 1;
+    const int64_t padded = padding[2 * s] + dilated + padding[2 * s + 1];
+    const int64_t k = rhs[kernel_spatial[s]];
+    const int64_t window = k == 0 ? 0 : (k - 1) * rhs_dilation[s] + 1;
+    const int64_t windows = padded <= 0 || window > padded ? 0 : (padded - window) / strides[s] + 1;
+    if (result[output_spatial[s]] != windows) return invalid("the result's spatial sizes");
+    args.out_spatial[s] = windows;
+    args.out_spatial_strides[s] = out_strides[output_spatial[s]];
+    args.lhs_spatial[s] = size;
+    args.lhs_spatial_strides[s] = lhs_strides[input_spatial[s]];
+    args.rhs_spatial[s] = k;
+    args.rhs_spatial_strides[s] = rhs_strides[kernel_spatial[s]];
+    args.window_strides[s] = strides[s];
+    args.pad_low[s] = padding[2 * s];
+    args.lhs_dilation[s] = lhs_dilation[s];
+    args.rhs_dilation[s] = rhs_dilation[s];
+    args.reversal[s] = reversal[s];
+  }
+  return args;
+}
+
+AdapterSupport SupportsConvolution(const Case& c) {
+  if (AdapterSupport tensors = SupportsTensors(c); !tensors.supported) return tensors;
+  if (c.operands.size() != 2 || c.result_types.size() != 1) {
+    return AdapterSupport::No("convolution needs 2 operands and 1 result");
+  }
+  const ElementType in = c.operands[0].element_type();
+  const ElementType out = c.result_types[0].element_type;
+  if (!SameKind(in, out) || c.operands[1].element_type() != in) {
+    return AdapterSupport::No(absl::StrCat("convolution of ", std::string(Name(in)), " into ",
+                                           std::string(Name(out)), " is not implemented on CUDA"));
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunConvolution(const Case& c, Context& context) {
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 2));
+  HLOCHECK_ASSIGN_OR_RETURN(ConvolutionArgs args, PlanConvolution(c));
+  const TensorType& type = c.result_types[0];
+  const ElementType element = type.element_type;
+  if (c.operands[1].element_type() != c.operands[0].element_type() ||
+      !SameKind(c.operands[0].element_type(), element)) {
+    return absl::InvalidArgumentError("convolution: operand types do not fit");
+  }
+  // Operands widened to a result type of their own, as dot_general's.
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer lhs, UploadAs(c, context, c.operands[0], element));
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer rhs, UploadAs(c, context, c.operands[1], element));
+  HLOCHECK_ASSIGN_OR_RETURN(
+      Buffer out,
+      context.Allocate(static_cast<size_t>(type.num_elements() * ContainerBytes(element))));
+  args.kind = *KindOf(element);
+  args.lhs = lhs.data();
+  args.rhs = rhs.data();
+  args.out = out.data();
+  HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().Convolution(args)));
+  HLOCHECK_ASSIGN_OR_RETURN(Tensor result, context.Download(out, type));
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
+
 }  // namespace
 
-std::vector<OpEntry> ContractionOps() { return {{"dot_general", &SupportsDot, &RunDot}}; }
+std::vector<OpEntry> ContractionOps() {
+  return {
+      {"dot_general", &SupportsDot, &RunDot},
+      {"convolution", &SupportsConvolution, &RunConvolution},
+  };
+}
 
 }  // namespace hlocheck::cuda

@@ -176,12 +176,12 @@ const std::vector<cuda::OpEntry>& OpTable() {
     for (const auto& family :
          {cuda::ElementwiseArithmeticOps(), cuda::ElementwiseBitwiseOps(),
           cuda::ElementwiseCompareSelectOps(), cuda::ElementwiseConversionOps(),
-          cuda::ElementwiseRoundingOps(), cuda::ElementwiseTranscendentalOps(),
-          cuda::ReductionOps(), cuda::ContractionOps(), cuda::DataMovementShapeOps(),
-          cuda::DataMovementIndexingOps(), cuda::DataMovementValuesOps(),
-          cuda::DataMovementSortOps(), cuda::DataMovementScatterOps(),
-          cuda::DataMovementTuplesOps(), cuda::ControlFlowOps(), cuda::CallsOps(),
-          cuda::SideEffectsOps()}) {
+          cuda::ElementwiseComplexOps(), cuda::ElementwiseRoundingOps(),
+          cuda::ElementwiseTranscendentalOps(), cuda::ReductionOps(), cuda::ContractionOps(),
+          cuda::DataMovementShapeOps(), cuda::DataMovementIndexingOps(),
+          cuda::DataMovementValuesOps(), cuda::DataMovementSortOps(),
+          cuda::DataMovementScatterOps(), cuda::DataMovementTuplesOps(), cuda::ControlFlowOps(),
+          cuda::CallsOps(), cuda::SideEffectsOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

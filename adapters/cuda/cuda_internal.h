@@ -86,6 +86,7 @@ std::vector<OpEntry> ElementwiseArithmeticOps();
 std::vector<OpEntry> ElementwiseBitwiseOps();
 std::vector<OpEntry> ElementwiseCompareSelectOps();
 std::vector<OpEntry> ElementwiseConversionOps();
+std::vector<OpEntry> ElementwiseComplexOps();
 std::vector<OpEntry> ElementwiseRoundingOps();
 std::vector<OpEntry> ElementwiseTranscendentalOps();
 std::vector<OpEntry> DataMovementShapeOps();

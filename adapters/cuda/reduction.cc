@@ -1,9 +1,10 @@
-// The CUDA adapter's reduce: one input whose body is a single commutative
-// op of its two arguments (add, multiply, maximum, minimum, and, or, xor),
-// as a tree over rows (kernels/reduction_kernels.h). The reduced dimensions
-// are moved last by a strided copy first where they are not already. Other
-// bodies, several inputs, and the window and scatter reductions are not
-// implemented on CUDA yet (Supports says so).
+// The CUDA adapter's reductions of one input whose body is a single
+// commutative op of its two arguments (add, multiply, maximum, minimum, and,
+// or, xor; kernels/reduction_kernels.h): reduce, as a tree over rows (the
+// reduced dimensions moved last by a strided copy first where they are not
+// already), and reduce_window, one thread per result element. Other
+// bodies, several inputs and select_and_scatter are not implemented on CUDA
+// yet (Supports says so).
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -144,8 +145,102 @@ absl::StatusOr<Results> RunReduce(const Case& c, Context& context) {
   return results;
 }
 
+// -------------------------------------------------------- reduce_window
+
+AdapterSupport SupportsReduceWindow(const Case& c) {
+  if (AdapterSupport tensors = SupportsTensors(c); !tensors.supported) return tensors;
+  if (c.operands.size() != 2 || c.result_types.size() != 1 || c.regions.size() != 1) {
+    return AdapterSupport::No("reduce_window of several inputs is not implemented on CUDA yet");
+  }
+  if (c.operands[0].rank() > kMaxRank) return AdapterSupport::No("reduce_window: rank above 8");
+  if (!CombinerOf(c.regions[0], c.result_types[0].element_type).has_value()) {
+    return AdapterSupport::No(
+        "reduce_window: only a body of one add, multiply, maximum, minimum, and, or or xor of its "
+        "arguments is implemented on CUDA");
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunReduceWindow(const Case& c, Context& context) {
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 2));
+  if (c.regions.size() != 1) return absl::InvalidArgumentError("reduce_window needs a body");
+  const Tensor& input = c.operands[0];
+  const Tensor& init = c.operands[1];
+  const TensorType& type = c.result_types[0];
+  const ElementType element = type.element_type;
+  std::optional<Combiner> combiner = CombinerOf(c.regions[0], element);
+  std::optional<ElementKind> kind = KindOf(element);
+  if (!combiner.has_value() || !kind.has_value()) {
+    return absl::UnimplementedError("reduce_window: this body or type is not implemented on CUDA");
+  }
+  const Shape& shape = input.shape();
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  const std::vector<int64_t> ones(static_cast<size_t>(rank), 1);
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> window, IntListAttribute(c, "window_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> strides,
+                            IntListAttribute(c, "window_strides", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> base, IntListAttribute(c, "base_dilations", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> dilations,
+                            IntListAttribute(c, "window_dilations", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> padding,
+                            IntMatrixAttribute(c, "padding", rank, 2));
+  ReduceWindowArgs args;
+  args.combiner = *combiner;
+  args.kind = *kind;
+  args.rank = static_cast<int>(rank);
+  const std::vector<int64_t> in_strides = StridesOf(shape);
+  for (const std::vector<int64_t>* list : {&window, &strides, &base, &dilations}) {
+    if (static_cast<int64_t>(list->size()) != rank ||
+        std::any_of(list->begin(), list->end(), [](int64_t x) { return x < 1; })) {
+      return absl::InvalidArgumentError(
+          "reduce_window: window_dimensions, window_strides and the dilations need positive "
+          "values, one per dimension");
+    }
+  }
+  if (type.rank() != rank || init.rank() != 0 || init.element_type() != input.element_type()) {
+    return absl::InvalidArgumentError("reduce_window: the result or init value does not fit");
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    // The result's size along d, as the spec's shape function gives it.
+    const int64_t dilated = shape[d] == 0 ? 0 : (shape[d] - 1) * base[d] + 1;
+    const int64_t padded = padding[2 * d] + dilated + padding[2 * d + 1];
+    const int64_t dilated_window = (window[d] - 1) * dilations[d] + 1;
+    const int64_t size =
+        padded <= 0 || dilated_window > padded ? 0 : (padded - dilated_window) / strides[d] + 1;
+    if (padded < 0 || size != type.shape[d]) {
+      return absl::InvalidArgumentError("reduce_window: the result's shape does not fit");
+    }
+    args.out_dims[d] = type.shape[d];
+    args.in_dims[d] = shape[d];
+    args.in_strides[d] = in_strides[d];
+    args.window[d] = window[d];
+    args.strides[d] = strides[d];
+    args.base_dilations[d] = base[d];
+    args.window_dilations[d] = dilations[d];
+    args.pad_low[d] = padding[2 * d];
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer in, UploadAs(c, context, input, element));
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer init_buffer, UploadAs(c, context, init, element));
+  HLOCHECK_ASSIGN_OR_RETURN(
+      Buffer out,
+      context.Allocate(static_cast<size_t>(type.num_elements() * ContainerBytes(element))));
+  args.in = in.data();
+  args.init = init_buffer.data();
+  args.out = out.data();
+  HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().ReduceWindow(args)));
+  HLOCHECK_ASSIGN_OR_RETURN(Tensor result, context.Download(out, type));
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
+
 }  // namespace
 
-std::vector<OpEntry> ReductionOps() { return {{"reduce", &SupportsReduce, &RunReduce}}; }
+std::vector<OpEntry> ReductionOps() {
+  return {
+      {"reduce", &SupportsReduce, &RunReduce},
+      {"reduce_window", &SupportsReduceWindow, &RunReduceWindow},
+  };
+}
 
 }  // namespace hlocheck::cuda

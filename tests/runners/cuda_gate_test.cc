@@ -37,18 +37,23 @@ void ExpectEveryOpPasses(Adapter& adapter, int64_t cases) {
   auto run = RunGate(adapter, CudaAdapter::Ops(), cases);
   ASSERT_TRUE(run.ok()) << run.status();
   int64_t passed = 0;
+  std::set<std::string> ops_drawn;
   std::set<std::string> ops_run;
   for (const GroupResult& group : run->groups) {
     EXPECT_EQ(group.failed, 0) << group.op << " " << Name(group.type) << ": "
                                << (group.findings.empty() ? "" : group.findings[0].reproducer);
     passed += group.passed;
+    ops_drawn.insert(group.op);
     if (group.passed > 0) ops_run.insert(group.op);
   }
-  // Every op the adapter lists runs for some type: none is listed but
-  // always declined.
+  // Every op the adapter lists that the gate draws runs for some type: none
+  // is listed but always declined. (The gate draws no cases of after_all
+  // and the receiving transfers; programs run them.)
   for (const std::string& op : CudaAdapter::Ops()) {
+    if (ops_drawn.count(op) == 0) continue;
     EXPECT_TRUE(ops_run.count(op) > 0) << op << " never ran on " << adapter.name();
   }
+  EXPECT_GE(ops_run.size(), CudaAdapter::Ops().size() - 3);
   EXPECT_GT(passed, 0);
 }
 

@@ -79,6 +79,103 @@ std::string RunMatmul(const Exec& exec, const MatmulArgs& args) {
   return exec.ForEach(n, MatmulFunctor{args});
 }
 
+struct ConvolutionFunctor {
+  ConvolutionArgs args;
+
+  // The product of lhs at `x` (-1: padding, a zero) and rhs at `w`, added
+  // to the sums.
+  HLOCHECK_HD void Accumulate(int64_t x, int64_t w, double& sum64, float& sum32,
+                              uint64_t& sum_int) const {
+    const Number b = LoadNumber(args.kind, args.rhs, w);
+    Number a;
+    a.is_float = b.is_float;
+    if (x >= 0) a = LoadNumber(args.kind, args.lhs, x);
+    switch (args.kind.storage) {
+      case Storage::kF64:
+        sum64 += a.f * b.f;
+        break;
+      case Storage::kF32:
+      case Storage::kMini8:
+      case Storage::kMini16:
+        sum32 += static_cast<float>(a.f) * static_cast<float>(b.f);
+        break;
+      case Storage::kBool:
+        sum_int |= a.i & b.i;
+        break;
+      default:
+        sum_int += a.i * b.i;
+    }
+  }
+
+  HLOCHECK_HD void operator()(int64_t i) const {
+    // Result coordinates in the logical order (batch, feature, spatial...).
+    int64_t o[kMaxSpatial] = {};
+    int64_t rest = i;
+    int64_t out_offset = 0;
+    int64_t kernel_positions = 1;
+    for (int s = args.spatial - 1; s >= 0; --s) {
+      o[s] = rest % args.out_spatial[s];
+      rest /= args.out_spatial[s];
+      out_offset += o[s] * args.out_spatial_strides[s];
+      kernel_positions *= args.rhs_spatial[s];
+    }
+    const int64_t f = rest % args.out_features;
+    const int64_t b = rest / args.out_features;
+    out_offset += f * args.out_feature_stride + b * args.out_batch_stride;
+    const int64_t g = f / args.group_outputs;
+    const int64_t batch = args.batch_groups ? g * args.out_batch + b : b;
+    const int64_t first_feature = args.batch_groups ? 0 : g * args.group_inputs;
+    double sum64 = 0;
+    float sum32 = 0;
+    uint64_t sum_int = 0;
+    for (int64_t k = 0; k < kernel_positions; ++k) {
+      int64_t k_rest = k;
+      int64_t x_offset = batch * args.lhs_batch_stride;
+      int64_t w_offset = f * args.rhs_output_stride;
+      bool padding = false;
+      for (int s = args.spatial - 1; s >= 0; --s) {
+        const int64_t ks = k_rest % args.rhs_spatial[s];
+        k_rest /= args.rhs_spatial[s];
+        const int64_t kernel_index = args.reversal[s] ? args.rhs_spatial[s] - 1 - ks : ks;
+        w_offset += kernel_index * args.rhs_spatial_strides[s];
+        const int64_t q =
+            o[s] * args.window_strides[s] + ks * args.rhs_dilation[s] - args.pad_low[s];
+        if (q < 0 || q % args.lhs_dilation[s] != 0 ||
+            q / args.lhs_dilation[s] >= args.lhs_spatial[s]) {
+          padding = true;
+        } else {
+          x_offset += q / args.lhs_dilation[s] * args.lhs_spatial_strides[s];
+        }
+      }
+      for (int64_t in = 0; in < args.group_inputs; ++in) {
+        Accumulate(padding ? -1 : x_offset + (first_feature + in) * args.lhs_feature_stride,
+                   w_offset + in * args.rhs_input_stride, sum64, sum32, sum_int);
+      }
+    }
+    Number result;
+    if (args.kind.storage == Storage::kF64) {
+      result.is_float = true;
+      result.f = sum64;
+    } else if (args.kind.storage == Storage::kF32 || args.kind.storage == Storage::kMini8 ||
+               args.kind.storage == Storage::kMini16) {
+      result.is_float = true;
+      result.f = sum32;
+    } else {
+      result.i = sum_int;
+      result.is_signed = args.kind.storage == Storage::kSigned;
+    }
+    StoreNumber(args.kind, args.out, out_offset, result);
+  }
+};
+
+template <typename Exec>
+std::string RunConvolution(const Exec& exec, const ConvolutionArgs& args) {
+  int64_t n = args.out_batch * args.out_features;
+  for (int s = 0; s < args.spatial; ++s) n *= args.out_spatial[s];
+  if (n == 0) return "";
+  return exec.ForEach(n, ConvolutionFunctor{args});
+}
+
 }  // namespace hlocheck::cuda
 
 #endif  // HLOCHECK_ADAPTERS_CUDA_KERNELS_CONTRACTION_KERNELS_H_

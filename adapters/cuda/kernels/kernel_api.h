@@ -177,6 +177,29 @@ struct ReduceRowsArgs {
   bool fault_drop_last_block = false;
 };
 
+// reduce_window of one input: per result element at coordinates o, the init
+// value combined with every element of its window, in the window's order;
+// window position w of dimension d is padded coordinate o[d] * strides[d] +
+// w * window_dilations[d], which holds the operand's element (q = that -
+// pad_low[d]) where q is a multiple of base_dilations[d] inside the
+// operand, and the init value everywhere else (padding and dilation holes).
+struct ReduceWindowArgs {
+  Combiner combiner = Combiner::kAdd;
+  ElementKind kind;
+  int rank = 0;
+  int64_t out_dims[kMaxRank] = {};
+  int64_t in_dims[kMaxRank] = {};
+  int64_t in_strides[kMaxRank] = {};
+  int64_t window[kMaxRank] = {};
+  int64_t strides[kMaxRank] = {};
+  int64_t base_dilations[kMaxRank] = {};
+  int64_t window_dilations[kMaxRank] = {};
+  int64_t pad_low[kMaxRank] = {};
+  const void* in = nullptr;
+  const void* init = nullptr;  // one element, in machine memory
+  void* out = nullptr;
+};
+
 // Batched row-major matrix product in the element type: out[b] (m x n) =
 // lhs[b] (m x k) * rhs[b] (k x n), accumulated in f32 for float types up to
 // f32 (f64 for f64), in 64 bits wrapped to the width for integers, and
@@ -277,6 +300,48 @@ struct ScatterArgs {
   void* result = nullptr;
 };
 
+inline constexpr int kMaxSpatial = kMaxRank - 2;
+
+// convolution, one thread per result element (batch b, feature f, spatial
+// position o): the sum over the kernel's input features i and spatial
+// positions k of lhs at (its batch, its input feature, padded position o *
+// window_strides + k * rhs_dilation) times rhs at (i, f, k, or its mirror
+// where window_reversal says). A padded position that is padding or a
+// dilation hole is a zero that still multiplies (0 * inf is NaN, as the
+// spec's pad-then-dot gives). With feature groups, f's group g = f /
+// group_outputs reads input features g * group_inputs + i; with batch
+// groups, input batch g * out_batch + b and input feature i. Sums as
+// MatmulArgs's: f32 for floats up to f32, f64 for f64, 64-bit integers.
+struct ConvolutionArgs {
+  ElementKind kind;  // the operands', already that of the result
+  int spatial = 0;
+  int64_t out_batch = 0;
+  int64_t out_features = 0;
+  int64_t out_spatial[kMaxSpatial] = {};
+  int64_t out_batch_stride = 0;
+  int64_t out_feature_stride = 0;
+  int64_t out_spatial_strides[kMaxSpatial] = {};
+  int64_t lhs_batch_stride = 0;
+  int64_t lhs_feature_stride = 0;
+  int64_t lhs_spatial[kMaxSpatial] = {};
+  int64_t lhs_spatial_strides[kMaxSpatial] = {};
+  int64_t rhs_input_stride = 0;
+  int64_t rhs_output_stride = 0;
+  int64_t rhs_spatial[kMaxSpatial] = {};
+  int64_t rhs_spatial_strides[kMaxSpatial] = {};
+  int64_t window_strides[kMaxSpatial] = {};
+  int64_t pad_low[kMaxSpatial] = {};
+  int64_t lhs_dilation[kMaxSpatial] = {};
+  int64_t rhs_dilation[kMaxSpatial] = {};
+  bool reversal[kMaxSpatial] = {};
+  int64_t group_inputs = 0;
+  int64_t group_outputs = 1;
+  bool batch_groups = false;
+  const void* lhs = nullptr;
+  const void* rhs = nullptr;
+  void* out = nullptr;
+};
+
 // A machine: memory and kernels. Errors are returned as text ("" is
 // success); a kernel's own error surfaces at the next Synchronize.
 class Machine {
@@ -295,7 +360,9 @@ class Machine {
   virtual std::string StridedCopy(const StridedCopyArgs& args) = 0;
   virtual std::string Iota(const IotaArgs& args) = 0;
   virtual std::string ReduceRows(const ReduceRowsArgs& args) = 0;
+  virtual std::string ReduceWindow(const ReduceWindowArgs& args) = 0;
   virtual std::string Matmul(const MatmulArgs& args) = 0;
+  virtual std::string Convolution(const ConvolutionArgs& args) = 0;
   virtual std::string SortRows(const SortRowsArgs& args) = 0;
   virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
   virtual std::string Gather(const GatherArgs& args) = 0;

@@ -30,7 +30,13 @@ class MachineWithKernels : public Machine {
   std::string ReduceRows(const ReduceRowsArgs& args) override {
     return RunReduceRows(exec(), *this, args);
   }
+  std::string ReduceWindow(const ReduceWindowArgs& args) override {
+    return RunReduceWindow(exec(), args);
+  }
   std::string Matmul(const MatmulArgs& args) override { return RunMatmul(exec(), args); }
+  std::string Convolution(const ConvolutionArgs& args) override {
+    return RunConvolution(exec(), args);
+  }
   std::string SortRows(const SortRowsArgs& args) override { return RunSortRows(exec(), args); }
   std::string PermuteRows(const PermuteRowsArgs& args) override {
     return RunPermuteRows(exec(), args);

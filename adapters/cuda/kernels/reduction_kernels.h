@@ -213,6 +213,71 @@ std::string RunReduceRows(const Exec& exec, Machine& machine, const ReduceRowsAr
   }
 }
 
+template <typename Traits>
+struct ReduceWindowFunctor {
+  using A = typename Traits::A;
+  ReduceWindowArgs args;
+  HLOCHECK_HD void operator()(int64_t i) const {
+    int64_t o[kMaxRank] = {};
+    int64_t rest = i;
+    int64_t positions = 1;
+    for (int d = args.rank - 1; d >= 0; --d) {
+      o[d] = rest % args.out_dims[d];
+      rest /= args.out_dims[d];
+      positions *= args.window[d];
+    }
+    const A init = Traits::Load(args.kind, args.init, 0);
+    A acc = Traits::Identity(args.combiner, args.kind);
+    for (int64_t w = 0; w < positions; ++w) {
+      int64_t w_rest = w;
+      int64_t offset = 0;
+      bool inside = true;
+      for (int d = args.rank - 1; d >= 0; --d) {
+        const int64_t wd = w_rest % args.window[d];
+        w_rest /= args.window[d];
+        const int64_t q = o[d] * args.strides[d] + wd * args.window_dilations[d] - args.pad_low[d];
+        if (q < 0 || q % args.base_dilations[d] != 0 ||
+            q / args.base_dilations[d] >= args.in_dims[d]) {
+          inside = false;
+        } else {
+          offset += q / args.base_dilations[d] * args.in_strides[d];
+        }
+      }
+      acc = Traits::Combine(args.combiner, args.kind, acc,
+                            inside ? Traits::Load(args.kind, args.in, offset) : init);
+    }
+    Traits::Store(args.kind, args.out, i, Traits::Combine(args.combiner, args.kind, init, acc));
+  }
+};
+
+template <typename Exec>
+std::string RunReduceWindow(const Exec& exec, const ReduceWindowArgs& args) {
+  int64_t n = 1;
+  for (int d = 0; d < args.rank; ++d) n *= args.out_dims[d];
+  if (n == 0) return "";
+  switch (args.kind.storage) {
+    case Storage::kF32:
+      return exec.ForEach(n, ReduceWindowFunctor<FloatReduceTraits<Storage::kF32>>{args});
+    case Storage::kF64:
+      return exec.ForEach(n, ReduceWindowFunctor<FloatReduceTraits<Storage::kF64>>{args});
+    case Storage::kMini8:
+      return exec.ForEach(n, ReduceWindowFunctor<FloatReduceTraits<Storage::kMini8>>{args});
+    case Storage::kMini16:
+      return exec.ForEach(n, ReduceWindowFunctor<FloatReduceTraits<Storage::kMini16>>{args});
+    default:
+      switch (args.kind.bytes) {
+        case 1:
+          return exec.ForEach(n, ReduceWindowFunctor<IntReduceTraits<uint8_t>>{args});
+        case 2:
+          return exec.ForEach(n, ReduceWindowFunctor<IntReduceTraits<uint16_t>>{args});
+        case 4:
+          return exec.ForEach(n, ReduceWindowFunctor<IntReduceTraits<uint32_t>>{args});
+        default:
+          return exec.ForEach(n, ReduceWindowFunctor<IntReduceTraits<uint64_t>>{args});
+      }
+  }
+}
+
 }  // namespace hlocheck::cuda
 
 #endif  // HLOCHECK_ADAPTERS_CUDA_KERNELS_REDUCTION_KERNELS_H_
