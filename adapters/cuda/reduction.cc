@@ -2,17 +2,21 @@
 // commutative op of its two arguments (add, multiply, maximum, minimum, and,
 // or, xor; kernels/reduction_kernels.h): reduce, as a tree over rows (the
 // reduced dimensions moved last by a strided copy first where they are not
-// already), and reduce_window, one thread per result element. Other
-// bodies, several inputs and select_and_scatter are not implemented on CUDA
-// yet (Supports says so).
+// already), reduce_window, one thread per result element, and
+// select_and_scatter (a select of one compare), one thread per window. Other
+// bodies and several inputs are not implemented on CUDA yet (Supports says
+// so).
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cuda/cuda_internal.h"
 #include "core/case_attributes.h"
+#include "core/element_value.h"
 #include "core/status_macros.h"
 
 namespace hlocheck::cuda {
@@ -234,12 +238,171 @@ absl::StatusOr<Results> RunReduceWindow(const Case& c, Context& context) {
   return results;
 }
 
+// --------------------------------------------------- select_and_scatter
+
+std::string EnumName(const Operation& op, const std::string& name) {
+  auto it = op.attributes.find(name);
+  if (it == op.attributes.end()) return "";
+  if (const auto* value = std::get_if<EnumValue>(&it->second)) return value->name;
+  if (const auto* value = std::get_if<std::string>(&it->second)) return *value;
+  return "";
+}
+
+// A select body `compare(a, b)` (or `compare(b, a)`) of its rank-0
+// arguments of `type`, as SelectAndScatterArgs holds it.
+bool ClassifySelect(const Region& region, ElementType type, SelectAndScatterArgs& args) {
+  if (region.blocks.size() != 1 || IsComplex(type)) return false;
+  const Block& block = region.blocks[0];
+  if (block.arguments.size() != 2 || block.operations.size() != 2) return false;
+  for (const ValueType& argument : block.argument_types) {
+    if (!argument.is_tensor() || argument.tensor().element_type != type ||
+        !argument.tensor().shape.empty()) {
+      return false;
+    }
+  }
+  const Operation& compare = block.operations[0];
+  const Operation& terminator = block.operations[1];
+  if (compare.name != "stablehlo.compare" || compare.operands.size() != 2 ||
+      compare.results.size() != 1 || terminator.name != "stablehlo.return" ||
+      terminator.operands.size() != 1 || terminator.operands[0] != compare.results[0]) {
+    return false;
+  }
+  const bool forward =
+      compare.operands[0] == block.arguments[0] && compare.operands[1] == block.arguments[1];
+  const bool backward =
+      compare.operands[0] == block.arguments[1] && compare.operands[1] == block.arguments[0];
+  if (!forward && !backward) return false;
+  args.swapped = backward;
+  const std::string direction = EnumName(compare, "comparison_direction");
+  const std::pair<const char*, CompareDirection> directions[] = {
+      {"EQ", CompareDirection::kEq}, {"NE", CompareDirection::kNe}, {"GE", CompareDirection::kGe},
+      {"GT", CompareDirection::kGt}, {"LE", CompareDirection::kLe}, {"LT", CompareDirection::kLt}};
+  bool known = false;
+  for (const auto& [name, value] : directions) {
+    if (direction == name) {
+      args.direction = value;
+      known = true;
+    }
+  }
+  if (!known) return false;
+  const std::string compare_type = EnumName(compare, "compare_type");
+  if (compare_type == "TOTALORDER" && IsFloat(type)) {
+    args.compare_type = CompareType::kTotalOrder;
+  } else if (IsFloat(type) && (compare_type.empty() || compare_type == "FLOAT")) {
+    args.compare_type = CompareType::kFloat;
+  } else if (!IsFloat(type) &&
+             (compare_type == "SIGNED" || (compare_type.empty() && IsSignedInt(type)))) {
+    args.compare_type = CompareType::kSigned;
+  } else if (!IsFloat(type) && (compare_type == "UNSIGNED" || compare_type.empty())) {
+    args.compare_type = CompareType::kUnsigned;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+AdapterSupport SupportsSelectAndScatter(const Case& c) {
+  if (AdapterSupport tensors = SupportsTensors(c); !tensors.supported) return tensors;
+  if (c.operands.size() != 3 || c.result_types.size() != 1 || c.regions.size() != 2) {
+    return AdapterSupport::No("select_and_scatter needs 3 operands and two bodies");
+  }
+  if (c.operands[0].rank() > kMaxRank)
+    return AdapterSupport::No("select_and_scatter: rank above 8");
+  SelectAndScatterArgs args;
+  if (!ClassifySelect(c.regions[0], c.operands[0].element_type(), args) ||
+      !CombinerOf(c.regions[1], c.result_types[0].element_type).has_value()) {
+    return AdapterSupport::No(
+        "select_and_scatter: only a select of one compare and a scatter of one add, multiply, "
+        "maximum, minimum, and, or or xor are implemented on CUDA");
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunSelectAndScatter(const Case& c, Context& context) {
+  HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 3));
+  if (c.regions.size() != 2) return absl::InvalidArgumentError("select_and_scatter needs 2 bodies");
+  const Tensor& operand = c.operands[0];
+  const Tensor& source = c.operands[1];
+  const Tensor& init = c.operands[2];
+  const TensorType& type = c.result_types[0];
+  SelectAndScatterArgs args;
+  std::optional<Combiner> combiner = CombinerOf(c.regions[1], type.element_type);
+  if (!ClassifySelect(c.regions[0], operand.element_type(), args) || !combiner.has_value()) {
+    return absl::UnimplementedError("select_and_scatter: these bodies are not implemented on CUDA");
+  }
+  const Shape& shape = operand.shape();
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  const std::vector<int64_t> ones(static_cast<size_t>(rank), 1);
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> window, IntListAttribute(c, "window_dimensions"));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> strides,
+                            IntListAttribute(c, "window_strides", ones));
+  HLOCHECK_ASSIGN_OR_RETURN(std::vector<int64_t> padding,
+                            IntMatrixAttribute(c, "padding", rank, 2));
+  for (const std::vector<int64_t>* list : {&window, &strides}) {
+    if (static_cast<int64_t>(list->size()) != rank ||
+        std::any_of(list->begin(), list->end(), [](int64_t x) { return x < 1; })) {
+      return absl::InvalidArgumentError(
+          "select_and_scatter: window_dimensions and window_strides need positive values");
+    }
+  }
+  if (type.shape != shape || Kind(type.element_type) != Kind(operand.element_type()) ||
+      source.element_type() != operand.element_type() || init.rank() != 0 ||
+      init.element_type() != operand.element_type() || source.rank() != rank) {
+    return absl::InvalidArgumentError("select_and_scatter: operand, source and result do not fit");
+  }
+  args.operand_kind = *KindOf(operand.element_type());
+  args.kind = *KindOf(type.element_type);
+  args.combiner = *combiner;
+  args.rank = static_cast<int>(rank);
+  const std::vector<int64_t> in_strides = StridesOf(shape);
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t padded = padding[2 * d] + shape[d] + padding[2 * d + 1];
+    const int64_t windows =
+        padded <= 0 || window[d] > padded ? 0 : (padded - window[d]) / strides[d] + 1;
+    if (padded < 0 || source.shape()[d] != windows) {
+      return absl::InvalidArgumentError("select_and_scatter: the source does not fit the windows");
+    }
+    args.in_dims[d] = shape[d];
+    args.in_strides[d] = in_strides[d];
+    args.source_dims[d] = source.shape()[d];
+    args.window[d] = window[d];
+    args.strides[d] = strides[d];
+    args.pad_low[d] = padding[2 * d];
+  }
+  const int bytes = ContainerBytes(type.element_type);
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer operand_buffer, context.Upload(operand));
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer source_buffer, UploadAs(c, context, source, type.element_type));
+  HLOCHECK_ASSIGN_OR_RETURN(Buffer result,
+                            context.Allocate(static_cast<size_t>(type.num_elements() * bytes)));
+  // The init value everywhere: a copy that reads nothing writes its padding.
+  if (type.num_elements() > 0) {
+    Tensor init_value(TensorType({}, type.element_type));
+    ConvertElement(init.element_type(), init.bytes().data(), type.element_type,
+                   init_value.bytes().data());
+    const Shape flat = {type.num_elements()};
+    const int64_t source_dim[] = {0};
+    StridedCopyArgs fill = PermutingCopy(flat, flat, source_dim, bytes, nullptr, result.data());
+    fill.in_dims[0] = 0;
+    std::memcpy(fill.padding, init_value.bytes().data(), static_cast<size_t>(bytes));
+    HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().StridedCopy(fill)));
+  }
+  args.operand = operand_buffer.data();
+  args.source = source_buffer.data();
+  args.result = result.data();
+  HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().SelectAndScatter(args)));
+  HLOCHECK_ASSIGN_OR_RETURN(Tensor tensor, context.Download(result, type));
+  Results results;
+  results.push_back(std::move(tensor));
+  return results;
+}
+
 }  // namespace
 
 std::vector<OpEntry> ReductionOps() {
   return {
       {"reduce", &SupportsReduce, &RunReduce},
       {"reduce_window", &SupportsReduceWindow, &RunReduceWindow},
+      {"select_and_scatter", &SupportsSelectAndScatter, &RunSelectAndScatter},
   };
 }
 

@@ -342,6 +342,32 @@ struct ConvolutionArgs {
   void* out = nullptr;
 };
 
+// select_and_scatter, one thread per source element (window): the window's
+// positions over the padded operand in order, padding skipped; the first
+// is selected, and each later one replaces the selection unless
+// select(selected, candidate) holds, where select is one comparison
+// (`direction`, `compare_type`; `swapped`: compare(candidate, selected)).
+// The result, filled with the init value before, then gets combine(it,
+// source element) at the selected position, atomically on the GPU.
+struct SelectAndScatterArgs {
+  ElementKind operand_kind;
+  ElementKind kind;  // the source's and the result's
+  CompareDirection direction = CompareDirection::kGe;
+  CompareType compare_type = CompareType::kFloat;
+  bool swapped = false;
+  Combiner combiner = Combiner::kAdd;
+  int rank = 0;
+  int64_t in_dims[kMaxRank] = {};
+  int64_t in_strides[kMaxRank] = {};
+  int64_t source_dims[kMaxRank] = {};
+  int64_t window[kMaxRank] = {};
+  int64_t strides[kMaxRank] = {};
+  int64_t pad_low[kMaxRank] = {};
+  const void* operand = nullptr;
+  const void* source = nullptr;
+  void* result = nullptr;
+};
+
 // A machine: memory and kernels. Errors are returned as text ("" is
 // success); a kernel's own error surfaces at the next Synchronize.
 class Machine {
@@ -367,6 +393,7 @@ class Machine {
   virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
   virtual std::string Gather(const GatherArgs& args) = 0;
   virtual std::string Scatter(const ScatterArgs& args) = 0;
+  virtual std::string SelectAndScatter(const SelectAndScatterArgs& args) = 0;
   // Whether Matmul of these kinds goes to the vendor library (cuBLAS).
   virtual bool HasLibraryMatmul(const ElementKind&) const { return false; }
 };

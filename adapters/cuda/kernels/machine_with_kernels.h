@@ -43,6 +43,9 @@ class MachineWithKernels : public Machine {
   }
   std::string Gather(const GatherArgs& args) override { return RunGather(exec(), args); }
   std::string Scatter(const ScatterArgs& args) override { return RunScatter(exec(), args); }
+  std::string SelectAndScatter(const SelectAndScatterArgs& args) override {
+    return RunSelectAndScatter(exec(), args);
+  }
 
  protected:
   virtual const Exec& exec() const = 0;

@@ -13,6 +13,7 @@
 #include "adapters/cuda/kernels/data_movement_kernels.h"
 #include "adapters/cuda/kernels/kernel_api.h"
 #include "adapters/cuda/kernels/reduction_kernels.h"
+#include "adapters/cuda/kernels/sort_kernels.h"
 
 namespace hlocheck::cuda {
 
@@ -120,6 +121,117 @@ std::string RunScatter(const Exec& exec, const ScatterArgs& args) {
           return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint32_t>, uint32_t>{args});
         default:
           return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint64_t>, uint64_t>{args});
+      }
+  }
+}
+
+// Whether select(x, y) holds for operand elements at x and y.
+HLOCHECK_HD bool SelectHolds(const SelectAndScatterArgs& args, int64_t x, int64_t y) {
+  if (args.swapped) {
+    const int64_t t = x;
+    x = y;
+    y = t;
+  }
+  const ElementKind& kind = args.operand_kind;
+  const bool is_float = kind.storage == Storage::kF32 || kind.storage == Storage::kF64 ||
+                        kind.storage == Storage::kMini8 || kind.storage == Storage::kMini16;
+  if (is_float && args.compare_type == CompareType::kTotalOrder) {
+    SortRowsArgs keys;
+    keys.key_kind = kind;
+    keys.keys = args.operand;
+    const KeyLess bits{keys};
+    const bool has_sign =
+        kind.storage == Storage::kF32 || kind.storage == Storage::kF64 || kind.mini.has_sign;
+    const int64_t p =
+        has_sign ? TotalOrderKey(bits.Bits(x), kind.bits) : static_cast<int64_t>(bits.Bits(x));
+    const int64_t q =
+        has_sign ? TotalOrderKey(bits.Bits(y), kind.bits) : static_cast<int64_t>(bits.Bits(y));
+    return CompareReal(args.direction, p, q);
+  }
+  const Number a = LoadNumber(kind, args.operand, x);
+  const Number b = LoadNumber(kind, args.operand, y);
+  if (is_float) return CompareReal(args.direction, a.f, b.f);
+  if (args.compare_type == CompareType::kSigned) {
+    return CompareReal(args.direction, static_cast<int64_t>(a.i), static_cast<int64_t>(b.i));
+  }
+  const uint64_t mask = WidthMask(kind.bits);
+  return CompareReal(args.direction, a.i & mask, b.i & mask);
+}
+
+template <typename Traits, typename C>
+struct SelectAndScatterFunctor {
+  SelectAndScatterArgs args;
+  HLOCHECK_HD void operator()(int64_t w) const {
+    int64_t o[kMaxRank] = {};
+    int64_t rest = w;
+    int64_t positions = 1;
+    for (int d = args.rank - 1; d >= 0; --d) {
+      o[d] = rest % args.source_dims[d];
+      rest /= args.source_dims[d];
+      positions *= args.window[d];
+    }
+    int64_t best = -1;
+    for (int64_t p = 0; p < positions; ++p) {
+      int64_t p_rest = p;
+      int64_t offset = 0;
+      bool inside = true;
+      for (int d = args.rank - 1; d >= 0; --d) {
+        const int64_t wd = p_rest % args.window[d];
+        p_rest /= args.window[d];
+        const int64_t q = o[d] * args.strides[d] + wd - args.pad_low[d];
+        if (q < 0 || q >= args.in_dims[d]) {
+          inside = false;
+        } else {
+          offset += q * args.in_strides[d];
+        }
+      }
+      if (!inside) continue;
+      if (best < 0 || !SelectHolds(args, best, offset)) best = offset;
+    }
+    if (best < 0) return;
+    const C update = static_cast<const C*>(args.source)[w];
+    const SelectAndScatterArgs& a = args;
+    AtomicUpdate(static_cast<C*>(args.result) + best, [&a, update](C current) -> C {
+      C combined;
+      Traits::Store(a.kind, &combined, 0,
+                    Traits::Combine(a.combiner, a.kind, Traits::Load(a.kind, &current, 0),
+                                    Traits::Load(a.kind, &update, 0)));
+      return combined;
+    });
+  }
+};
+
+template <typename Exec>
+std::string RunSelectAndScatter(const Exec& exec, const SelectAndScatterArgs& args) {
+  int64_t n = 1;
+  for (int d = 0; d < args.rank; ++d) n *= args.source_dims[d];
+  if (n == 0) return "";
+  switch (args.kind.storage) {
+    case Storage::kF32:
+      return exec.ForEach(n,
+                          SelectAndScatterFunctor<FloatReduceTraits<Storage::kF32>, float>{args});
+    case Storage::kF64:
+      return exec.ForEach(n,
+                          SelectAndScatterFunctor<FloatReduceTraits<Storage::kF64>, double>{args});
+    case Storage::kMini8:
+      return exec.ForEach(
+          n, SelectAndScatterFunctor<FloatReduceTraits<Storage::kMini8>, uint8_t>{args});
+    case Storage::kMini16:
+      return exec.ForEach(
+          n, SelectAndScatterFunctor<FloatReduceTraits<Storage::kMini16>, uint16_t>{args});
+    default:
+      switch (args.kind.bytes) {
+        case 1:
+          return exec.ForEach(n, SelectAndScatterFunctor<IntReduceTraits<uint8_t>, uint8_t>{args});
+        case 2:
+          return exec.ForEach(n,
+                              SelectAndScatterFunctor<IntReduceTraits<uint16_t>, uint16_t>{args});
+        case 4:
+          return exec.ForEach(n,
+                              SelectAndScatterFunctor<IntReduceTraits<uint32_t>, uint32_t>{args});
+        default:
+          return exec.ForEach(n,
+                              SelectAndScatterFunctor<IntReduceTraits<uint64_t>, uint64_t>{args});
       }
   }
 }
