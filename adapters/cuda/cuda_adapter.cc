@@ -178,7 +178,7 @@ const std::vector<cuda::OpEntry>& OpTable() {
           cuda::ElementwiseCompareSelectOps(), cuda::ElementwiseConversionOps(),
           cuda::ElementwiseComplexOps(), cuda::ElementwiseRoundingOps(),
           cuda::ElementwiseTranscendentalOps(), cuda::ReductionOps(), cuda::ContractionOps(),
-          cuda::DataMovementShapeOps(), cuda::DataMovementIndexingOps(),
+          cuda::BatchNormOps(), cuda::DataMovementShapeOps(), cuda::DataMovementIndexingOps(),
           cuda::DataMovementValuesOps(), cuda::DataMovementSortOps(),
           cuda::DataMovementScatterOps(), cuda::DataMovementTuplesOps(), cuda::ControlFlowOps(),
           cuda::CallsOps(), cuda::SideEffectsOps()}) {

@@ -368,6 +368,35 @@ struct SelectAndScatterArgs {
   void* result = nullptr;
 };
 
+// Batch normalisation in double, each result rounded once to the element
+// type (kernels/batch_norm_kernels.h): inference as (x - mean) * (scale /
+// sqrt(variance + epsilon)) + offset; training's mean and variance per
+// feature in two passes over the feature's elements (in index order, one
+// thread per feature), then the output; grad as the spec's i1..i6.
+// `epsilon` and `count` (elements per feature) are already rounded to the
+// element type, as the spec's constant() makes them.
+enum class BatchNormOp : uint8_t { kInference, kTraining, kGrad };
+
+struct BatchNormArgs {
+  BatchNormOp op = BatchNormOp::kInference;
+  ElementKind kind;
+  int64_t n = 0;  // operand elements
+  int64_t features = 0;
+  int64_t inner = 1;  // the stride of the feature dimension
+  double epsilon = 0;
+  double count = 1;
+  const void* x = nullptr;
+  const void* scale = nullptr;
+  const void* offset = nullptr;       // inference, training
+  const void* mean = nullptr;         // inference, grad
+  const void* variance = nullptr;     // inference, grad
+  const void* grad_output = nullptr;  // grad
+  void* out = nullptr;                // of the operand's shape
+  void* feature_out0 = nullptr;       // training: batch_mean; grad: grad_scale
+  void* feature_out1 = nullptr;       // training: batch_var; grad: grad_offset
+  double* stats = nullptr;            // 3 doubles per feature, scratch
+};
+
 // A machine: memory and kernels. Errors are returned as text ("" is
 // success); a kernel's own error surfaces at the next Synchronize.
 class Machine {
@@ -389,6 +418,7 @@ class Machine {
   virtual std::string ReduceWindow(const ReduceWindowArgs& args) = 0;
   virtual std::string Matmul(const MatmulArgs& args) = 0;
   virtual std::string Convolution(const ConvolutionArgs& args) = 0;
+  virtual std::string BatchNorm(const BatchNormArgs& args) = 0;
   virtual std::string SortRows(const SortRowsArgs& args) = 0;
   virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
   virtual std::string Gather(const GatherArgs& args) = 0;

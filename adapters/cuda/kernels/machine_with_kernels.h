@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "adapters/cuda/kernels/batch_norm_kernels.h"
 #include "adapters/cuda/kernels/contraction_kernels.h"
 #include "adapters/cuda/kernels/data_movement_kernels.h"
 #include "adapters/cuda/kernels/elementwise_kernels.h"
@@ -37,6 +38,7 @@ class MachineWithKernels : public Machine {
   std::string Convolution(const ConvolutionArgs& args) override {
     return RunConvolution(exec(), args);
   }
+  std::string BatchNorm(const BatchNormArgs& args) override { return RunBatchNorm(exec(), args); }
   std::string SortRows(const SortRowsArgs& args) override { return RunSortRows(exec(), args); }
   std::string PermuteRows(const PermuteRowsArgs& args) override {
     return RunPermuteRows(exec(), args);
