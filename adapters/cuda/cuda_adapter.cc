@@ -173,15 +173,26 @@ namespace {
 const std::vector<cuda::OpEntry>& OpTable() {
   static const std::vector<cuda::OpEntry> table = [] {
     std::vector<cuda::OpEntry> ops;
-    for (const auto& family :
-         {cuda::ElementwiseArithmeticOps(), cuda::ElementwiseBitwiseOps(),
-          cuda::ElementwiseCompareSelectOps(), cuda::ElementwiseConversionOps(),
-          cuda::ElementwiseComplexOps(), cuda::ElementwiseRoundingOps(),
-          cuda::ElementwiseTranscendentalOps(), cuda::ReductionOps(), cuda::ContractionOps(),
-          cuda::BatchNormOps(), cuda::DataMovementShapeOps(), cuda::DataMovementIndexingOps(),
-          cuda::DataMovementValuesOps(), cuda::DataMovementSortOps(),
-          cuda::DataMovementScatterOps(), cuda::DataMovementTuplesOps(), cuda::ControlFlowOps(),
-          cuda::CallsOps(), cuda::SideEffectsOps()}) {
+    for (const auto& family : {cuda::ElementwiseArithmeticOps(),
+                               cuda::ElementwiseBitwiseOps(),
+                               cuda::ElementwiseCompareSelectOps(),
+                               cuda::ElementwiseConversionOps(),
+                               cuda::ElementwiseComplexOps(),
+                               cuda::ElementwiseRoundingOps(),
+                               cuda::ElementwiseTranscendentalOps(),
+                               cuda::ReductionOps(),
+                               cuda::ContractionOps(),
+                               cuda::BatchNormOps(),
+                               cuda::LinearAlgebraOps(),
+                               cuda::DataMovementShapeOps(),
+                               cuda::DataMovementIndexingOps(),
+                               cuda::DataMovementValuesOps(),
+                               cuda::DataMovementSortOps(),
+                               cuda::DataMovementScatterOps(),
+                               cuda::DataMovementTuplesOps(),
+                               cuda::ControlFlowOps(),
+                               cuda::CallsOps(),
+                               cuda::SideEffectsOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

@@ -100,6 +100,7 @@ std::vector<OpEntry> CallsOps();
 std::vector<OpEntry> SideEffectsOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> BatchNormOps();
+std::vector<OpEntry> LinearAlgebraOps();
 std::vector<OpEntry> ContractionOps();
 
 // The combiner of a body `{ ^bb(a, b): r = OP(a, b) (or OP(b, a)); return r }`

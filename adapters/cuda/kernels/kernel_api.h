@@ -397,6 +397,40 @@ struct BatchNormArgs {
   double* stats = nullptr;            // 3 doubles per feature, scratch
 };
 
+// cholesky of each n x n matrix of a batch, one thread per matrix, in
+// double: the lower factor L of the lower triangle (or, with !lower, L^T of
+// the upper triangle's transpose), the other triangle zero; a matrix whose
+// pivot is not positive gives NaN everywhere (the spec leaves it undefined).
+struct CholeskyArgs {
+  ElementKind kind;
+  int64_t batches = 0;
+  int64_t n = 0;
+  bool lower = true;
+  const void* a = nullptr;
+  void* out = nullptr;
+  double* scratch = nullptr;  // batches * n * n doubles
+};
+
+// triangular_solve of op(a) x = b (left_side) or x op(a) = b, one thread
+// per column (left) or row (right) of each right-hand side, in double:
+// op(a) is a's `lower` triangle (the other triangle zero, the diagonal one
+// with unit_diagonal), transposed with `transpose`.
+struct TriangularSolveArgs {
+  ElementKind kind;
+  int64_t batches = 0;
+  int64_t n = 0;     // a's size
+  int64_t rows = 0;  // b's
+  int64_t cols = 0;
+  bool left_side = true;
+  bool lower = true;
+  bool unit_diagonal = false;
+  bool transpose = false;
+  const void* a = nullptr;
+  const void* b = nullptr;
+  void* out = nullptr;
+  double* scratch = nullptr;  // batches * rows * cols doubles
+};
+
 // A machine: memory and kernels. Errors are returned as text ("" is
 // success); a kernel's own error surfaces at the next Synchronize.
 class Machine {
@@ -419,6 +453,8 @@ class Machine {
   virtual std::string Matmul(const MatmulArgs& args) = 0;
   virtual std::string Convolution(const ConvolutionArgs& args) = 0;
   virtual std::string BatchNorm(const BatchNormArgs& args) = 0;
+  virtual std::string Cholesky(const CholeskyArgs& args) = 0;
+  virtual std::string TriangularSolve(const TriangularSolveArgs& args) = 0;
   virtual std::string SortRows(const SortRowsArgs& args) = 0;
   virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
   virtual std::string Gather(const GatherArgs& args) = 0;

@@ -12,6 +12,7 @@
 #include "adapters/cuda/kernels/data_movement_kernels.h"
 #include "adapters/cuda/kernels/elementwise_kernels.h"
 #include "adapters/cuda/kernels/kernel_api.h"
+#include "adapters/cuda/kernels/linear_algebra_kernels.h"
 #include "adapters/cuda/kernels/reduction_kernels.h"
 #include "adapters/cuda/kernels/scatter_kernels.h"
 #include "adapters/cuda/kernels/sort_kernels.h"
@@ -39,6 +40,10 @@ class MachineWithKernels : public Machine {
     return RunConvolution(exec(), args);
   }
   std::string BatchNorm(const BatchNormArgs& args) override { return RunBatchNorm(exec(), args); }
+  std::string Cholesky(const CholeskyArgs& args) override { return RunCholesky(exec(), args); }
+  std::string TriangularSolve(const TriangularSolveArgs& args) override {
+    return RunTriangularSolve(exec(), args);
+  }
   std::string SortRows(const SortRowsArgs& args) override { return RunSortRows(exec(), args); }
   std::string PermuteRows(const PermuteRowsArgs& args) override {
     return RunPermuteRows(exec(), args);
