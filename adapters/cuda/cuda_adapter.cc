@@ -178,6 +178,7 @@ const std::vector<cuda::OpEntry>& OpTable() {
                                cuda::ElementwiseCompareSelectOps(),
                                cuda::ElementwiseConversionOps(),
                                cuda::ElementwiseComplexOps(),
+                               cuda::ElementwiseMapOps(),
                                cuda::ElementwiseRoundingOps(),
                                cuda::ElementwiseTranscendentalOps(),
                                cuda::ReductionOps(),

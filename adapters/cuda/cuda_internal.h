@@ -87,6 +87,7 @@ std::vector<OpEntry> ElementwiseBitwiseOps();
 std::vector<OpEntry> ElementwiseCompareSelectOps();
 std::vector<OpEntry> ElementwiseConversionOps();
 std::vector<OpEntry> ElementwiseComplexOps();
+std::vector<OpEntry> ElementwiseMapOps();
 std::vector<OpEntry> ElementwiseRoundingOps();
 std::vector<OpEntry> ElementwiseTranscendentalOps();
 std::vector<OpEntry> DataMovementShapeOps();
