@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/data_movement_internal.h"
 #include "adapters/cpu/tensor_region.h"
+#include "adapters/region/control_flow.h"
 #include "adapters/region/pass_through.h"
 #include "core/status_macros.h"
 
@@ -35,29 +36,11 @@ absl::StatusOr<Results> RunCustomCall(const Case& c, const Device& device) {
   return results;
 }
 
-// composite's decomposition, func.call's callee: the case's first region.
-absl::StatusOr<TensorRegion> Decomposition(const Case& c) {
-  const std::string what = c.op == "call" ? "callee" : "decomposition";
-  if (c.regions.empty()) return absl::InvalidArgumentError(c.op + ": no " + what);
-  return TensorRegion::Create(c.regions[0], c.OperandValueTypes(), c.op + ": " + what,
-                              CpuRegionOps());
-}
+AdapterSupport SupportsComposite(const Case& c) { return SupportsRegionOp(c, CpuRegionOps()); }
 
-AdapterSupport SupportsComposite(const Case& c) {
-  absl::StatusOr<TensorRegion> decomposition = Decomposition(c);
-  if (!decomposition.ok()) return AdapterSupport::No(std::string(decomposition.status().message()));
-  return decomposition->support();
-}
-
-// composite: results = decomposition(inputs); its other regions are
-// ignored, as when the decomposition is inlined. func.call: results =
-// callee(inputs).
+// composite and call run their region (adapters/region/control_flow.h).
 absl::StatusOr<Results> RunComposite(const Case& c, const Device& device) {
-  HLOCHECK_ASSIGN_OR_RETURN(TensorRegion decomposition, Decomposition(c));
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> inputs, OperandValues(c));
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> results,
-                            decomposition.Run(std::move(inputs), CpuRegionOps(&device)));
-  return ResultTensors(c, std::move(results));
+  return RunRegionOp(c, CpuRegionOps(&device), "CPU");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "adapters/region/tensor_region.h"
 #include "core/status_macros.h"
 
 namespace hlocheck::cpu {
@@ -31,15 +32,6 @@ Combiner CombinerOf(const std::string& name) {
   if (name == "stablehlo.or") return Combiner::kOr;
   if (name == "stablehlo.xor") return Combiner::kXor;
   return Combiner::kGeneral;
-}
-
-// An enum attribute's name ("" when absent or not an enum).
-std::string EnumName(const Operation& op, const std::string& name) {
-  auto it = op.attributes.find(name);
-  if (it == op.attributes.end()) return "";
-  if (const auto* value = std::get_if<EnumValue>(&it->second)) return value->name;
-  if (const auto* value = std::get_if<std::string>(&it->second)) return *value;
-  return "";
 }
 
 // Whether compare_type is the one compare uses for keys of `type`

@@ -1,8 +1,6 @@
-// The CUDA adapter's ops that call something the op names: call and
-// composite (the callee or decomposition run through this adapter's op
-// table, adapters/region/tensor_region.h) and custom_call's hlocheck.*
-// targets (docs/custom-call-targets.md; any other target is unsupported, by
-// name).
+// The CUDA adapter's custom_call: hlocheck's own targets
+// (docs/custom-call-targets.md; any other target is unsupported, by name).
+// call and composite run their regions with control flow (control_flow.cc).
 #include <string>
 #include <vector>
 
@@ -35,36 +33,10 @@ absl::StatusOr<Results> RunCustomCall(const Case& c, Context& context) {
   return results;
 }
 
-// composite's decomposition, func.call's callee: the case's first region.
-absl::StatusOr<TensorRegion> Decomposition(const Case& c) {
-  const std::string what = c.op == "call" ? "callee" : "decomposition";
-  if (c.regions.empty()) return absl::InvalidArgumentError(c.op + ": no " + what);
-  return TensorRegion::Create(c.regions[0], c.OperandValueTypes(), c.op + ": " + what,
-                              CudaRegionOps());
-}
-
-AdapterSupport SupportsComposite(const Case& c) {
-  absl::StatusOr<TensorRegion> decomposition = Decomposition(c);
-  if (!decomposition.ok()) return AdapterSupport::No(std::string(decomposition.status().message()));
-  return decomposition->support();
-}
-
-// composite: results = decomposition(inputs) (its other regions ignored,
-// as when the decomposition is inlined); call: results = callee(inputs).
-absl::StatusOr<Results> RunComposite(const Case& c, Context& context) {
-  HLOCHECK_ASSIGN_OR_RETURN(TensorRegion decomposition, Decomposition(c));
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> inputs, OperandValues(c));
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<Value> results,
-                            decomposition.Run(std::move(inputs), CudaRegionOps(&context)));
-  return ResultTensors(c, std::move(results));
-}
-
 }  // namespace
 
 std::vector<OpEntry> CallsOps() {
   return {
-      {"call", &SupportsComposite, &RunComposite},
-      {"composite", &SupportsComposite, &RunComposite},
       {"custom_call", &SupportsPassThrough, &RunCustomCall},
   };
 }

@@ -20,14 +20,6 @@ struct KeyOrder {
   CompareType compare_type = CompareType::kFloat;
 };
 
-std::string EnumName(const Operation& op, const std::string& name) {
-  auto it = op.attributes.find(name);
-  if (it == op.attributes.end()) return "";
-  if (const auto* value = std::get_if<EnumValue>(&it->second)) return value->name;
-  if (const auto* value = std::get_if<std::string>(&it->second)) return *value;
-  return "";
-}
-
 // The comparator's order, when it is `compare(a0, b0), LT or GT` (either
 // argument order) with a comparison type that fits the key type.
 std::optional<KeyOrder> ClassifyComparator(const Region& region, ElementType key) {

@@ -240,14 +240,6 @@ absl::StatusOr<Results> RunReduceWindow(const Case& c, Context& context) {
 
 // --------------------------------------------------- select_and_scatter
 
-std::string EnumName(const Operation& op, const std::string& name) {
-  auto it = op.attributes.find(name);
-  if (it == op.attributes.end()) return "";
-  if (const auto* value = std::get_if<EnumValue>(&it->second)) return value->name;
-  if (const auto* value = std::get_if<std::string>(&it->second)) return *value;
-  return "";
-}
-
 // A select body `compare(a, b)` (or `compare(b, a)`) of its rank-0
 // arguments of `type`, as SelectAndScatterArgs holds it.
 bool ClassifySelect(const Region& region, ElementType type, SelectAndScatterArgs& args) {

@@ -229,6 +229,14 @@ absl::StatusOr<std::vector<Value>> TensorRegion::Run(std::vector<Value> argument
   return results;
 }
 
+std::string EnumName(const Operation& op, const std::string& name) {
+  auto it = op.attributes.find(name);
+  if (it == op.attributes.end()) return "";
+  if (const auto* value = std::get_if<EnumValue>(&it->second)) return value->name;
+  if (const auto* value = std::get_if<std::string>(&it->second)) return *value;
+  return "";
+}
+
 absl::StatusOr<std::vector<Value>> OperandValues(const Case& c) {
   if (std::string why; !LeavesMatchStructure(c, &why)) {
     return absl::InvalidArgumentError(absl::StrCat(c.op, ": ", why));

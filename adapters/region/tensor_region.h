@@ -75,6 +75,10 @@ class TensorRegion {
   size_t arguments_ = 0;
 };
 
+// An enum attribute of a region's op by its name ("LT" for
+// comparison_direction), "" when absent or not an enum.
+std::string EnumName(const Operation& op, const std::string& name);
+
 // The case's operands as values (tensors and tokens).
 absl::StatusOr<std::vector<Value>> OperandValues(const Case& c);
 

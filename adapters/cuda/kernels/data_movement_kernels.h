@@ -21,6 +21,26 @@ struct Word16 {
 // that tiles by 32 and gets the last column of each tile wrong.
 inline constexpr int64_t kFaultTile = 32;
 
+// Calls visit.template operator()<Word>() with the unsigned type of an
+// element of `bytes` (Word16 for 16), for the kernels that only move bytes.
+template <typename Visit>
+std::string VisitWord(int bytes, Visit&& visit) {
+  switch (bytes) {
+    case 1:
+      return visit.template operator()<uint8_t>();
+    case 2:
+      return visit.template operator()<uint16_t>();
+    case 4:
+      return visit.template operator()<uint32_t>();
+    case 8:
+      return visit.template operator()<uint64_t>();
+    case 16:
+      return visit.template operator()<Word16>();
+    default:
+      return "elements of " + std::to_string(bytes) + " bytes";
+  }
+}
+
 template <typename Word>
 struct StridedCopy {
   StridedCopyArgs args;
@@ -64,20 +84,8 @@ std::string RunStridedCopy(const Exec& exec, const StridedCopyArgs& args) {
   int64_t n = 1;
   for (int d = 0; d < args.rank; ++d) n *= args.dims[d];
   if (n == 0) return "";
-  switch (args.element_bytes) {
-    case 1:
-      return exec.ForEach(n, StridedCopy<uint8_t>{args});
-    case 2:
-      return exec.ForEach(n, StridedCopy<uint16_t>{args});
-    case 4:
-      return exec.ForEach(n, StridedCopy<uint32_t>{args});
-    case 8:
-      return exec.ForEach(n, StridedCopy<uint64_t>{args});
-    case 16:
-      return exec.ForEach(n, StridedCopy<Word16>{args});
-    default:
-      return "strided copy: elements of " + std::to_string(args.element_bytes) + " bytes";
-  }
+  return VisitWord(args.element_bytes,
+                   [&]<typename Word>() { return exec.ForEach(n, StridedCopy<Word>{args}); });
 }
 
 // An integer index element as int64, a ui64 beyond int64's range
@@ -116,20 +124,8 @@ std::string RunGather(const Exec& exec, const GatherArgs& args) {
   int64_t n = 1;
   for (int d = 0; d < args.rank; ++d) n *= args.dims[d];
   if (n == 0) return "";
-  switch (args.element_bytes) {
-    case 1:
-      return exec.ForEach(n, GatherFunctor<uint8_t>{args});
-    case 2:
-      return exec.ForEach(n, GatherFunctor<uint16_t>{args});
-    case 4:
-      return exec.ForEach(n, GatherFunctor<uint32_t>{args});
-    case 8:
-      return exec.ForEach(n, GatherFunctor<uint64_t>{args});
-    case 16:
-      return exec.ForEach(n, GatherFunctor<Word16>{args});
-    default:
-      return "gather: elements of " + std::to_string(args.element_bytes) + " bytes";
-  }
+  return VisitWord(args.element_bytes,
+                   [&]<typename Word>() { return exec.ForEach(n, GatherFunctor<Word>{args}); });
 }
 
 struct IotaFunctor {

@@ -108,6 +108,34 @@ struct IntReduceTraits {
   }
 };
 
+// Calls visit.template operator()<Traits, C>() with the accumulation
+// traits and the container type of `kind`'s storage: the one dispatch on
+// the element type of every kernel that combines elements.
+template <typename Visit>
+std::string VisitTraits(const ElementKind& kind, Visit&& visit) {
+  switch (kind.storage) {
+    case Storage::kF32:
+      return visit.template operator()<FloatReduceTraits<Storage::kF32>, float>();
+    case Storage::kF64:
+      return visit.template operator()<FloatReduceTraits<Storage::kF64>, double>();
+    case Storage::kMini8:
+      return visit.template operator()<FloatReduceTraits<Storage::kMini8>, uint8_t>();
+    case Storage::kMini16:
+      return visit.template operator()<FloatReduceTraits<Storage::kMini16>, uint16_t>();
+    default:
+      switch (kind.bytes) {
+        case 1:
+          return visit.template operator()<IntReduceTraits<uint8_t>, uint8_t>();
+        case 2:
+          return visit.template operator()<IntReduceTraits<uint16_t>, uint16_t>();
+        case 4:
+          return visit.template operator()<IntReduceTraits<uint32_t>, uint32_t>();
+        default:
+          return visit.template operator()<IntReduceTraits<uint64_t>, uint64_t>();
+      }
+  }
+}
+
 template <typename Traits>
 struct ReduceLanes {
   using A = typename Traits::A;
@@ -190,27 +218,9 @@ std::string RunReduceRowsWith(const Exec& exec, Machine& machine, const ReduceRo
 
 template <typename Exec>
 std::string RunReduceRows(const Exec& exec, Machine& machine, const ReduceRowsArgs& args) {
-  switch (args.kind.storage) {
-    case Storage::kF32:
-      return RunReduceRowsWith<FloatReduceTraits<Storage::kF32>>(exec, machine, args);
-    case Storage::kF64:
-      return RunReduceRowsWith<FloatReduceTraits<Storage::kF64>>(exec, machine, args);
-    case Storage::kMini8:
-      return RunReduceRowsWith<FloatReduceTraits<Storage::kMini8>>(exec, machine, args);
-    case Storage::kMini16:
-      return RunReduceRowsWith<FloatReduceTraits<Storage::kMini16>>(exec, machine, args);
-    default:
-      switch (args.kind.bytes) {
-        case 1:
-          return RunReduceRowsWith<IntReduceTraits<uint8_t>>(exec, machine, args);
-        case 2:
-          return RunReduceRowsWith<IntReduceTraits<uint16_t>>(exec, machine, args);
-        case 4:
-          return RunReduceRowsWith<IntReduceTraits<uint32_t>>(exec, machine, args);
-        default:
-          return RunReduceRowsWith<IntReduceTraits<uint64_t>>(exec, machine, args);
-      }
-  }
+  return VisitTraits(args.kind, [&]<typename Traits, typename C>() {
+    return RunReduceRowsWith<Traits>(exec, machine, args);
+  });
 }
 
 template <typename Traits>
@@ -255,27 +265,9 @@ std::string RunReduceWindow(const Exec& exec, const ReduceWindowArgs& args) {
   int64_t n = 1;
   for (int d = 0; d < args.rank; ++d) n *= args.out_dims[d];
   if (n == 0) return "";
-  switch (args.kind.storage) {
-    case Storage::kF32:
-      return exec.ForEach(n, ReduceWindowFunctor<FloatReduceTraits<Storage::kF32>>{args});
-    case Storage::kF64:
-      return exec.ForEach(n, ReduceWindowFunctor<FloatReduceTraits<Storage::kF64>>{args});
-    case Storage::kMini8:
-      return exec.ForEach(n, ReduceWindowFunctor<FloatReduceTraits<Storage::kMini8>>{args});
-    case Storage::kMini16:
-      return exec.ForEach(n, ReduceWindowFunctor<FloatReduceTraits<Storage::kMini16>>{args});
-    default:
-      switch (args.kind.bytes) {
-        case 1:
-          return exec.ForEach(n, ReduceWindowFunctor<IntReduceTraits<uint8_t>>{args});
-        case 2:
-          return exec.ForEach(n, ReduceWindowFunctor<IntReduceTraits<uint16_t>>{args});
-        case 4:
-          return exec.ForEach(n, ReduceWindowFunctor<IntReduceTraits<uint32_t>>{args});
-        default:
-          return exec.ForEach(n, ReduceWindowFunctor<IntReduceTraits<uint64_t>>{args});
-      }
-  }
+  return VisitTraits(args.kind, [&]<typename Traits, typename C>() {
+    return exec.ForEach(n, ReduceWindowFunctor<Traits>{args});
+  });
 }
 
 }  // namespace hlocheck::cuda

@@ -102,27 +102,9 @@ std::string RunScatter(const Exec& exec, const ScatterArgs& args) {
   int64_t n = 1;
   for (int d = 0; d < args.update_rank; ++d) n *= args.update_dims[d];
   if (n == 0) return "";
-  switch (args.kind.storage) {
-    case Storage::kF32:
-      return exec.ForEach(n, ScatterFunctor<FloatReduceTraits<Storage::kF32>, float>{args});
-    case Storage::kF64:
-      return exec.ForEach(n, ScatterFunctor<FloatReduceTraits<Storage::kF64>, double>{args});
-    case Storage::kMini8:
-      return exec.ForEach(n, ScatterFunctor<FloatReduceTraits<Storage::kMini8>, uint8_t>{args});
-    case Storage::kMini16:
-      return exec.ForEach(n, ScatterFunctor<FloatReduceTraits<Storage::kMini16>, uint16_t>{args});
-    default:
-      switch (args.kind.bytes) {
-        case 1:
-          return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint8_t>, uint8_t>{args});
-        case 2:
-          return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint16_t>, uint16_t>{args});
-        case 4:
-          return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint32_t>, uint32_t>{args});
-        default:
-          return exec.ForEach(n, ScatterFunctor<IntReduceTraits<uint64_t>, uint64_t>{args});
-      }
-  }
+  return VisitTraits(args.kind, [&]<typename Traits, typename C>() {
+    return exec.ForEach(n, ScatterFunctor<Traits, C>{args});
+  });
 }
 
 // Whether select(x, y) holds for operand elements at x and y.
@@ -206,34 +188,9 @@ std::string RunSelectAndScatter(const Exec& exec, const SelectAndScatterArgs& ar
   int64_t n = 1;
   for (int d = 0; d < args.rank; ++d) n *= args.source_dims[d];
   if (n == 0) return "";
-  switch (args.kind.storage) {
-    case Storage::kF32:
-      return exec.ForEach(n,
-                          SelectAndScatterFunctor<FloatReduceTraits<Storage::kF32>, float>{args});
-    case Storage::kF64:
-      return exec.ForEach(n,
-                          SelectAndScatterFunctor<FloatReduceTraits<Storage::kF64>, double>{args});
-    case Storage::kMini8:
-      return exec.ForEach(
-          n, SelectAndScatterFunctor<FloatReduceTraits<Storage::kMini8>, uint8_t>{args});
-    case Storage::kMini16:
-      return exec.ForEach(
-          n, SelectAndScatterFunctor<FloatReduceTraits<Storage::kMini16>, uint16_t>{args});
-    default:
-      switch (args.kind.bytes) {
-        case 1:
-          return exec.ForEach(n, SelectAndScatterFunctor<IntReduceTraits<uint8_t>, uint8_t>{args});
-        case 2:
-          return exec.ForEach(n,
-                              SelectAndScatterFunctor<IntReduceTraits<uint16_t>, uint16_t>{args});
-        case 4:
-          return exec.ForEach(n,
-                              SelectAndScatterFunctor<IntReduceTraits<uint32_t>, uint32_t>{args});
-        default:
-          return exec.ForEach(n,
-                              SelectAndScatterFunctor<IntReduceTraits<uint64_t>, uint64_t>{args});
-      }
-  }
+  return VisitTraits(args.kind, [&]<typename Traits, typename C>() {
+    return exec.ForEach(n, SelectAndScatterFunctor<Traits, C>{args});
+  });
 }
 
 }  // namespace hlocheck::cuda

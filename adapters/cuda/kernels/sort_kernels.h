@@ -144,20 +144,9 @@ template <typename Exec>
 std::string RunPermuteRows(const Exec& exec, const PermuteRowsArgs& args) {
   const int64_t n = args.rows * args.length;
   if (n == 0) return "";
-  switch (args.element_bytes) {
-    case 1:
-      return exec.ForEach(n, PermuteRowsFunctor<uint8_t>{args});
-    case 2:
-      return exec.ForEach(n, PermuteRowsFunctor<uint16_t>{args});
-    case 4:
-      return exec.ForEach(n, PermuteRowsFunctor<uint32_t>{args});
-    case 8:
-      return exec.ForEach(n, PermuteRowsFunctor<uint64_t>{args});
-    case 16:
-      return exec.ForEach(n, PermuteRowsFunctor<Word16>{args});
-    default:
-      return "permute: elements of " + std::to_string(args.element_bytes) + " bytes";
-  }
+  return VisitWord(args.element_bytes, [&]<typename Word>() {
+    return exec.ForEach(n, PermuteRowsFunctor<Word>{args});
+  });
 }
 
 }  // namespace hlocheck::cuda
