@@ -57,6 +57,19 @@ HLOCHECK_HD void AtomicUpdate(C* element, const F& f) {
 #endif
 }
 
+// *element = combiner(*element, update) in the element's type, atomically
+// on the GPU.
+template <typename Traits, typename C>
+HLOCHECK_HD void AtomicCombine(const ElementKind& kind, Combiner combiner, C* element, C update) {
+  AtomicUpdate(element, [&kind, combiner, update](C current) -> C {
+    C combined;
+    Traits::Store(kind, &combined, 0,
+                  Traits::Combine(combiner, kind, Traits::Load(kind, &current, 0),
+                                  Traits::Load(kind, &update, 0)));
+    return combined;
+  });
+}
+
 template <typename Traits, typename C>
 struct ScatterFunctor {
   ScatterArgs args;
@@ -84,16 +97,12 @@ struct ScatterFunctor {
       offset += coordinates[d] * args.input_strides[d];
     }
     const C update = static_cast<const C*>(args.updates)[u];
-    const ScatterArgs& a = args;
-    AtomicUpdate(static_cast<C*>(args.result) + offset, [&a, update](C current) -> C {
-      if (a.replace) return update;
-      using A = typename Traits::A;
-      const A x = Traits::Load(a.kind, &current, 0);
-      const A y = Traits::Load(a.kind, &update, 0);
-      C combined;
-      Traits::Store(a.kind, &combined, 0, Traits::Combine(a.combiner, a.kind, x, y));
-      return combined;
-    });
+    C* element = static_cast<C*>(args.result) + offset;
+    if (args.replace) {
+      AtomicUpdate(element, [update](C) -> C { return update; });
+    } else {
+      AtomicCombine<Traits>(args.kind, args.combiner, element, update);
+    }
   }
 };
 
@@ -171,15 +180,8 @@ struct SelectAndScatterFunctor {
       if (best < 0 || !SelectHolds(args, best, offset)) best = offset;
     }
     if (best < 0) return;
-    const C update = static_cast<const C*>(args.source)[w];
-    const SelectAndScatterArgs& a = args;
-    AtomicUpdate(static_cast<C*>(args.result) + best, [&a, update](C current) -> C {
-      C combined;
-      Traits::Store(a.kind, &combined, 0,
-                    Traits::Combine(a.combiner, a.kind, Traits::Load(a.kind, &current, 0),
-                                    Traits::Load(a.kind, &update, 0)));
-      return combined;
-    });
+    AtomicCombine<Traits>(args.kind, args.combiner, static_cast<C*>(args.result) + best,
+                          static_cast<const C*>(args.source)[w]);
   }
 };
 
