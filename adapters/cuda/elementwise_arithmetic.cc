@@ -7,12 +7,12 @@ namespace hlocheck::cuda {
 namespace {
 
 constexpr ElementwiseOp kOps[] = {
-    {"add", ElementOp::kAdd, 2, Types::kAny},
-    {"subtract", ElementOp::kSubtract, 2, Types::kIntOrFloat},
-    {"multiply", ElementOp::kMultiply, 2, Types::kAny},
-    {"divide", ElementOp::kDivide, 2, Types::kIntOrFloat},
+    {"add", ElementOp::kAdd, 2, Types::kAny, true},
+    {"subtract", ElementOp::kSubtract, 2, Types::kIntOrFloat, true},
+    {"multiply", ElementOp::kMultiply, 2, Types::kAny, true},
+    {"divide", ElementOp::kDivide, 2, Types::kIntOrFloat, true},
     {"remainder", ElementOp::kRemainder, 2, Types::kIntOrFloat},
-    {"negate", ElementOp::kNegate, 1, Types::kIntOrFloat},
+    {"negate", ElementOp::kNegate, 1, Types::kIntOrFloat, true},
     {"sign", ElementOp::kSign, 1, Types::kSignedIntOrFloat},
     {"abs", ElementOp::kAbs, 1, Types::kSignedIntOrFloat},
     {"sqrt", ElementOp::kSqrt, 1, Types::kFloat},

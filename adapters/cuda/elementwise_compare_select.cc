@@ -7,11 +7,11 @@ namespace hlocheck::cuda {
 namespace {
 
 constexpr ElementwiseOp kOps[] = {
-    {"compare", ElementOp::kCompare, 2, Types::kAny},
+    {"compare", ElementOp::kCompare, 2, Types::kAny, true},
     {"maximum", ElementOp::kMaximum, 2, Types::kAny},
     {"minimum", ElementOp::kMinimum, 2, Types::kAny},
     {"clamp", ElementOp::kClamp, 3, Types::kAny},
-    {"select", ElementOp::kSelect, 3, Types::kAny},
+    {"select", ElementOp::kSelect, 3, Types::kAny, true},
     {"is_finite", ElementOp::kIsFinite, 1, Types::kFloat},
 };
 

@@ -7,7 +7,7 @@ namespace hlocheck::cuda {
 namespace {
 
 constexpr ElementwiseOp kOps[] = {
-    {"convert", ElementOp::kConvert, 1, Types::kAny},
+    {"convert", ElementOp::kConvert, 1, Types::kAny, true},
 };
 
 }  // namespace

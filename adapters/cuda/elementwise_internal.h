@@ -22,6 +22,9 @@ struct ElementwiseOp {
   ElementOp op;
   size_t operands;
   Types types;
+  // Whether the kernels take complex<f32> and complex<f64> for it too
+  // (ComplexElementwise, convert).
+  bool takes_complex = false;
 };
 
 // The topic files' tables.

@@ -49,15 +49,48 @@ const ElementwiseOp* Find(std::string_view name) {
 // min has the operand's type anyway.
 size_t TypedOperand(ElementOp op) { return op == ElementOp::kSelect ? 1 : 0; }
 
+// How the elementwise kernels store `type`: KindOf's, and complex types for
+// the ops that take them.
+std::optional<ElementKind> KindFor(const ElementwiseOp& op, ElementType type) {
+  if (op.takes_complex && IsComplex(type)) {
+    ElementKind kind;
+    kind.storage = type == ElementType::kComplexF32 ? Storage::kComplex64 : Storage::kComplex128;
+    kind.bits = BitWidth(type);
+    kind.bytes = ContainerBytes(type);
+    return kind;
+  }
+  return KindOf(type);
+}
+
 AdapterSupport SupportsElementwise(const Case& c) {
   const ElementwiseOp* op = Find(c.op);
   if (op == nullptr) return AdapterSupport::No(c.op + " is not an elementwise op");
-  if (AdapterSupport real = SupportsTensors(c); !real.supported) return real;
+  if (AdapterSupport tensors = SupportsTensors(c, /*bytes_only=*/true); !tensors.supported) {
+    return tensors;
+  }
+  std::vector<ElementType> types;
+  for (const Tensor& operand : c.operands) types.push_back(operand.element_type());
+  for (const TensorType& result : c.result_types) types.push_back(result.element_type);
+  for (ElementType type : types) {
+    if (!KindFor(*op, type).has_value()) {
+      return AdapterSupport::No(
+          absl::StrCat(c.op, " of ", std::string(Name(type)), " is not implemented on CUDA yet"));
+    }
+  }
+  if (op->op == ElementOp::kCompare && !c.operands.empty() &&
+      IsComplex(c.operands[0].element_type())) {
+    absl::StatusOr<ComparisonDirection> direction =
+        ComparisonDirectionAttribute(c, "comparison_direction");
+    if (!direction.ok() ||
+        (*direction != ComparisonDirection::kEq && *direction != ComparisonDirection::kNe)) {
+      return AdapterSupport::No("compare of complex numbers other than EQ and NE on CUDA");
+    }
+  }
   if (c.operands.size() != op->operands || c.result_types.size() != 1) {
     return AdapterSupport::No(absl::StrCat(c.op, " needs ", op->operands, " operands"));
   }
   const ElementType type = c.operands[TypedOperand(op->op)].element_type();
-  if (!Allows(op->types, type)) {
+  if (!Allows(op->types, type) && !(op->takes_complex && IsComplex(type))) {
     return AdapterSupport::No(absl::StrCat(c.op, " does not take ", std::string(Name(type))));
   }
   return AdapterSupport::Yes();
@@ -66,7 +99,9 @@ AdapterSupport SupportsElementwise(const Case& c) {
 absl::StatusOr<CompareType> CompareTypeOf(const Case& c, ElementType type) {
   HLOCHECK_ASSIGN_OR_RETURN(const std::string name, EnumAttribute(c, "compare_type", ""));
   if (name == "TOTALORDER") return CompareType::kTotalOrder;
-  if (name == "FLOAT" || (name.empty() && IsFloat(type))) return CompareType::kFloat;
+  if (name == "FLOAT" || (name.empty() && (IsFloat(type) || IsComplex(type)))) {
+    return CompareType::kFloat;
+  }
   if (name == "SIGNED" || (name.empty() && IsSignedInt(type))) return CompareType::kSigned;
   if (name == "UNSIGNED" || name.empty()) return CompareType::kUnsigned;
   return absl::InvalidArgumentError(absl::StrCat("compare: unknown compare_type ", name));
@@ -79,8 +114,8 @@ absl::Status FillCompare(const Case& c, ElementwiseArgs& args) {
   HLOCHECK_ASSIGN_OR_RETURN(args.compare_type, CompareTypeOf(c, c.operands[0].element_type()));
   // A float compared as SIGNED or UNSIGNED is not valid; the kernels compare
   // floats by value or by totalOrder only.
-  if (IsFloat(c.operands[0].element_type()) && args.compare_type != CompareType::kFloat &&
-      args.compare_type != CompareType::kTotalOrder) {
+  if ((IsFloat(c.operands[0].element_type()) || IsComplex(c.operands[0].element_type())) &&
+      args.compare_type != CompareType::kFloat && args.compare_type != CompareType::kTotalOrder) {
     return absl::InvalidArgumentError("compare: a float compare_type must be FLOAT or TOTALORDER");
   }
   return absl::OkStatus();
@@ -126,8 +161,8 @@ absl::StatusOr<Results> RunElementwise(const Case& c, Context& context) {
   HLOCHECK_RETURN_IF_ERROR(CheckShapes(c, *op));
   ElementwiseArgs args;
   args.op = op->op;
-  std::optional<ElementKind> in = KindOf(c.operands[TypedOperand(op->op)].element_type());
-  std::optional<ElementKind> out = KindOf(c.result_types[0].element_type);
+  std::optional<ElementKind> in = KindFor(*op, c.operands[TypedOperand(op->op)].element_type());
+  std::optional<ElementKind> out = KindFor(*op, c.result_types[0].element_type);
   if (!in.has_value() || !out.has_value()) {
     return absl::UnimplementedError(c.op + ": complex types are not implemented on CUDA yet");
   }

@@ -357,6 +357,14 @@ HLOCHECK_HD Number LoadNumber(const ElementKind& kind, const void* p, int64_t in
       n.is_float = true;
       n.f = DecodeMiniFloat(kind.mini, static_cast<const uint16_t*>(p)[index]);
       return n;
+    case Storage::kComplex64:  // the real part, as convert reads it
+      n.is_float = true;
+      n.f = static_cast<const float*>(p)[2 * index];
+      return n;
+    case Storage::kComplex128:
+      n.is_float = true;
+      n.f = static_cast<const double*>(p)[2 * index];
+      return n;
     case Storage::kBool:
       n.i = static_cast<const uint8_t*>(p)[index] != 0 ? 1 : 0;
       return n;
@@ -446,7 +454,7 @@ HLOCHECK_HD void StoreNumber(const ElementKind& kind, void* p, int64_t index, co
   if (!n.is_float) {
     const bool negative = n.is_signed && static_cast<int64_t>(n.i) < 0;
     const uint64_t magnitude = negative ? uint64_t{0} - n.i : n.i;
-    if (kind.storage == Storage::kF64) {
+    if (kind.storage == Storage::kF64 || kind.storage == Storage::kComplex128) {
       value = negative ? -static_cast<double>(magnitude) : static_cast<double>(magnitude);
     } else {
       value = IntToDoubleRoundOdd(magnitude);
@@ -454,6 +462,14 @@ HLOCHECK_HD void StoreNumber(const ElementKind& kind, void* p, int64_t index, co
     }
   }
   switch (kind.storage) {
+    case Storage::kComplex64:  // (value, +0)
+      static_cast<float*>(p)[2 * index] = static_cast<float>(value);
+      static_cast<float*>(p)[2 * index + 1] = 0.0f;
+      break;
+    case Storage::kComplex128:
+      static_cast<double*>(p)[2 * index] = value;
+      static_cast<double*>(p)[2 * index + 1] = 0.0;
+      break;
     case Storage::kF32:
       static_cast<float*>(p)[index] = static_cast<float>(value);
       break;
@@ -468,10 +484,169 @@ HLOCHECK_HD void StoreNumber(const ElementKind& kind, void* p, int64_t index, co
   }
 }
 
+HLOCHECK_HD bool IsComplexStorage(Storage s) {
+  return s == Storage::kComplex64 || s == Storage::kComplex128;
+}
+
 struct ConvertElementwise {
   ElementwiseArgs args;
   HLOCHECK_HD void operator()(int64_t i) const {
     StoreNumber(args.out, args.z, i, LoadNumber(args.in, args.a, i));
+    if (IsComplexStorage(args.in.storage) && IsComplexStorage(args.out.storage)) {
+      // complex to complex: the imaginary part too, rounded once.
+      const double im = args.in.storage == Storage::kComplex64
+                            ? static_cast<const float*>(args.a)[2 * i + 1]
+                            : static_cast<const double*>(args.a)[2 * i + 1];
+      if (args.out.storage == Storage::kComplex64) {
+        static_cast<float*>(args.z)[2 * i + 1] = static_cast<float>(im);
+      } else {
+        static_cast<double*>(args.z)[2 * i + 1] = im;
+      }
+    }
+  }
+};
+
+// -------------------------------------------------------------- complex
+
+// 2^e as a double, for |e| <= 1022.
+HLOCHECK_HD double PowerOfTwo(int e) { return DoubleOfBits(static_cast<uint64_t>(e + 1023) << 52); }
+
+// The binary exponent of a finite double's leading bit, within [-1022,
+// 1022] so that 2^-e and 2^e are both doubles (subnormals and zero count
+// as -1022: close enough for scaling).
+HLOCHECK_HD int ClampedExponent(double x) {
+  const int e = static_cast<int>((BitsOfDouble(x) >> 52) & 0x7ff) - 1023;
+  return e < -1022 ? -1022 : e > 1022 ? 1022 : e;
+}
+
+// (xr + i xi)(yr + i yi) by the textbook formula, whose error the spec
+// allows. complex<f32> in double, where its products are exact and cannot
+// overflow; complex<f64> directly, and where that overflows in a product
+// although the inputs are finite (inf - inf, a NaN the exact result does
+// not have), again on operands scaled by powers of two near 1 and the
+// result scaled back.
+HLOCHECK_HD void ComplexMultiply(float xr, float xi, float yr, float yi, float& re, float& im) {
+  const double a = xr, b = xi, c = yr, d = yi;
+  re = static_cast<float>(a * c - b * d);
+  im = static_cast<float>(a * d + b * c);
+}
+HLOCHECK_HD void ComplexMultiply(double xr, double xi, double yr, double yi, double& re,
+                                 double& im) {
+  re = xr * yr - xi * yi;
+  im = xr * yi + xi * yr;
+  const bool finite_inputs = xr - xr == 0 && xi - xi == 0 && yr - yr == 0 && yi - yi == 0;
+  if (!finite_inputs || (re == re && im == im)) return;
+  const double x_max = (xr < 0 ? -xr : xr) > (xi < 0 ? -xi : xi) ? xr : xi;
+  const double y_max = (yr < 0 ? -yr : yr) > (yi < 0 ? -yi : yi) ? yr : yi;
+  const int ex = ClampedExponent(x_max);
+  const int ey = ClampedExponent(y_max);
+  const double ar = xr * PowerOfTwo(-ex), ai = xi * PowerOfTwo(-ex);
+  const double br = yr * PowerOfTwo(-ey), bi = yi * PowerOfTwo(-ey);
+  // Scaled back in two steps, each within a double's exponent range.
+  const double back_x = PowerOfTwo(ex);
+  const double back_y = PowerOfTwo(ey);
+  re = (ar * br - ai * bi) * back_x * back_y;
+  im = (ar * bi + ai * br) * back_x * back_y;
+}
+
+// (xr + i xi) / (yr + i yi) by Smith's algorithm (dividing by the larger
+// part of the divisor first), within the spec's allowance. complex<f32> in
+// double, where nothing overflows; complex<f64> on the divisor scaled by a
+// power of two near its size, the quotient scaled likewise.
+HLOCHECK_HD void SmithDivide(double xr, double xi, double yr, double yi, double& re, double& im) {
+  const double abs_r = yr < 0 ? -yr : yr;
+  const double abs_i = yi < 0 ? -yi : yi;
+  if (abs_r >= abs_i) {
+    const double ratio = yi / yr;
+    const double denominator = yr + yi * ratio;
+    re = (xr + xi * ratio) / denominator;
+    im = (xi - xr * ratio) / denominator;
+  } else {
+    const double ratio = yr / yi;
+    const double denominator = yr * ratio + yi;
+    re = (xr * ratio + xi) / denominator;
+    im = (xi * ratio - xr) / denominator;
+  }
+}
+HLOCHECK_HD void ComplexDivide(float xr, float xi, float yr, float yi, float& re, float& im) {
+  double r, i;
+  SmithDivide(xr, xi, yr, yi, r, i);
+  re = static_cast<float>(r);
+  im = static_cast<float>(i);
+}
+HLOCHECK_HD void ComplexDivide(double xr, double xi, double yr, double yi, double& re, double& im) {
+  const double abs_r = yr < 0 ? -yr : yr;
+  const double abs_i = yi < 0 ? -yi : yi;
+  const double y_max = abs_r > abs_i ? abs_r : abs_i;
+  if (!(y_max - y_max == 0) || y_max == 0) {
+    SmithDivide(xr, xi, yr, yi, re, im);  // inf, NaN or zero divisors: as they come
+    return;
+  }
+  const int ey = ClampedExponent(y_max);
+  const double scale = PowerOfTwo(-ey);
+  SmithDivide(xr, xi, yr * scale, yi * scale, re, im);
+  re *= scale;
+  im *= scale;
+}
+
+// Complex elements of parts P, (re, im) in memory: select, compare (EQ and
+// NE), negate, add, subtract, multiply (the textbook formula, within the
+// spec's allowance for it) and divide (Smith's algorithm, likewise).
+template <typename P>
+struct ComplexElementwise {
+  ElementwiseArgs args;
+
+  HLOCHECK_HD void operator()(int64_t i) const {
+    const P* a = static_cast<const P*>(args.a);
+    const P* b = static_cast<const P*>(args.b);
+    P* z = static_cast<P*>(args.z);
+    const ElementOp op = args.op;
+    if (op == ElementOp::kSelect) {
+      const uint8_t* pred = static_cast<const uint8_t*>(args.a);
+      const P* from = pred[i * args.a_stride] != 0
+                          ? b + 2 * i * args.b_stride
+                          : static_cast<const P*>(args.c) + 2 * i * args.c_stride;
+      z[2 * i] = from[0];
+      z[2 * i + 1] = from[1];
+      return;
+    }
+    const P xr = a[2 * i * args.a_stride];
+    const P xi = a[2 * i * args.a_stride + 1];
+    if (op == ElementOp::kNegate) {
+      z[2 * i] = -xr;
+      z[2 * i + 1] = -xi;
+      return;
+    }
+    const P yr = b[2 * i * args.b_stride];
+    const P yi = b[2 * i * args.b_stride + 1];
+    if (op == ElementOp::kCompare) {
+      const bool equal = xr == yr && xi == yi;
+      static_cast<uint8_t*>(args.z)[i] =
+          (args.direction == CompareDirection::kEq ? equal : !equal) ? 1 : 0;
+      return;
+    }
+    P re = 0;
+    P im = 0;
+    switch (op) {
+      case ElementOp::kAdd:
+        re = xr + yr;
+        im = xi + yi;
+        break;
+      case ElementOp::kSubtract:
+        re = xr - yr;
+        im = xi - yi;
+        break;
+      case ElementOp::kMultiply:
+        ComplexMultiply(xr, xi, yr, yi, re, im);
+        break;
+      case ElementOp::kDivide:
+        ComplexDivide(xr, xi, yr, yi, re, im);
+        break;
+      default:
+        break;
+    }
+    z[2 * i] = re;
+    z[2 * i + 1] = im;
   }
 };
 
@@ -483,6 +658,10 @@ std::string RunElementwise(const Exec& exec, const ElementwiseArgs& args) {
   if (args.n == 0) return "";
   if (args.op == ElementOp::kConvert) return exec.ForEach(args.n, ConvertElementwise{args});
   switch (args.in.storage) {
+    case Storage::kComplex64:
+      return exec.ForEach(args.n, ComplexElementwise<float>{args});
+    case Storage::kComplex128:
+      return exec.ForEach(args.n, ComplexElementwise<double>{args});
     case Storage::kF32:
       return exec.ForEach(args.n, FloatElementwise<Storage::kF32>{args});
     case Storage::kF64:

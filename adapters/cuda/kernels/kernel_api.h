@@ -30,6 +30,10 @@ enum class Storage : uint8_t {
   kMini16,
   kF32,
   kF64,
+  // complex<f32> and complex<f64>, the real part first: only the
+  // elementwise kernels take them (KindOf gives them to no other op).
+  kComplex64,
+  kComplex128,
 };
 
 struct ElementKind {
