@@ -8,9 +8,9 @@ namespace {
 
 constexpr ElementwiseOp kOps[] = {
     {"compare", ElementOp::kCompare, 2, Types::kAny, true},
-    {"maximum", ElementOp::kMaximum, 2, Types::kAny},
-    {"minimum", ElementOp::kMinimum, 2, Types::kAny},
-    {"clamp", ElementOp::kClamp, 3, Types::kAny},
+    {"maximum", ElementOp::kMaximum, 2, Types::kAny, true},
+    {"minimum", ElementOp::kMinimum, 2, Types::kAny, true},
+    {"clamp", ElementOp::kClamp, 3, Types::kAny, true},
     {"select", ElementOp::kSelect, 3, Types::kAny, true},
     {"is_finite", ElementOp::kIsFinite, 1, Types::kFloat},
 };

@@ -589,6 +589,30 @@ HLOCHECK_HD void ComplexDivide(double xr, double xi, double yr, double yi, doubl
   im *= scale;
 }
 
+template <typename P>
+HLOCHECK_HD P QuietNan() {
+  if constexpr (sizeof(P) == 4) {
+    return FloatOfBits(0x7fc00000u);
+  } else {
+    return DoubleOfBits(0x7ff8000000000000u);
+  }
+}
+
+// maximum or minimum of complex numbers, ordered lexicographically by
+// (real, imaginary); a NaN part makes both parts NaN; of equal numbers, x.
+template <typename P>
+HLOCHECK_HD void ComplexExtremum(P xr, P xi, P yr, P yi, bool is_max, P& re, P& im) {
+  if (IsNan(xr) || IsNan(xi) || IsNan(yr) || IsNan(yi)) {
+    re = im = QuietNan<P>();
+    return;
+  }
+  const bool equal = xr == yr && xi == yi;
+  const bool greater = xr > yr || (xr == yr && xi > yi);
+  const bool take_x = equal || greater == is_max;
+  re = take_x ? xr : yr;
+  im = take_x ? xi : yi;
+}
+
 // Complex elements of parts P, (re, im) in memory: select, compare (EQ and
 // NE), negate, add, subtract, multiply (the textbook formula, within the
 // spec's allowance for it) and divide (Smith's algorithm, likewise).
@@ -612,6 +636,16 @@ struct ComplexElementwise {
     }
     const P xr = a[2 * i * args.a_stride];
     const P xi = a[2 * i * args.a_stride + 1];
+    if (op == ElementOp::kClamp) {
+      // clamp(min = a, operand = b, max = c) = minimum(maximum(b, a), c).
+      const P* c = static_cast<const P*>(args.c);
+      P re, im;
+      ComplexExtremum(b[2 * i * args.b_stride], b[2 * i * args.b_stride + 1], xr, xi, true, re,
+                      im);
+      ComplexExtremum(re, im, c[2 * i * args.c_stride], c[2 * i * args.c_stride + 1], false, z[2 * i],
+                      z[2 * i + 1]);
+      return;
+    }
     if (op == ElementOp::kNegate) {
       z[2 * i] = -xr;
       z[2 * i + 1] = -xi;
@@ -641,6 +675,10 @@ struct ComplexElementwise {
         break;
       case ElementOp::kDivide:
         ComplexDivide(xr, xi, yr, yi, re, im);
+        break;
+      case ElementOp::kMaximum:
+      case ElementOp::kMinimum:
+        ComplexExtremum(xr, xi, yr, yi, op == ElementOp::kMaximum, re, im);
         break;
       default:
         break;
