@@ -193,7 +193,8 @@ const std::vector<cuda::OpEntry>& OpTable() {
                                cuda::DataMovementTuplesOps(),
                                cuda::ControlFlowOps(),
                                cuda::CallsOps(),
-                               cuda::SideEffectsOps()}) {
+                               cuda::SideEffectsOps(),
+                               cuda::CollectivesOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

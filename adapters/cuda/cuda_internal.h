@@ -99,6 +99,7 @@ std::vector<OpEntry> DataMovementTuplesOps();
 std::vector<OpEntry> ControlFlowOps();
 std::vector<OpEntry> CallsOps();
 std::vector<OpEntry> SideEffectsOps();
+std::vector<OpEntry> CollectivesOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> LinearAlgebraOps();

@@ -640,10 +640,9 @@ struct ComplexElementwise {
       // clamp(min = a, operand = b, max = c) = minimum(maximum(b, a), c).
       const P* c = static_cast<const P*>(args.c);
       P re, im;
-      ComplexExtremum(b[2 * i * args.b_stride], b[2 * i * args.b_stride + 1], xr, xi, true, re,
-                      im);
-      ComplexExtremum(re, im, c[2 * i * args.c_stride], c[2 * i * args.c_stride + 1], false, z[2 * i],
-                      z[2 * i + 1]);
+      ComplexExtremum(b[2 * i * args.b_stride], b[2 * i * args.b_stride + 1], xr, xi, true, re, im);
+      ComplexExtremum(re, im, c[2 * i * args.c_stride], c[2 * i * args.c_stride + 1], false,
+                      z[2 * i], z[2 * i + 1]);
       return;
     }
     if (op == ElementOp::kNegate) {
