@@ -194,7 +194,8 @@ const std::vector<cuda::OpEntry>& OpTable() {
                                cuda::ControlFlowOps(),
                                cuda::CallsOps(),
                                cuda::SideEffectsOps(),
-                               cuda::CollectivesOps()}) {
+                               cuda::CollectivesOps(),
+                               cuda::RandomNumbersOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

@@ -100,6 +100,7 @@ std::vector<OpEntry> ControlFlowOps();
 std::vector<OpEntry> CallsOps();
 std::vector<OpEntry> SideEffectsOps();
 std::vector<OpEntry> CollectivesOps();
+std::vector<OpEntry> RandomNumbersOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> LinearAlgebraOps();

@@ -435,6 +435,27 @@ struct TriangularSolveArgs {
   double* scratch = nullptr;  // batches * rows * cols doubles
 };
 
+// rng_bit_generator's output bits, one thread per element, in XLA's layout
+// (the de facto convention the oracle names): Philox-4x32-10 blocks of four
+// 32-bit (two 64-bit) outputs at counters low + j (carrying into high), or
+// Threefry-2x32-20 at counter + i for 64-bit outputs and, for narrower ones,
+// one block per pair of elements of the shape halved along `axis`. Each
+// element takes its value's low `bytes` bytes (booleans the lowest bit).
+struct RngBitsArgs {
+  bool philox = false;
+  bool wide = false;  // 64-bit outputs
+  uint64_t key = 0;
+  uint64_t counter = 0;  // Threefry's counter; Philox's low word
+  uint64_t high = 0;     // Philox's high word
+  int64_t n = 0;
+  int bytes = 4;
+  bool boolean = false;
+  int rank = 0;
+  int axis = 0;  // Threefry, narrow outputs
+  int64_t dims[kMaxRank] = {};
+  void* out = nullptr;
+};
+
 // A machine: memory and kernels. Errors are returned as text ("" is
 // success); a kernel's own error surfaces at the next Synchronize.
 class Machine {
@@ -459,6 +480,7 @@ class Machine {
   virtual std::string BatchNorm(const BatchNormArgs& args) = 0;
   virtual std::string Cholesky(const CholeskyArgs& args) = 0;
   virtual std::string TriangularSolve(const TriangularSolveArgs& args) = 0;
+  virtual std::string RngBits(const RngBitsArgs& args) = 0;
   virtual std::string SortRows(const SortRowsArgs& args) = 0;
   virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
   virtual std::string Gather(const GatherArgs& args) = 0;

@@ -13,6 +13,7 @@
 #include "adapters/cuda/kernels/elementwise_kernels.h"
 #include "adapters/cuda/kernels/kernel_api.h"
 #include "adapters/cuda/kernels/linear_algebra_kernels.h"
+#include "adapters/cuda/kernels/random_kernels.h"
 #include "adapters/cuda/kernels/reduction_kernels.h"
 #include "adapters/cuda/kernels/scatter_kernels.h"
 #include "adapters/cuda/kernels/sort_kernels.h"
@@ -44,6 +45,7 @@ class MachineWithKernels : public Machine {
   std::string TriangularSolve(const TriangularSolveArgs& args) override {
     return RunTriangularSolve(exec(), args);
   }
+  std::string RngBits(const RngBitsArgs& args) override { return RunRngBits(exec(), args); }
   std::string SortRows(const SortRowsArgs& args) override { return RunSortRows(exec(), args); }
   std::string PermuteRows(const PermuteRowsArgs& args) override {
     return RunPermuteRows(exec(), args);
