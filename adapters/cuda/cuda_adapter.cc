@@ -195,7 +195,8 @@ const std::vector<cuda::OpEntry>& OpTable() {
                                cuda::CallsOps(),
                                cuda::SideEffectsOps(),
                                cuda::CollectivesOps(),
-                               cuda::RandomNumbersOps()}) {
+                               cuda::RandomNumbersOps(),
+                               cuda::FftOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

@@ -101,6 +101,7 @@ std::vector<OpEntry> CallsOps();
 std::vector<OpEntry> SideEffectsOps();
 std::vector<OpEntry> CollectivesOps();
 std::vector<OpEntry> RandomNumbersOps();
+std::vector<OpEntry> FftOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> LinearAlgebraOps();

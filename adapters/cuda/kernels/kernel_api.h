@@ -456,6 +456,19 @@ struct RngBitsArgs {
   void* out = nullptr;
 };
 
+// One step of fft on complex<double> values (interleaved, row-major of
+// `shape`): along `dimension`, out[.., k, ..] = sum_j in[.., j, ..] *
+// e^(-+2 pi i j k / n), one thread per output element, the angle's index j k
+// reduced mod n first; the inverse scaled by 1 / n.
+struct DftArgs {
+  int rank = 0;
+  int64_t dims[kMaxRank] = {};
+  int dimension = 0;
+  bool inverse = false;
+  const double* in = nullptr;
+  double* out = nullptr;
+};
+
 // A machine: memory and kernels. Errors are returned as text ("" is
 // success); a kernel's own error surfaces at the next Synchronize.
 class Machine {
@@ -481,6 +494,7 @@ class Machine {
   virtual std::string Cholesky(const CholeskyArgs& args) = 0;
   virtual std::string TriangularSolve(const TriangularSolveArgs& args) = 0;
   virtual std::string RngBits(const RngBitsArgs& args) = 0;
+  virtual std::string Dft(const DftArgs& args) = 0;
   virtual std::string SortRows(const SortRowsArgs& args) = 0;
   virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
   virtual std::string Gather(const GatherArgs& args) = 0;

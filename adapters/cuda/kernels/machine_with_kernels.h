@@ -11,6 +11,7 @@
 #include "adapters/cuda/kernels/contraction_kernels.h"
 #include "adapters/cuda/kernels/data_movement_kernels.h"
 #include "adapters/cuda/kernels/elementwise_kernels.h"
+#include "adapters/cuda/kernels/fft_kernels.h"
 #include "adapters/cuda/kernels/kernel_api.h"
 #include "adapters/cuda/kernels/linear_algebra_kernels.h"
 #include "adapters/cuda/kernels/random_kernels.h"
@@ -46,6 +47,7 @@ class MachineWithKernels : public Machine {
     return RunTriangularSolve(exec(), args);
   }
   std::string RngBits(const RngBitsArgs& args) override { return RunRngBits(exec(), args); }
+  std::string Dft(const DftArgs& args) override { return RunDft(exec(), args); }
   std::string SortRows(const SortRowsArgs& args) override { return RunSortRows(exec(), args); }
   std::string PermuteRows(const PermuteRowsArgs& args) override {
     return RunPermuteRows(exec(), args);
