@@ -167,39 +167,48 @@ absl::StatusOr<Results> RunFft(const Case& c, Context& context) {
           rest.mul[1] = -1;
           rest.add[1] = n - kept;  // element kept + m reads n - kept - m
           HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().StridedCopy(rest)));
-          // Negate the imaginary parts of the mirrored elements.
-          StridedCopyArgs gather = rest;
-          (void)gather;
+          // Their imaginary parts negated: gathered (rows x (n - kept)
+          // doubles), negated, put back.
+          const int64_t mirrored = rows * (n - kept);
+          HLOCHECK_ASSIGN_OR_RETURN(
+              Buffer imag, context.Allocate(static_cast<size_t>(mirrored) * sizeof(double)));
+          HLOCHECK_ASSIGN_OR_RETURN(
+              Buffer negated, context.Allocate(static_cast<size_t>(mirrored) * sizeof(double)));
+          StridedCopyArgs take;
+          take.rank = 2;
+          take.element_bytes = 8;
+          take.dims[0] = rows;
+          take.dims[1] = n - kept;
+          take.out_strides[0] = n - kept;
+          take.out_strides[1] = 1;
+          take.mul[0] = take.mul[1] = 1;
+          take.div[0] = take.div[1] = 1;
+          take.in_dims[0] = rows;
+          take.in_dims[1] = n - kept;
+          take.in_strides[0] = 2 * n;
+          take.in_strides[1] = 2;
+          take.in_base = 2 * kept + 1;
+          take.in = full.data();
+          take.out = imag.data();
+          HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().StridedCopy(take)));
           ElementwiseArgs negate;
           negate.op = ElementOp::kNegate;
           negate.in = f64;
           negate.out = f64;
-          for (int64_t r = 0; r < rows; ++r) {
-            double* row = static_cast<double*>(full.data()) + 2 * (r * n + kept);
-            negate.a = row + 1;
-            negate.z = row + 1;
-            negate.a_stride = 2;
-            negate.n = n - kept;
-            // In place, element i of a at 2 i: the kernel writes z[i] at i, so
-            // the negation goes through a strided view of length n - kept.
-            HLOCHECK_ASSIGN_OR_RETURN(
-                Buffer tmp, context.Allocate(static_cast<size_t>(n - kept) * sizeof(double)));
-            negate.z = tmp.data();
-            HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().Elementwise(negate)));
-            StridedCopyArgs back;
-            back.rank = 1;
-            back.element_bytes = 8;
-            back.dims[0] = n - kept;
-            back.out_strides[0] = 2;
-            back.mul[0] = 1;
-            back.div[0] = 1;
-            back.in_dims[0] = n - kept;
-            back.in_strides[0] = 1;
-            back.in = tmp.data();
-            back.out = row + 1;
-            HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().StridedCopy(back)));
-            HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().Synchronize()));
-          }
+          negate.a = imag.data();
+          negate.z = negated.data();
+          negate.n = mirrored;
+          HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().Elementwise(negate)));
+          StridedCopyArgs put = take;
+          put.out_strides[0] = 2 * n;
+          put.out_strides[1] = 2;
+          put.out_base = 2 * kept + 1;
+          put.in_strides[0] = n - kept;
+          put.in_strides[1] = 1;
+          put.in_base = 0;
+          put.in = negated.data();
+          put.out = full.data();
+          HLOCHECK_RETURN_IF_ERROR(context.Check(c, context.machine().StridedCopy(put)));
         }
       }
       values = std::move(full);
