@@ -89,7 +89,11 @@ struct ScatterFunctor {
       const int64_t start =
           IndexValue(args.index_kind, args.indices, index_base + k * args.index_vector_step);
       // Out of range starts leave the element outside: no clamping here.
-      coordinates[args.start_dims[k]] += start;
+      // The coordinate so far lies in [0, size), so a start beyond +-size
+      // is outside whatever it is added to (and adding it could overflow).
+      const int dim = args.start_dims[k];
+      if (start >= args.input_dims[dim] || start <= -args.input_dims[dim]) return;
+      coordinates[dim] += start;
     }
     int64_t offset = 0;
     for (int d = 0; d < args.input_rank; ++d) {
