@@ -456,6 +456,25 @@ struct RngBitsArgs {
   void* out = nullptr;
 };
 
+// rng, one thread per element: Philox-4x32 of (element index, seed) gives
+// each element 128 random bits. UNIFORM floats: a (1 - u) + b u for u in
+// [0, 1) with 53 bits, rounded once to the type, and where that rounds up to
+// b the type's largest value below b (`below_b`, its container bytes);
+// NORMAL: Box-Muller, a + b z. Integers: a + (r * span) / 2^64 for span =
+// b - a, wrapped to the width (no modulo bias).
+struct RngArgs {
+  ElementKind kind;
+  bool normal = false;
+  uint64_t seed = 0;
+  int64_t n = 0;
+  double a = 0;  // floats
+  double b = 0;
+  uint64_t a_bits = 0;  // integers: their 64-bit patterns
+  uint64_t span = 0;
+  uint8_t below_b[8] = {};
+  void* out = nullptr;
+};
+
 // One step of fft on complex<double> values (interleaved, row-major of
 // `shape`): along `dimension`, out[.., k, ..] = sum_j in[.., j, ..] *
 // e^(-+2 pi i j k / n), one thread per output element, the angle's index j k
@@ -495,6 +514,7 @@ class Machine {
   virtual std::string TriangularSolve(const TriangularSolveArgs& args) = 0;
   virtual std::string RngBits(const RngBitsArgs& args) = 0;
   virtual std::string Dft(const DftArgs& args) = 0;
+  virtual std::string Rng(const RngArgs& args) = 0;
   virtual std::string SortRows(const SortRowsArgs& args) = 0;
   virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
   virtual std::string Gather(const GatherArgs& args) = 0;

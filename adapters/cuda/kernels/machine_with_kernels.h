@@ -48,6 +48,7 @@ class MachineWithKernels : public Machine {
   }
   std::string RngBits(const RngBitsArgs& args) override { return RunRngBits(exec(), args); }
   std::string Dft(const DftArgs& args) override { return RunDft(exec(), args); }
+  std::string Rng(const RngArgs& args) override { return RunRng(exec(), args); }
   std::string SortRows(const SortRowsArgs& args) override { return RunSortRows(exec(), args); }
   std::string PermuteRows(const PermuteRowsArgs& args) override {
     return RunPermuteRows(exec(), args);

@@ -105,6 +105,54 @@ std::string RunRngBits(const Exec& exec, const RngBitsArgs& args) {
   return exec.ForEach(args.n, RngBitsFunctor{args});
 }
 
+// The high 64 bits of x * y.
+HLOCHECK_HD uint64_t MultiplyHigh(uint64_t x, uint64_t y) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(x, y);
+#else
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(x) * y) >> 64);
+#endif
+}
+
+struct RngFunctor {
+  RngArgs args;
+  HLOCHECK_HD void operator()(int64_t i) const {
+    uint32_t r[4];
+    Philox4x32(static_cast<uint64_t>(i), 0, args.seed, r);
+    const uint64_t first = r[0] | (uint64_t{r[1]} << 32);
+    const uint64_t second = r[2] | (uint64_t{r[3]} << 32);
+    Number value;
+    if (args.kind.storage == Storage::kSigned || args.kind.storage == Storage::kUnsigned) {
+      value.i = args.a_bits + MultiplyHigh(first, args.span);
+      value.is_signed = args.kind.storage == Storage::kSigned;
+      StoreNumber(args.kind, args.out, i, value);
+      return;
+    }
+    const double u = static_cast<double>(first >> 11) * 0x1p-53;  // [0, 1)
+    value.is_float = true;
+    if (args.normal) {
+      const double u1 = 1.0 - u;  // (0, 1]
+      const double u2 = static_cast<double>(second >> 11) * 0x1p-53;
+      const double z = Sqrt(-2.0 * Log(u1)) * Cos(6.283185307179586476925286766559 * u2);
+      value.f = args.a + args.b * z;
+      StoreNumber(args.kind, args.out, i, value);
+      return;
+    }
+    value.f = args.a * (1 - u) + args.b * u;
+    StoreNumber(args.kind, args.out, i, value);
+    if (!(LoadNumber(args.kind, args.out, i).f < args.b)) {
+      uint8_t* out = static_cast<uint8_t*>(args.out) + i * args.kind.bytes;
+      for (int k = 0; k < args.kind.bytes; ++k) out[k] = args.below_b[k];
+    }
+  }
+};
+
+template <typename Exec>
+std::string RunRng(const Exec& exec, const RngArgs& args) {
+  if (args.n == 0) return "";
+  return exec.ForEach(args.n, RngFunctor{args});
+}
+
 }  // namespace hlocheck::cuda
 
 #endif  // HLOCHECK_ADAPTERS_CUDA_KERNELS_RANDOM_KERNELS_H_
