@@ -196,7 +196,8 @@ const std::vector<cuda::OpEntry>& OpTable() {
                                cuda::SideEffectsOps(),
                                cuda::CollectivesOps(),
                                cuda::RandomNumbersOps(),
-                               cuda::FftOps()}) {
+                               cuda::FftOps(),
+                               cuda::QuantizationOps()}) {
       ops.insert(ops.end(), family.begin(), family.end());
     }
     return ops;

@@ -102,6 +102,7 @@ std::vector<OpEntry> SideEffectsOps();
 std::vector<OpEntry> CollectivesOps();
 std::vector<OpEntry> RandomNumbersOps();
 std::vector<OpEntry> FftOps();
+std::vector<OpEntry> QuantizationOps();
 std::vector<OpEntry> ReductionOps();
 std::vector<OpEntry> BatchNormOps();
 std::vector<OpEntry> LinearAlgebraOps();

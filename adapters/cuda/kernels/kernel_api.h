@@ -475,6 +475,39 @@ struct RngArgs {
   void* out = nullptr;
 };
 
+// A quantized tensor's parameters on the machine: the expressed type
+// (storage kF32, kF64 or kMini16), the storage range, and the scale and
+// zero point of each element, per tensor or along the quantization
+// dimension (index (i / stride) % size).
+struct Quantization {
+  ElementKind expressed;
+  int64_t storage_min = 0;
+  int64_t storage_max = 0;
+  int64_t stride = 1;
+  int64_t size = 1;  // 1: per tensor
+  const double* scales = nullptr;
+  const int64_t* zero_points = nullptr;
+};
+
+// uniform_quantize and uniform_dequantize, one thread per element, the way
+// integer inference kernels do them: storage integers widened to int64, the
+// float steps in double each rounded once to the expressed type, quantize in
+// seed 002's order (round x / scale to nearest even, then add the zero
+// point, saturating). `in_quantized`: the operand is quantized (`in`
+// describes it), else a float of `in_kind`; `quantize`: the result is
+// quantized (`out`), else a float of `out_kind`.
+struct QuantizeArgs {
+  bool in_quantized = false;
+  bool quantize = true;
+  ElementKind in_kind;   // storage or float type of the operand
+  ElementKind out_kind;  // storage or float type of the result
+  Quantization in;
+  Quantization out;
+  int64_t n = 0;
+  const void* operand = nullptr;
+  void* result = nullptr;
+};
+
 // One step of fft on complex<double> values (interleaved, row-major of
 // `shape`): along `dimension`, out[.., k, ..] = sum_j in[.., j, ..] *
 // e^(-+2 pi i j k / n), one thread per output element, the angle's index j k
@@ -515,6 +548,7 @@ class Machine {
   virtual std::string RngBits(const RngBitsArgs& args) = 0;
   virtual std::string Dft(const DftArgs& args) = 0;
   virtual std::string Rng(const RngArgs& args) = 0;
+  virtual std::string Quantize(const QuantizeArgs& args) = 0;
   virtual std::string SortRows(const SortRowsArgs& args) = 0;
   virtual std::string PermuteRows(const PermuteRowsArgs& args) = 0;
   virtual std::string Gather(const GatherArgs& args) = 0;

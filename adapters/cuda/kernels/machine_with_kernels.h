@@ -14,6 +14,7 @@
 #include "adapters/cuda/kernels/fft_kernels.h"
 #include "adapters/cuda/kernels/kernel_api.h"
 #include "adapters/cuda/kernels/linear_algebra_kernels.h"
+#include "adapters/cuda/kernels/quantization_kernels.h"
 #include "adapters/cuda/kernels/random_kernels.h"
 #include "adapters/cuda/kernels/reduction_kernels.h"
 #include "adapters/cuda/kernels/scatter_kernels.h"
@@ -49,6 +50,7 @@ class MachineWithKernels : public Machine {
   std::string RngBits(const RngBitsArgs& args) override { return RunRngBits(exec(), args); }
   std::string Dft(const DftArgs& args) override { return RunDft(exec(), args); }
   std::string Rng(const RngArgs& args) override { return RunRng(exec(), args); }
+  std::string Quantize(const QuantizeArgs& args) override { return RunQuantize(exec(), args); }
   std::string SortRows(const SortRowsArgs& args) override { return RunSortRows(exec(), args); }
   std::string PermuteRows(const PermuteRowsArgs& args) override {
     return RunPermuteRows(exec(), args);
