@@ -26,6 +26,16 @@ __global__ void ForEachKernel(int64_t n, F f) {
   }
 }
 
+// One block of kTile x kTile threads per tile, the tile in shared memory.
+template <typename F>
+__global__ void TileKernel(F f) {
+  __shared__ typename F::Tile tile;
+  const int64_t block = blockIdx.x;
+  f.Load(block, threadIdx.x, threadIdx.y, tile);
+  __syncthreads();
+  f.Store(block, threadIdx.x, threadIdx.y, tile);
+}
+
 std::string ErrorText(cudaError_t error) {
   return error == cudaSuccess ? "" : std::string("CUDA: ") + cudaGetErrorString(error);
 }
@@ -40,6 +50,13 @@ struct DeviceExec {
     int64_t blocks = (n + kThreads - 1) / kThreads;
     if (blocks > max_blocks) blocks = max_blocks;
     ForEachKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(n, f);
+    return ErrorText(cudaGetLastError());
+  }
+
+  template <typename F>
+  std::string ForEachTile(int64_t blocks, const F& f) const {
+    if (blocks > int64_t{0x7fffffff}) return "too many tiles for one launch";
+    TileKernel<<<static_cast<unsigned>(blocks), dim3(kTile, kTile), 0, stream>>>(f);
     return ErrorText(cudaGetLastError());
   }
 };

@@ -20,6 +20,22 @@ struct HostExec {
     for (int64_t i = 0; i < n; ++i) f(i);
     return "";
   }
+
+  // Blocks of kTile x kTile threads sharing a tile: every thread's Load,
+  // then (where the GPU has its barrier) every thread's Store.
+  template <typename F>
+  std::string ForEachTile(int64_t blocks, const F& f) const {
+    typename F::Tile tile;
+    for (int64_t b = 0; b < blocks; ++b) {
+      for (int y = 0; y < kTile; ++y) {
+        for (int x = 0; x < kTile; ++x) f.Load(b, x, y, tile);
+      }
+      for (int y = 0; y < kTile; ++y) {
+        for (int x = 0; x < kTile; ++x) f.Store(b, x, y, tile);
+      }
+    }
+    return "";
+  }
 };
 
 class HostMachine final : public MachineWithKernels<HostExec> {

@@ -10,12 +10,15 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "adapters/cuda/cuda_internal.h"
+#include "adapters/cuda/kernels/data_movement_kernels.h"
 #include "adapters/cuda/kernels/elementwise_kernels.h"
 #include "adapters/cuda/kernels/reduction_kernels.h"
 #include "adapters/cuda/kernels/scalar.h"
+#include "adapters/cuda/machines.h"
 #include "core/element_type.h"
 #include "core/element_value.h"
 
@@ -204,6 +207,43 @@ TEST(CudaScalar, ReductionLanesAreAWarpAtMost) {
   EXPECT_EQ(cuda::ReduceLaneCount(5), 8);
   EXPECT_EQ(cuda::ReduceLaneCount(32), 32);
   EXPECT_EQ(cuda::ReduceLaneCount(1000), 32);
+}
+
+}  // namespace
+}  // namespace hlocheck
+
+namespace hlocheck {
+namespace {
+
+// Transposes that move the operand's contiguous dimension go by tiles
+// (data_movement_kernels.h): on the host machine, the tiled path against
+// the definition, for sizes that leave partial tiles and every element size.
+TEST(CudaKernels, TiledTransposeMatchesTheDefinition) {
+  std::unique_ptr<cuda::Machine> machine = cuda::CreateHostMachine();
+  const Shape shape = {33, 5, 70};
+  const std::vector<int64_t> permutation = {2, 0, 1};
+  const Shape result = {70, 33, 5};
+  for (int bytes : {1, 2, 4, 8, 16}) {
+    const int64_t n = 33 * 5 * 70;
+    std::vector<uint8_t> in(static_cast<size_t>(n * bytes));
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
+    std::vector<uint8_t> out(in.size(), 0);
+    cuda::StridedCopyArgs args =
+        cuda::PermutingCopy(shape, result, permutation, bytes, in.data(), out.data());
+    ASSERT_GE(cuda::PlanTiles(args).j, 0) << "not the tiled path";
+    ASSERT_EQ(machine->StridedCopy(args), "");
+    for (int64_t r0 = 0; r0 < 70; ++r0) {
+      for (int64_t r1 = 0; r1 < 33; ++r1) {
+        for (int64_t r2 = 0; r2 < 5; ++r2) {
+          // result[r0, r1, r2] = operand[r1, r2, r0]
+          const int64_t from = (r1 * 5 + r2) * 70 + r0;
+          const int64_t to = (r0 * 33 + r1) * 5 + r2;
+          ASSERT_EQ(std::memcmp(out.data() + to * bytes, in.data() + from * bytes, bytes), 0)
+              << bytes << "-byte elements at " << r0 << "," << r1 << "," << r2;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

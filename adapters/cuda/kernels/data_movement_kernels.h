@@ -79,11 +79,118 @@ struct StridedCopy {
   }
 };
 
+// A transpose whose innermost result dimension is not the operand's
+// innermost one reads, element by element, addresses far apart. It goes by
+// 32 x 32 tiles instead: each block loads a tile with neighbouring threads
+// reading neighbouring operand elements, and stores it transposed with
+// neighbouring threads writing neighbouring result elements (on the GPU
+// through shared memory, between a barrier; on the host the same two
+// phases one after the other). `j` is the result dimension that reads the
+// operand's contiguous one.
+inline constexpr int kTile = 32;
+
+struct TilePlan {
+  int j = -1;
+  int64_t tiles_j = 0;
+  int64_t tiles_last = 0;
+  int64_t others = 0;  // the product of the other result dimensions
+};
+
+// Whether `a` is a plain permutation into a contiguous result whose last
+// dimension does not read the operand's contiguous one, and its tiles.
+inline TilePlan PlanTiles(const StridedCopyArgs& a) {
+  TilePlan plan;
+  if (a.rank < 2 || a.out_base != 0 || a.in_base != 0) return plan;
+  int64_t expected = 1;
+  int j = -1;
+  for (int d = a.rank - 1; d >= 0; --d) {
+    if (a.out_strides[d] != expected || a.mul[d] != 1 || a.add[d] != 0 || a.div[d] != 1 ||
+        a.in_dims[d] != a.dims[d] || a.dims[d] == 0) {
+      return plan;
+    }
+    expected *= a.dims[d];
+    if (a.in_strides[d] == 1 && a.dims[d] > 1) j = d;
+  }
+  const int last = a.rank - 1;
+  if (j < 0 || j == last || a.dims[last] < 2) return plan;
+  plan.j = j;
+  plan.tiles_j = (a.dims[j] + kTile - 1) / kTile;
+  plan.tiles_last = (a.dims[last] + kTile - 1) / kTile;
+  plan.others = 1;
+  for (int d = 0; d < a.rank; ++d) {
+    if (d != j && d != last) plan.others *= a.dims[d];
+  }
+  return plan;
+}
+
+template <typename Word>
+struct TiledTranspose {
+  using Tile = Word[kTile][kTile + 1];  // +1: no bank conflicts on the GPU
+  StridedCopyArgs args;
+  TilePlan plan;
+
+  // The block's first coordinates along j and the last dimension, and the
+  // offsets of its other coordinates in the operand and the result.
+  HLOCHECK_HD void Place(int64_t block, int64_t& j0, int64_t& l0, int64_t& in_base,
+                         int64_t& out_base) const {
+    const int last = args.rank - 1;
+    l0 = (block % plan.tiles_last) * kTile;
+    block /= plan.tiles_last;
+    j0 = (block % plan.tiles_j) * kTile;
+    int64_t other = block / plan.tiles_j;
+    in_base = 0;
+    out_base = 0;
+    for (int d = last - 1; d >= 0; --d) {
+      if (d == plan.j) continue;
+      const int64_t r = other % args.dims[d];
+      other /= args.dims[d];
+      in_base += r * args.in_strides[d];
+      out_base += r * args.out_strides[d];
+    }
+  }
+
+  // Thread (x, y): x along the operand's contiguous dimension.
+  HLOCHECK_HD void Load(int64_t block, int x, int y, Tile& tile) const {
+    int64_t j0, l0, in_base, out_base;
+    Place(block, j0, l0, in_base, out_base);
+    const int last = args.rank - 1;
+    const int64_t jj = j0 + x;
+    const int64_t ll = l0 + y;
+    if (jj < args.dims[plan.j] && ll < args.dims[last]) {
+      tile[y][x] = static_cast<const Word*>(
+          args.in)[in_base + jj * args.in_strides[plan.j] + ll * args.in_strides[last]];
+    }
+  }
+
+  // Thread (x, y): x along the result's last dimension.
+  HLOCHECK_HD void Store(int64_t block, int x, int y, Tile& tile) const {
+    int64_t j0, l0, in_base, out_base;
+    Place(block, j0, l0, in_base, out_base);
+    const int last = args.rank - 1;
+    const int64_t jj = j0 + y;
+    const int64_t ll = l0 + x;
+    if (jj < args.dims[plan.j] && ll < args.dims[last]) {
+      // The planted fault: a neighbour's element on the tile's edge.
+      const int source = args.fault_tile_edge && x == kTile - 1 ? x - 1 : x;
+      static_cast<Word*>(
+          args.out)[out_base + jj * args.out_strides[plan.j] + ll * args.out_strides[last]] =
+          tile[source][y];
+    }
+  }
+};
+
 template <typename Exec>
 std::string RunStridedCopy(const Exec& exec, const StridedCopyArgs& args) {
   int64_t n = 1;
   for (int d = 0; d < args.rank; ++d) n *= args.dims[d];
   if (n == 0) return "";
+  const TilePlan plan = PlanTiles(args);
+  if (plan.j >= 0) {
+    return VisitWord(args.element_bytes, [&]<typename Word>() {
+      return exec.ForEachTile(plan.others * plan.tiles_j * plan.tiles_last,
+                              TiledTranspose<Word>{args, plan});
+    });
+  }
   return VisitWord(args.element_bytes,
                    [&]<typename Word>() { return exec.ForEach(n, StridedCopy<Word>{args}); });
 }
