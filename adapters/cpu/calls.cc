@@ -26,14 +26,7 @@ absl::StatusOr<Results> RunCustomCall(const Case& c, const Device& device) {
     for (const TensorType& type : c.result_types) results.emplace_back(type);
     return results;
   }
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<const Tensor*> sources, PassThroughSources(c));
-  Results results;
-  for (const Tensor* source : sources) {
-    Tensor result = NewResult(source->type());
-    ParallelCopy(source->raw(), result.raw(), static_cast<int64_t>(source->bytes().size()), device);
-    results.push_back(std::move(result));
-  }
-  return results;
+  return PassThroughCopies(c, device);
 }
 
 AdapterSupport SupportsComposite(const Case& c) { return SupportsRegionOp(c, CpuRegionOps()); }

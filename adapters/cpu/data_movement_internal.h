@@ -62,6 +62,10 @@ void DispatchRank(int rank, Fn&& fn) {
 
 void ParallelCopy(const void* source, void* destination, int64_t bytes, const Device& device);
 
+// The results of a pass-through op (adapters/region/pass_through.h: tuples,
+// custom_call's hlocheck targets, transfers), each copied from its source.
+absl::StatusOr<Results> PassThroughCopies(const Case& c, const Device& device);
+
 // Writes `count` copies of the element at `element` (of `container_bytes`).
 void ParallelFill(const void* element, void* destination, int64_t count, int container_bytes,
                   const Device& device);

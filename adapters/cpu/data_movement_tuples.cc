@@ -11,11 +11,10 @@
 #include "core/status_macros.h"
 
 namespace hlocheck::cpu {
-namespace {
 
 // The results: their tensors copied bit for bit from the operands'
 // (adapters/region/pass_through.h says which).
-absl::StatusOr<Results> RunPassThrough(const Case& c, const Device& device) {
+absl::StatusOr<Results> PassThroughCopies(const Case& c, const Device& device) {
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<const Tensor*> sources, PassThroughSources(c));
   Results results;
   for (const Tensor* source : sources) {
@@ -26,13 +25,11 @@ absl::StatusOr<Results> RunPassThrough(const Case& c, const Device& device) {
   return results;
 }
 
-}  // namespace
-
 std::vector<OpEntry> DataMovementTuplesOps() {
   return {
-      {"optimization_barrier", kVariadic, &SupportsPassThrough, &RunPassThrough},
-      {"tuple", kVariadic, &SupportsPassThrough, &RunPassThrough},
-      {"get_tuple_element", kVariadic, &SupportsPassThrough, &RunPassThrough},
+      {"optimization_barrier", kVariadic, &SupportsPassThrough, &PassThroughCopies},
+      {"tuple", kVariadic, &SupportsPassThrough, &PassThroughCopies},
+      {"get_tuple_element", kVariadic, &SupportsPassThrough, &PassThroughCopies},
   };
 }
 

@@ -15,28 +15,15 @@ namespace {
 
 absl::StatusOr<Results> RunAfterAll(const Case&, const Device&) { return Results{}; }
 
-// infeed, recv: the results are the message that arrived; outfeed, send:
-// the message given away is the inputs (adapters/region/pass_through.h).
-absl::StatusOr<Results> RunTransfer(const Case& c, const Device& device) {
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<const Tensor*> sources, PassThroughSources(c));
-  Results results;
-  for (const Tensor* source : sources) {
-    Tensor copy = NewResult(source->type());
-    ParallelCopy(source->raw(), copy.raw(), static_cast<int64_t>(source->bytes().size()), device);
-    results.push_back(std::move(copy));
-  }
-  return results;
-}
-
 }  // namespace
 
 std::vector<OpEntry> SideEffectsOps() {
   return {
       {"after_all", kVariadic, &SupportsPassThrough, &RunAfterAll},
-      {"infeed", kVariadic, &SupportsPassThrough, &RunTransfer},
-      {"outfeed", kVariadic, &SupportsPassThrough, &RunTransfer},
-      {"recv", kVariadic, &SupportsPassThrough, &RunTransfer},
-      {"send", kVariadic, &SupportsPassThrough, &RunTransfer},
+      {"infeed", kVariadic, &SupportsPassThrough, &PassThroughCopies},
+      {"outfeed", kVariadic, &SupportsPassThrough, &PassThroughCopies},
+      {"recv", kVariadic, &SupportsPassThrough, &PassThroughCopies},
+      {"send", kVariadic, &SupportsPassThrough, &PassThroughCopies},
   };
 }
 

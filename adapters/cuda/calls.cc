@@ -25,12 +25,7 @@ absl::StatusOr<Results> RunCustomCall(const Case& c, Context& context) {
     }
     return results;
   }
-  HLOCHECK_ASSIGN_OR_RETURN(std::vector<const Tensor*> sources, PassThroughSources(c));
-  for (const Tensor* source : sources) {
-    HLOCHECK_ASSIGN_OR_RETURN(Tensor copy, ThroughMachine(context, *source));
-    results.push_back(std::move(copy));
-  }
-  return results;
+  return PassThroughCopies(c, context);
 }
 
 }  // namespace

@@ -144,6 +144,11 @@ class CudaRegionOps : public RegionOps {
 // device's memory path.
 absl::StatusOr<Tensor> ThroughMachine(Context& context, const Tensor& tensor);
 
+// The results of a pass-through op (adapters/region/pass_through.h: tuples,
+// custom_call's hlocheck targets, transfers), each its source through the
+// machine.
+absl::StatusOr<Results> PassThroughCopies(const Case& c, Context& context);
+
 // How the kernels store and compute `type`; nothing for complex types,
 // which have no kernels yet.
 std::optional<ElementKind> KindOf(ElementType type);

@@ -10,9 +10,8 @@
 #include "core/status_macros.h"
 
 namespace hlocheck::cuda {
-namespace {
 
-absl::StatusOr<Results> RunPassThrough(const Case& c, Context& context) {
+absl::StatusOr<Results> PassThroughCopies(const Case& c, Context& context) {
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<const Tensor*> sources, PassThroughSources(c));
   Results results;
   for (const Tensor* source : sources) {
@@ -22,15 +21,17 @@ absl::StatusOr<Results> RunPassThrough(const Case& c, Context& context) {
   return results;
 }
 
+namespace {
+
 absl::StatusOr<Results> RunAfterAll(const Case&, Context&) { return Results{}; }
 
 }  // namespace
 
 std::vector<OpEntry> DataMovementTuplesOps() {
   return {
-      {"optimization_barrier", &SupportsPassThrough, &RunPassThrough},
-      {"tuple", &SupportsPassThrough, &RunPassThrough},
-      {"get_tuple_element", &SupportsPassThrough, &RunPassThrough},
+      {"optimization_barrier", &SupportsPassThrough, &PassThroughCopies},
+      {"tuple", &SupportsPassThrough, &PassThroughCopies},
+      {"get_tuple_element", &SupportsPassThrough, &PassThroughCopies},
   };
 }
 
@@ -38,10 +39,10 @@ std::vector<OpEntry> DataMovementTuplesOps() {
 std::vector<OpEntry> SideEffectsOps() {
   return {
       {"after_all", &SupportsPassThrough, &RunAfterAll},
-      {"infeed", &SupportsPassThrough, &RunPassThrough},
-      {"outfeed", &SupportsPassThrough, &RunPassThrough},
-      {"recv", &SupportsPassThrough, &RunPassThrough},
-      {"send", &SupportsPassThrough, &RunPassThrough},
+      {"infeed", &SupportsPassThrough, &PassThroughCopies},
+      {"outfeed", &SupportsPassThrough, &PassThroughCopies},
+      {"recv", &SupportsPassThrough, &PassThroughCopies},
+      {"send", &SupportsPassThrough, &PassThroughCopies},
   };
 }
 
