@@ -28,10 +28,6 @@ struct Grid {
   int64_t size() const { return replicas * partitions; }
 };
 
-int64_t IntOr(const Case& c, const char* name, int64_t missing) {
-  return IntAttributeOr(c, name, missing);
-}
-
 // to[..., to_start + i, ...] = from[..., from_start + i, ...] along
 // `dimension` for i < count, between tensors that agree in every other
 // dimension.
@@ -274,7 +270,7 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
         // This process's part (its index in the group) of every member's
         // operands, cut once for all its results, then reduced.
         if (scatter_parts.empty()) {
-          const int64_t dimension = IntOr(c, "scatter_dimension", 0);
+          const int64_t dimension = IntAttributeOr(c, "scatter_dimension", 0);
           const auto count = static_cast<int64_t>(group.size());
           scatter_parts.resize(group.size());
           for (size_t g = 0; g < group.size(); ++g) {
@@ -305,7 +301,7 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
         if (from.type() != type) return absl::InvalidArgumentError(c.op + ": types differ");
         if (!from.bytes().empty()) std::memcpy(result.raw(), from.raw(), from.bytes().size());
       } else if (c.op == "all_gather") {
-        const int64_t dimension = IntOr(c, "all_gather_dim", 0);
+        const int64_t dimension = IntAttributeOr(c, "all_gather_dim", 0);
         int64_t at = 0;
         for (int64_t q : group) {
           const Tensor& from = post(q);
@@ -318,12 +314,12 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
           at += from.shape()[dimension];
         }
       } else {  // all_to_all: part index_in[p] of every member, in order
-        const int64_t split = IntOr(c, "split_dimension", 0);
-        const int64_t concat = IntOr(c, "concat_dimension", 0);
+        const int64_t split = IntAttributeOr(c, "split_dimension", 0);
+        const int64_t concat = IntAttributeOr(c, "concat_dimension", 0);
         const auto count = static_cast<int64_t>(group.size());
         const int64_t rank = static_cast<int64_t>(type.shape.size());
         if (split < 0 || split >= rank || concat < 0 || concat >= rank ||
-            IntOr(c, "split_count", 0) != count) {
+            IntAttributeOr(c, "split_count", 0) != count) {
           return absl::InvalidArgumentError("all_to_all: bad dimensions or split_count");
         }
         for (int64_t k = 0; k < count; ++k) {

@@ -42,7 +42,7 @@ absl::StatusOr<BatchNormArgs> PlanBatchNorm(const Case& c, std::vector<size_t> p
   args.kind = *KindOf(type);
   args.n = operand.num_elements();
   args.features = operand.shape()[feature_index];
-  args.inner = StridesOf(operand.shape())[feature_index];
+  args.inner = RowMajorStrides(operand.shape())[feature_index];
   const TensorType feature_type({args.features}, type);
   for (size_t k : per_feature) {
     if (c.operands[k].type() != feature_type) {

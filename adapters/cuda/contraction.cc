@@ -265,9 +265,9 @@ absl::StatusOr<ConvolutionArgs> PlanConvolution(const Case& c) {
   if (result[output_batch] != args.out_batch || result[output_feature] != outputs) {
     return invalid("the result's batch or feature size does not match");
   }
-  const std::vector<int64_t> lhs_strides = StridesOf(lhs);
-  const std::vector<int64_t> rhs_strides = StridesOf(rhs);
-  const std::vector<int64_t> out_strides = StridesOf(result);
+  const std::vector<int64_t> lhs_strides = RowMajorStrides(lhs);
+  const std::vector<int64_t> rhs_strides = RowMajorStrides(rhs);
+  const std::vector<int64_t> out_strides = RowMajorStrides(result);
   args.out_batch_stride = out_strides[output_batch];
   args.out_feature_stride = out_strides[output_feature];
   args.lhs_batch_stride = lhs_strides[input_batch];

@@ -136,12 +136,6 @@ absl::Status CheckCounts(const Case& c, size_t operands, size_t results) {
   return absl::OkStatus();
 }
 
-std::vector<int64_t> StridesOf(const Shape& shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
-  return strides;
-}
-
 StridedCopyArgs PermutingCopy(const Shape& in_shape, const Shape& out_shape,
                               std::span<const int64_t> source, int element_bytes, const void* in,
                               void* out) {
@@ -150,12 +144,11 @@ StridedCopyArgs PermutingCopy(const Shape& in_shape, const Shape& out_shape,
   args.element_bytes = element_bytes;
   args.in = in;
   args.out = out;
-  const std::vector<int64_t> in_strides = StridesOf(in_shape);
-  const std::vector<int64_t> out_strides = StridesOf(out_shape);
+  const std::vector<int64_t> in_strides = RowMajorStrides(in_shape);
+  const std::vector<int64_t> out_strides = RowMajorStrides(out_shape);
   for (int d = 0; d < args.rank; ++d) {
     args.dims[d] = out_shape[d];
     args.out_strides[d] = out_strides[d];
-    args.mul[d] = 1;
     args.div[d] = 1;
     const int64_t s = source[d];
     // A broadcast dimension reads coordinate 0 of nothing: multiplier 0.

@@ -160,9 +160,6 @@ AdapterSupport SupportsTensors(const Case& c, bool bytes_only = false);
 
 absl::Status CheckCounts(const Case& c, size_t operands, size_t results = 1);
 
-// Row-major strides of a shape, in elements.
-std::vector<int64_t> StridesOf(const Shape& shape);
-
 // A strided copy of the whole of `in` (of shape `in_shape`) into the whole
 // of `out`, result dimension d reading operand dimension source[d]
 // (-1: a new, broadcast dimension), with nothing else changed; the ops

@@ -90,7 +90,7 @@ absl::StatusOr<Results> RunDynamicUpdateSlice(const Case& c, Context& context) {
   // The update's box of the result, with the result's strides.
   StridedCopyArgs copy = PermutingCopy(update.shape(), update.shape(), identity, ElementBytes(type),
                                        in.data(), out.data());
-  const std::vector<int64_t> out_strides = StridesOf(type.shape);
+  const std::vector<int64_t> out_strides = RowMajorStrides(type.shape);
   copy.out_base = 0;
   for (size_t d = 0; d < rank; ++d) {
     copy.out_strides[d] = out_strides[d];
@@ -179,8 +179,8 @@ absl::StatusOr<GatherArgs> PlanGather(const Case& c) {
       result_rank > kMaxRank || result.element_type != operand.element_type()) {
     return invalid("offset_dims do not fit the result");
   }
-  const std::vector<int64_t> operand_strides = StridesOf(operand.shape());
-  const std::vector<int64_t> index_strides = StridesOf(indices.shape());
+  const std::vector<int64_t> operand_strides = RowMajorStrides(operand.shape());
+  const std::vector<int64_t> index_strides = RowMajorStrides(indices.shape());
   GatherArgs args;
   args.element_bytes = ContainerBytes(result.element_type);
   args.rank = static_cast<int>(result_rank);

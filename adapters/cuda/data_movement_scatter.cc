@@ -111,13 +111,13 @@ absl::StatusOr<ScatterArgs> PlanScatter(const Case& c) {
   }
   ScatterArgs args;
   args.input_rank = static_cast<int>(input_rank);
-  const std::vector<int64_t> input_strides = StridesOf(input.shape());
+  const std::vector<int64_t> input_strides = RowMajorStrides(input.shape());
   for (int64_t d = 0; d < input_rank; ++d) {
     args.input_dims[d] = input.shape()[d];
     args.input_strides[d] = input_strides[d];
   }
   args.update_rank = static_cast<int>(update_rank);
-  const std::vector<int64_t> index_strides = StridesOf(indices.shape());
+  const std::vector<int64_t> index_strides = RowMajorStrides(indices.shape());
   size_t next_window = 0;
   int64_t next_scatter = 0;  // scatter_indices dimension of the next update scatter dimension
   for (int64_t d = 0; d < update_rank; ++d) {

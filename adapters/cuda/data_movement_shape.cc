@@ -205,7 +205,7 @@ absl::StatusOr<Results> RunConcatenate(const Case& c, Context& context) {
   }
   HLOCHECK_ASSIGN_OR_RETURN(
       Buffer out, context.Allocate(static_cast<size_t>(type.num_elements() * ElementBytes(type))));
-  const std::vector<int64_t> out_strides = StridesOf(type.shape);
+  const std::vector<int64_t> out_strides = RowMajorStrides(type.shape);
   std::vector<int64_t> identity(rank);
   for (int64_t d = 0; d < rank; ++d) identity[d] = d;
   int64_t offset = 0;

@@ -58,17 +58,19 @@ std::optional<Combiner> CombinerOf(const Region& region, ElementType type) {
 
 namespace {
 
-AdapterSupport SupportsReduce(const Case& c) {
+// reduce and reduce_window of one input with one init value, whose body is
+// one combiner of the result's type (which the public spec lets be wider
+// than the input's: the input is converted to it first).
+AdapterSupport SupportsOneInputReduction(const Case& c) {
   if (AdapterSupport tensors = SupportsTensors(c); !tensors.supported) return tensors;
   if (c.operands.size() != 2 || c.result_types.size() != 1 || c.regions.size() != 1) {
-    return AdapterSupport::No("reduce of several inputs is not implemented on CUDA yet");
+    return AdapterSupport::No(c.op + " of several inputs is not implemented on CUDA yet");
   }
-  if (c.operands[0].rank() > kMaxRank) return AdapterSupport::No("reduce: rank above 8");
-  // The body's type is the result's, which may be wider than the input's
-  // (the public spec's promotion): the input is converted to it first.
+  if (c.operands[0].rank() > kMaxRank) return AdapterSupport::No(c.op + ": rank above 8");
   if (!CombinerOf(c.regions[0], c.result_types[0].element_type).has_value()) {
     return AdapterSupport::No(
-        "reduce: only a body of one add, multiply, maximum, minimum, and, or or xor of its "
+        c.op +
+        ": only a body of one add, multiply, maximum, minimum, and, or or xor of its "
         "arguments is implemented on CUDA");
   }
   return AdapterSupport::Yes();
@@ -151,20 +153,6 @@ absl::StatusOr<Results> RunReduce(const Case& c, Context& context) {
 
 // -------------------------------------------------------- reduce_window
 
-AdapterSupport SupportsReduceWindow(const Case& c) {
-  if (AdapterSupport tensors = SupportsTensors(c); !tensors.supported) return tensors;
-  if (c.operands.size() != 2 || c.result_types.size() != 1 || c.regions.size() != 1) {
-    return AdapterSupport::No("reduce_window of several inputs is not implemented on CUDA yet");
-  }
-  if (c.operands[0].rank() > kMaxRank) return AdapterSupport::No("reduce_window: rank above 8");
-  if (!CombinerOf(c.regions[0], c.result_types[0].element_type).has_value()) {
-    return AdapterSupport::No(
-        "reduce_window: only a body of one add, multiply, maximum, minimum, and, or or xor of its "
-        "arguments is implemented on CUDA");
-  }
-  return AdapterSupport::Yes();
-}
-
 absl::StatusOr<Results> RunReduceWindow(const Case& c, Context& context) {
   HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 2));
   if (c.regions.size() != 1) return absl::InvalidArgumentError("reduce_window needs a body");
@@ -192,7 +180,7 @@ absl::StatusOr<Results> RunReduceWindow(const Case& c, Context& context) {
   args.combiner = *combiner;
   args.kind = *kind;
   args.rank = static_cast<int>(rank);
-  const std::vector<int64_t> in_strides = StridesOf(shape);
+  const std::vector<int64_t> in_strides = RowMajorStrides(shape);
   for (const std::vector<int64_t>* list : {&window, &strides, &base, &dilations}) {
     if (static_cast<int64_t>(list->size()) != rank ||
         std::any_of(list->begin(), list->end(), [](int64_t x) { return x < 1; })) {
@@ -346,7 +334,7 @@ absl::StatusOr<Results> RunSelectAndScatter(const Case& c, Context& context) {
   args.kind = *KindOf(type.element_type);
   args.combiner = *combiner;
   args.rank = static_cast<int>(rank);
-  const std::vector<int64_t> in_strides = StridesOf(shape);
+  const std::vector<int64_t> in_strides = RowMajorStrides(shape);
   for (int64_t d = 0; d < rank; ++d) {
     const int64_t padded = padding[2 * d] + shape[d] + padding[2 * d + 1];
     const int64_t windows =
@@ -392,8 +380,8 @@ absl::StatusOr<Results> RunSelectAndScatter(const Case& c, Context& context) {
 
 std::vector<OpEntry> ReductionOps() {
   return {
-      {"reduce", &SupportsReduce, &RunReduce},
-      {"reduce_window", &SupportsReduceWindow, &RunReduceWindow},
+      {"reduce", &SupportsOneInputReduction, &RunReduce},
+      {"reduce_window", &SupportsOneInputReduction, &RunReduceWindow},
       {"select_and_scatter", &SupportsSelectAndScatter, &RunSelectAndScatter},
   };
 }

@@ -21,10 +21,6 @@ struct Grid {
   int64_t Index(Process p) const { return p.replica * partitions + p.partition; }
 };
 
-int64_t IntOr(const Case& c, const char* name, int64_t missing) {
-  return IntAttributeOr(c, name, missing);
-}
-
 absl::StatusOr<std::vector<std::vector<int64_t>>> IdRows(const Case& c, const char* name) {
   std::vector<std::vector<int64_t>> rows;
   const Attribute* a = c.FindAttribute(name);
@@ -51,7 +47,7 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> Groups(const Case& c, const Gr
   const bool permute = c.op == "collective_permute";
   HLOCHECK_ASSIGN_OR_RETURN(auto rows,
                             IdRows(c, permute ? "source_target_pairs" : "replica_groups"));
-  const int64_t channel = IntOr(c, "channel_id", 0);
+  const int64_t channel = IntAttributeOr(c, "channel_id", 0);
   const Attribute* global_attribute = c.FindAttribute("use_global_device_ids");
   const bool global = global_attribute != nullptr &&
                       std::holds_alternative<bool>(*global_attribute) &&

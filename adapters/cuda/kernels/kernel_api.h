@@ -126,11 +126,10 @@ inline constexpr int kMaxRank = 8;
 // Copies a box of the result from the operand, element by element (the
 // data-movement ops are all one of these, or a few): result element at
 // coordinates r (0 <= r[d] < dims[d]) is at out_base + sum r[d] *
-// out_strides[d]; it reads operand coordinate t = r[d] * mul[d] + add[d] of
-// the operand's dimension source_dim[d]... expressed per result dimension:
-// q = (r[d] * mul[d] + add[d]), valid when q % div[d] == 0 and 0 <= q /
-// div[d] < in_dims[d], at offset (q / div[d]) * in_strides[d]. An element
-// with any invalid dimension takes `padding` (bytes of one element).
+// out_strides[d]. Per result dimension, q = r[d] * mul[d] + add[d] is valid
+// when q % div[d] == 0 and 0 <= q / div[d] < in_dims[d], and then adds
+// (q / div[d]) * in_strides[d] to in_base; an element with any invalid
+// dimension takes `padding` (bytes of one element).
 //   transpose: in_strides[d] = the operand's stride of perm[d]
 //   broadcast: in_strides[d] = 0 for new dimensions
 //   slice: mul = stride, add = start;  reverse: mul = -1, add = size - 1
