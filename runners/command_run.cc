@@ -191,13 +191,20 @@ int RunCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck run: " << workers.status().message() << "\n";
     return kExitUsage;
   }
-  if (RunsOnGpu(flags.Get("backend"))) {
-    // The GPU is the parallelism; and a CUDA context does not survive a
-    // fork, so one process opens the device (and reports its absence).
-    *workers = 1;
-  } else if (*workers == 0) {
-    // One per hardware thread: the gate's default. A single group needs no more than one.
+  if (*workers == 0) {
+    // One per hardware thread: the gate's default, on a GPU too: there the
+    // oracle's side of each case is the CPU's work, and each worker opens a
+    // CUDA context of its own on the one device.
     *workers = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+  if (*workers > 1 && RunsOnGpu(flags.Get("backend"))) {
+    // This process must not open the device before forking (a CUDA context
+    // does not survive a fork): a child looks for it, so that a missing
+    // GPU is said once, not by every worker.
+    if (auto probe = OpenSessionInChild(flags); !probe.ok()) {
+      std::cerr << "hlocheck run: " << probe.message() << "\n";
+      return kExitUsage;
+    }
   }
   // One process: the backend here. Workers: each opens its own after the
   // fork, and this process only plans (from the spec and the oracle; it
@@ -271,16 +278,19 @@ int RunCommand(const std::vector<std::string>& args) {
   } else {
     if (!quiet) std::cout << ConsoleHeader() << "\n";
     const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const int per_worker = *threads > 0 ? static_cast<int>(*threads)
-                                        : std::max(1, hardware / static_cast<int>(*workers));
+    // No more workers than groups: each one opens a backend (on a GPU, a
+    // context of its own).
+    const int worker_count =
+        static_cast<int>(std::min<int64_t>(*workers, std::max<int64_t>(groups, 1)));
+    const int per_worker =
+        *threads > 0 ? static_cast<int>(*threads) : std::max(1, hardware / worker_count);
     // In each worker: its lines, each one write, so that lines of two
     // workers never mix within a line.
     auto worker_line = [quiet](const GroupResult& group) {
       if (!quiet || group.failed > 0) std::cout << GroupLine(group) + "\n" << std::flush;
     };
-    WorkersRun parallel =
-        RunGateInWorkers(flags, per_worker, options, *plan, static_cast<int>(*workers),
-                         flags.Get("out") + "/.workers", worker_line);
+    WorkersRun parallel = RunGateInWorkers(flags, per_worker, options, *plan, worker_count,
+                                           flags.Get("out") + "/.workers", worker_line);
     run = std::move(parallel.run);
     worker_errors = std::move(parallel.errors);
     if (run.backend.empty()) run.backend = flags.Get("backend");

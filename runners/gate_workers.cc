@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -136,6 +137,50 @@ WorkersRun RunGateInWorkers(const Flags& flags, int threads, const GateOptions& 
   result.run.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+absl::Status OpenSessionInChild(const Flags& flags) {
+  int channel[2];
+  if (pipe(channel) != 0) {
+    return absl::InternalError(std::string("cannot open a pipe: ") + std::strerror(errno));
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(channel[0]);
+    close(channel[1]);
+    return absl::InternalError(std::string("cannot fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    close(channel[0]);
+    auto session = OpenSession(flags, 1);
+    if (!session.ok()) {
+      const std::string message(session.status().message());
+      [[maybe_unused]] ssize_t written = write(channel[1], message.data(), message.size());
+      _exit(2);
+    }
+    _exit(0);
+  }
+  close(channel[1]);
+  std::string message;
+  char buffer[512];
+  for (ssize_t n; (n = read(channel[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    message.append(buffer, static_cast<size_t>(n));
+  }
+  close(channel[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return absl::OkStatus();
+  if (message.empty()) {
+    message = WIFSIGNALED(status)
+                  ? std::string("the backend's probe died of signal ") + strsignal(WTERMSIG(status))
+                  : "the backend's probe failed";
+  }
+  return absl::FailedPreconditionError(message);
 }
 
 }  // namespace hlocheck

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "reports/gate_result.h"
 #include "runners/flags.h"
 #include "runners/gate.h"
@@ -30,6 +31,13 @@ struct WorkersRun {
 WorkersRun RunGateInWorkers(const Flags& flags, int threads, const GateOptions& options,
                             const GatePlan& plan, int workers, const std::string& scratch,
                             const std::function<void(const GroupResult&)>& on_group);
+
+// Opens the backend of `flags` in a forked child and closes it again: OK
+// when it opens, else the child's error. For a backend whose device must not
+// be opened before the workers fork (a CUDA context does not survive fork),
+// so that a missing device is said once, not once per worker. Call it before
+// this process starts threads.
+absl::Status OpenSessionInChild(const Flags& flags);
 
 }  // namespace hlocheck
 

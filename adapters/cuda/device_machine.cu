@@ -47,6 +47,7 @@ struct DeviceExec {
   template <typename F>
   std::string ForEach(int64_t n, const F& f) const {
     constexpr int kThreads = 256;
+    if (n <= 0) return "";  // a grid of no blocks is an invalid launch
     int64_t blocks = (n + kThreads - 1) / kThreads;
     if (blocks > max_blocks) blocks = max_blocks;
     ForEachKernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(n, f);
@@ -55,6 +56,7 @@ struct DeviceExec {
 
   template <typename F>
   std::string ForEachTile(int64_t blocks, const F& f) const {
+    if (blocks <= 0) return "";
     if (blocks > int64_t{0x7fffffff}) return "too many tiles for one launch";
     TileKernel<<<static_cast<unsigned>(blocks), dim3(kTile, kTile), 0, stream>>>(f);
     return ErrorText(cudaGetLastError());
