@@ -21,17 +21,18 @@ struct HostExec {
     return "";
   }
 
-  // Blocks of kTile x kTile threads sharing a tile: every thread's Load,
+  // Blocks of kTile x kTileRows threads sharing a tile: every thread's Load,
   // then (where the GPU has its barrier) every thread's Store.
   template <typename F>
   std::string ForEachTile(int64_t blocks, const F& f) const {
     typename F::Tile tile;
     for (int64_t b = 0; b < blocks; ++b) {
-      for (int y = 0; y < kTile; ++y) {
-        for (int x = 0; x < kTile; ++x) f.Load(b, x, y, tile);
+      const auto place = f.PlaceOf(b);
+      for (int y = 0; y < kTileRows; ++y) {
+        for (int x = 0; x < kTile; ++x) f.Load(place, x, y, tile);
       }
-      for (int y = 0; y < kTile; ++y) {
-        for (int x = 0; x < kTile; ++x) f.Store(b, x, y, tile);
+      for (int y = 0; y < kTileRows; ++y) {
+        for (int x = 0; x < kTile; ++x) f.Store(place, x, y, tile);
       }
     }
     return "";

@@ -201,6 +201,30 @@ TEST(CudaScalar, MaximumPropagatesNanAndOrdersZeros) {
   EXPECT_TRUE(std::signbit(cuda::FloatExtremum(0.0, -0.0, false)));
 }
 
+// Powers that are exactly doubles are computed exactly (so that a narrow
+// type's midpoint rounds as the tie it is); the others fall back to pow.
+TEST(CudaScalar, ExactPowersAreExact) {
+  EXPECT_EQ(cuda::Power(0.0390625, 2.0), 25 * 0x1p-14);  // a midpoint of f8E4M3B11FNUZ
+  EXPECT_EQ(cuda::Power(2.25, 1.5), 3.375);              // 27/8, a midpoint of f8E4M3
+  EXPECT_EQ(cuda::Power(-1.5, 3.0), -3.375);
+  EXPECT_EQ(cuda::Power(3.0, 33.0), 5559060566555523.0);  // 3^33 < 2^53
+  EXPECT_EQ(cuda::Power(0.5, -3.0), 8.0);
+  EXPECT_EQ(cuda::Power(4.0, -0.5), 0.5);
+  EXPECT_EQ(cuda::Power(7.0, 0.0), 1.0);
+  // Not exact in double (3^34 > 2^53), a non-half exponent, a negative
+  // base with a half, zero and infinity: pow's answers.
+  EXPECT_EQ(cuda::Power(3.0, 34.0), cuda::Pow(3.0, 34.0));
+  EXPECT_EQ(cuda::Power(2.0, 0.25), cuda::Pow(2.0, 0.25));
+  EXPECT_TRUE(std::isnan(cuda::Power(-4.0, 0.5)));
+  EXPECT_EQ(cuda::Power(0.0, -2.0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(cuda::Power(std::numeric_limits<double>::infinity(), 2.0),
+            std::numeric_limits<double>::infinity());
+  // The host's stand-in for CUDA's pow, where glibc's powl is wrong.
+  EXPECT_EQ(cuda::Power(-std::numeric_limits<double>::infinity(), -0x1p63), 0.0);
+  // A product that would underflow is not checked exact: pow.
+  EXPECT_EQ(cuda::Power(0x1p-600, 2.0), cuda::Pow(0x1p-600, 2.0));
+}
+
 TEST(CudaScalar, ReductionLanesAreAWarpAtMost) {
   EXPECT_EQ(cuda::ReduceLaneCount(0), 1);
   EXPECT_EQ(cuda::ReduceLaneCount(1), 1);

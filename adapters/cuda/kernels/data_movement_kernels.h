@@ -88,6 +88,7 @@ struct StridedCopy {
 // phases one after the other). `j` is the result dimension that reads the
 // operand's contiguous one.
 inline constexpr int kTile = 32;
+inline constexpr int kTileRows = 8;  // a block's rows of threads: each moves kTile / kTileRows
 
 struct TilePlan {
   int j = -1;
@@ -129,52 +130,54 @@ struct TiledTranspose {
   StridedCopyArgs args;
   TilePlan plan;
 
-  // The block's first coordinates along j and the last dimension, and the
-  // offsets of its other coordinates in the operand and the result.
-  HLOCHECK_HD void Place(int64_t block, int64_t& j0, int64_t& l0, int64_t& in_base,
-                         int64_t& out_base) const {
+  // A block's first coordinates along j and the last dimension, and the
+  // offsets of its other coordinates in the operand and the result: found
+  // once per thread (64-bit divisions are dear on the GPU).
+  struct Place {
+    int64_t j0, l0, in_base, out_base;
+  };
+  HLOCHECK_HD Place PlaceOf(int64_t block) const {
     const int last = args.rank - 1;
-    l0 = (block % plan.tiles_last) * kTile;
+    Place place{0, 0, 0, 0};
+    place.l0 = (block % plan.tiles_last) * kTile;
     block /= plan.tiles_last;
-    j0 = (block % plan.tiles_j) * kTile;
+    place.j0 = (block % plan.tiles_j) * kTile;
     int64_t other = block / plan.tiles_j;
-    in_base = 0;
-    out_base = 0;
     for (int d = last - 1; d >= 0; --d) {
       if (d == plan.j) continue;
       const int64_t r = other % args.dims[d];
       other /= args.dims[d];
-      in_base += r * args.in_strides[d];
-      out_base += r * args.out_strides[d];
+      place.in_base += r * args.in_strides[d];
+      place.out_base += r * args.out_strides[d];
+    }
+    return place;
+  }
+
+  // Thread (x, y) of a kTile x kTileRows block moves rows y, y + kTileRows,
+  // ... of the tile. Load: x along the operand's contiguous dimension.
+  HLOCHECK_HD void Load(const Place& place, int x, int y, Tile& tile) const {
+    const int last = args.rank - 1;
+    const int64_t jj = place.j0 + x;
+    if (jj >= args.dims[plan.j]) return;
+    const Word* in =
+        static_cast<const Word*>(args.in) + place.in_base + jj * args.in_strides[plan.j];
+    for (int row = y; row < kTile; row += kTileRows) {
+      const int64_t ll = place.l0 + row;
+      if (ll < args.dims[last]) tile[row][x] = in[ll * args.in_strides[last]];
     }
   }
 
-  // Thread (x, y): x along the operand's contiguous dimension.
-  HLOCHECK_HD void Load(int64_t block, int x, int y, Tile& tile) const {
-    int64_t j0, l0, in_base, out_base;
-    Place(block, j0, l0, in_base, out_base);
+  // Store: x along the result's last dimension.
+  HLOCHECK_HD void Store(const Place& place, int x, int y, Tile& tile) const {
     const int last = args.rank - 1;
-    const int64_t jj = j0 + x;
-    const int64_t ll = l0 + y;
-    if (jj < args.dims[plan.j] && ll < args.dims[last]) {
-      tile[y][x] = static_cast<const Word*>(
-          args.in)[in_base + jj * args.in_strides[plan.j] + ll * args.in_strides[last]];
-    }
-  }
-
-  // Thread (x, y): x along the result's last dimension.
-  HLOCHECK_HD void Store(int64_t block, int x, int y, Tile& tile) const {
-    int64_t j0, l0, in_base, out_base;
-    Place(block, j0, l0, in_base, out_base);
-    const int last = args.rank - 1;
-    const int64_t jj = j0 + y;
-    const int64_t ll = l0 + x;
-    if (jj < args.dims[plan.j] && ll < args.dims[last]) {
-      // The planted fault: a neighbour's element on the tile's edge.
-      const int source = args.fault_tile_edge && x == kTile - 1 ? x - 1 : x;
-      static_cast<Word*>(
-          args.out)[out_base + jj * args.out_strides[plan.j] + ll * args.out_strides[last]] =
-          tile[source][y];
+    const int64_t ll = place.l0 + x;
+    if (ll >= args.dims[last]) return;
+    // The planted fault: a neighbour's element on the tile's edge.
+    const int source = args.fault_tile_edge && x == kTile - 1 ? x - 1 : x;
+    Word* out = static_cast<Word*>(args.out) + place.out_base + ll * args.out_strides[last];
+    for (int row = y; row < kTile; row += kTileRows) {
+      const int64_t jj = place.j0 + row;
+      if (jj < args.dims[plan.j]) out[jj * args.out_strides[plan.j]] = tile[source][row];
     }
   }
 };

@@ -198,7 +198,20 @@ HLOCHECK_INEXACT_MATH(Cos, cosf, cos)
 HLOCHECK_INEXACT_MATH(Tan, tanf, tan)
 HLOCHECK_INEXACT_MATH(Tanh, tanhf, tanh)
 HLOCHECK_INEXACT_MATH(Cbrt, cbrtf, cbrt)
+#if defined(__CUDA_ARCH__)
 HLOCHECK_INEXACT_MATH2(Pow, powf, pow)
+#else
+inline float Pow(float x, float y) {
+  return static_cast<float>(std::pow(static_cast<double>(x), static_cast<double>(y)));
+}
+// glibc's powl answers inf for pow(-inf, -2^63) (its integer exponent path
+// overflows); the special values and the huge (even) exponents are exact in
+// double's pow anyway.
+inline double Pow(double x, double y) {
+  if (!std::isfinite(x) || !(std::fabs(y) < 0x1p62)) return std::pow(x, y);
+  return static_cast<double>(std::pow(static_cast<long double>(x), static_cast<long double>(y)));
+}
+#endif
 HLOCHECK_INEXACT_MATH2(Atan2, atan2f, atan2)
 HLOCHECK_EXACT_MATH(Fabs, fabsf, fabs)
 HLOCHECK_EXACT_MATH(Sqrt, sqrtf, sqrt)
@@ -241,6 +254,51 @@ HLOCHECK_HD double Rsqrt(double x) {
   return static_cast<double>(1.0L / std::sqrt(static_cast<long double>(x)));
 #endif
 }
+
+HLOCHECK_HD double Fma(double x, double y, double z) {
+#if defined(__CUDA_ARCH__)
+  return ::fma(x, y, z);
+#else
+  return std::fma(x, y, z);
+#endif
+}
+
+// x * y into *product when the product is exact: fma finds its rounding
+// error, which it represents exactly only above 2^-968 (no underflow).
+HLOCHECK_HD bool ExactProduct(double x, double y, double* product) {
+  const double p = x * y;
+  if (!(p - p == 0) || Fabs(p) < 0x1p-968) return false;
+  if (Fma(x, y, -p) != 0) return false;
+  *product = p;
+  return true;
+}
+
+// x^y for double. CUDA's pow is within 2 ULP, not exact even where x^y is
+// a short dyadic number: 0.0390625^2 came out a hair above 25 * 2^-14, a
+// midpoint of f8E4M3B11FNUZ, and rounding that to the 8-bit type went up
+// instead of to even (seen on an H200). So where the power is exactly a
+// double, it is computed exactly: y an integer or half of one (|y| <= 64),
+// x^|2y| by squaring with every product checked exact, then one correctly
+// rounded sqrt for a half and one division for a negative y (their results
+// are never a narrow type's midpoint unless exact). Elsewhere, pow.
+HLOCHECK_HD double Power(double x, double y) {
+  const double twice = y * 2;
+  if (!(x - x == 0) || x == 0 || !(Fabs(twice) <= 128) || twice != Floor(twice)) return Pow(x, y);
+  const int doubled = static_cast<int>(twice);
+  const bool half = (doubled & 1) != 0;
+  if (half && x < 0) return Pow(x, y);
+  int n = (doubled < 0 ? -doubled : doubled) / (half ? 1 : 2);
+  double result = 1;
+  double base = x;
+  while (n != 0) {
+    if ((n & 1) != 0 && !ExactProduct(result, base, &result)) return Pow(x, y);
+    n >>= 1;
+    if (n != 0 && !ExactProduct(base, base, &base)) return Pow(x, y);
+  }
+  if (half) result = Sqrt(result);
+  return doubled < 0 ? 1 / result : result;
+}
+HLOCHECK_HD float Power(float x, float y) { return Pow(x, y); }
 
 // 1 / (1 + e^-x), in the form that neither overflows nor cancels: at most
 // 2 ULP in double (exp's 1, the sum's and the quotient's half each), and
@@ -324,7 +382,7 @@ HLOCHECK_HD R FloatBinary(ElementOp op, R x, R y) {
     case ElementOp::kMinimum:
       return FloatExtremum(x, y, false);
     case ElementOp::kPower:
-      return Pow(x, y);
+      return Power(x, y);
     case ElementOp::kAtan2:
       return Atan2(x, y);
     default:
