@@ -41,6 +41,20 @@ std::string VisitWord(int bytes, Visit&& visit) {
   }
 }
 
+// a / b, and a % b into *remainder, for a >= 0 and b > 0: in 32 bits where
+// both fit (a 64-bit division is a long instruction sequence on the GPU;
+// the transpose's tiles are placed with a few of them per thread).
+HLOCHECK_HD int64_t DivideWithRemainder(int64_t a, int64_t b, int64_t* remainder) {
+  if (((a | b) >> 31) == 0) {
+    const uint32_t a32 = static_cast<uint32_t>(a);
+    const uint32_t b32 = static_cast<uint32_t>(b);
+    *remainder = a32 % b32;
+    return a32 / b32;
+  }
+  *remainder = a % b;
+  return a / b;
+}
+
 template <typename Word>
 struct StridedCopy {
   StridedCopyArgs args;
@@ -139,14 +153,14 @@ struct TiledTranspose {
   HLOCHECK_HD Place PlaceOf(int64_t block) const {
     const int last = args.rank - 1;
     Place place{0, 0, 0, 0};
-    place.l0 = (block % plan.tiles_last) * kTile;
-    block /= plan.tiles_last;
-    place.j0 = (block % plan.tiles_j) * kTile;
-    int64_t other = block / plan.tiles_j;
+    int64_t r = 0;
+    block = DivideWithRemainder(block, plan.tiles_last, &r);
+    place.l0 = r * kTile;
+    int64_t other = DivideWithRemainder(block, plan.tiles_j, &r);
+    place.j0 = r * kTile;
     for (int d = last - 1; d >= 0; --d) {
       if (d == plan.j) continue;
-      const int64_t r = other % args.dims[d];
-      other /= args.dims[d];
+      other = DivideWithRemainder(other, args.dims[d], &r);
       place.in_base += r * args.in_strides[d];
       place.out_base += r * args.out_strides[d];
     }

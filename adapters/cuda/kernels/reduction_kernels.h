@@ -1,7 +1,7 @@
 // Reduction over the rows of a matrix with a tree schedule (kernel_api.h's
 // ReduceRowsArgs): `lanes` partial results per row, each the combination of
 // a strided set of columns (neighbouring lanes read neighbouring columns,
-// as a warp reads coalesced; four accumulators per lane), then halving
+// as a warp reads coalesced; eight accumulators per lane), then halving
 // pairs of partials, then the init value. Every step is one launch of an element functor, so that
 // the host runs the very same schedule.
 #ifndef HLOCHECK_ADAPTERS_CUDA_KERNELS_REDUCTION_KERNELS_H_
@@ -143,17 +143,20 @@ struct ReduceLanes {
   A* partials;
   int64_t lanes;
   int64_t columns_read;  // args.columns, less what a planted fault drops
-  // Four accumulators, so that four loads are in flight per thread (one
-  // left reduce at 0.42 of a copy's bandwidth on an H200).
+  // kAccumulators accumulators, so that as many loads are in flight per
+  // thread (one left reduce at 0.42 of a copy's bandwidth on an H200, four
+  // at 0.56).
+  static constexpr int kAccumulators = 8;
   HLOCHECK_HD void operator()(int64_t i) const {
     const int64_t row = i / lanes;
     const int64_t lane = i % lanes;
     const A identity = Traits::Identity(args.combiner, args.kind);
-    A acc[4] = {identity, identity, identity, identity};
+    A acc[kAccumulators];
+    for (int k = 0; k < kAccumulators; ++k) acc[k] = identity;
     const int64_t base = row * args.columns;
     int64_t column = lane;
-    for (; column + 3 * lanes < columns_read; column += 4 * lanes) {
-      for (int k = 0; k < 4; ++k) {
+    for (; column + (kAccumulators - 1) * lanes < columns_read; column += kAccumulators * lanes) {
+      for (int k = 0; k < kAccumulators; ++k) {
         acc[k] = Traits::Combine(args.combiner, args.kind, acc[k],
                                  Traits::Load(args.kind, args.in, base + column + k * lanes));
       }
@@ -162,9 +165,13 @@ struct ReduceLanes {
       acc[0] = Traits::Combine(args.combiner, args.kind, acc[0],
                                Traits::Load(args.kind, args.in, base + column));
     }
-    partials[i] = Traits::Combine(args.combiner, args.kind,
-                                  Traits::Combine(args.combiner, args.kind, acc[0], acc[1]),
-                                  Traits::Combine(args.combiner, args.kind, acc[2], acc[3]));
+    // Pairwise, as a tree.
+    for (int width = kAccumulators / 2; width >= 1; width /= 2) {
+      for (int k = 0; k < width; ++k) {
+        acc[k] = Traits::Combine(args.combiner, args.kind, acc[k], acc[k + width]);
+      }
+    }
+    partials[i] = acc[0];
   }
 };
 
