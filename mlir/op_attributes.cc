@@ -549,8 +549,17 @@ std::vector<std::string> EncodeAttributes(const spec::OpSpec& op,
                         ">");
       continue;
     }
-    entries.push_back(group + " = #stablehlo." + mnemonic + "<" +
-                      absl::StrJoin(groups[group], ", ") + ">");
+    std::vector<std::string>& members = groups[group];
+    if (group == "channel_handle" &&
+        std::none_of(members.begin(), members.end(),
+                     [](const std::string& m) { return m.starts_with("type = "); })) {
+      // StableHLO's parser requires both members; the collectives' spec has
+      // no channel_type, and its examples give 0 (found by XLA:GPU's parser:
+      // "expected ','").
+      members.push_back("type = 0");
+    }
+    entries.push_back(group + " = #stablehlo." + mnemonic + "<" + absl::StrJoin(members, ", ") +
+                      ">");
   }
   return entries;
 }

@@ -4,6 +4,7 @@
 // tokens itself; the text reads back.
 #include <gtest/gtest.h>
 
+#include "mlir/op_attributes.h"
 #include "mlir/reader.h"
 #include "mlir/writer.h"
 #include "tests/support/case_builders.h"
@@ -39,6 +40,24 @@ TEST(CaseProgramTest, InputsAsArguments) {
             "}\n");
   auto module = ReadModule(Program(c, ProgramInputs::kArguments), "add.mlir", TestRegistry());
   EXPECT_TRUE(module.ok()) << module.status();
+}
+
+// StableHLO's parser requires both members of a channel handle: the
+// collectives, whose spec has a channel_id only, print type = 0 (as the
+// spec's examples do); send and recv print their channel_type.
+TEST(CaseProgramTest, ChannelHandlesHaveBothMembers) {
+  const spec::OpSpec* all_gather = TestRegistry().Find("all_gather");
+  ASSERT_NE(all_gather, nullptr);
+  std::vector<std::string> entries =
+      EncodeAttributes(*all_gather, {{"channel_id", Attribute(int64_t{3})}});
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0], "channel_handle = #stablehlo.channel_handle<handle = 3, type = 0>");
+  const spec::OpSpec* send = TestRegistry().Find("send");
+  ASSERT_NE(send, nullptr);
+  entries = EncodeAttributes(*send, {{"channel_id", Attribute(int64_t{1})},
+                                     {"channel_type", Attribute(EnumValue{"DEVICE_TO_HOST"})}});
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0], "channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>");
 }
 
 TEST(CaseProgramTest, InputsAsConstants) {

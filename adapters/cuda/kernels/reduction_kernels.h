@@ -136,7 +136,9 @@ std::string VisitTraits(const ElementKind& kind, Visit&& visit) {
   }
 }
 
-template <typename Traits>
+// The combiner a template argument: the loop over the columns is then
+// free of branches and its loads are all issued ahead of the combinations.
+template <typename Traits, Combiner kCombiner>
 struct ReduceLanes {
   using A = typename Traits::A;
   ReduceRowsArgs args;
@@ -150,25 +152,25 @@ struct ReduceLanes {
   HLOCHECK_HD void operator()(int64_t i) const {
     const int64_t row = i / lanes;
     const int64_t lane = i % lanes;
-    const A identity = Traits::Identity(args.combiner, args.kind);
+    const A identity = Traits::Identity(kCombiner, args.kind);
     A acc[kAccumulators];
     for (int k = 0; k < kAccumulators; ++k) acc[k] = identity;
     const int64_t base = row * args.columns;
     int64_t column = lane;
     for (; column + (kAccumulators - 1) * lanes < columns_read; column += kAccumulators * lanes) {
       for (int k = 0; k < kAccumulators; ++k) {
-        acc[k] = Traits::Combine(args.combiner, args.kind, acc[k],
+        acc[k] = Traits::Combine(kCombiner, args.kind, acc[k],
                                  Traits::Load(args.kind, args.in, base + column + k * lanes));
       }
     }
     for (; column < columns_read; column += lanes) {
-      acc[0] = Traits::Combine(args.combiner, args.kind, acc[0],
+      acc[0] = Traits::Combine(kCombiner, args.kind, acc[0],
                                Traits::Load(args.kind, args.in, base + column));
     }
     // Pairwise, as a tree.
     for (int width = kAccumulators / 2; width >= 1; width /= 2) {
       for (int k = 0; k < width; ++k) {
-        acc[k] = Traits::Combine(args.combiner, args.kind, acc[k], acc[k + width]);
+        acc[k] = Traits::Combine(kCombiner, args.kind, acc[k], acc[k + width]);
       }
     }
     partials[i] = acc[0];
@@ -227,7 +229,33 @@ std::string RunReduceRowsWith(const Exec& exec, Machine& machine, const ReduceRo
   if (args.fault_drop_last_block && args.columns > lanes && args.columns % lanes != 0) {
     columns_read = args.columns - args.columns % lanes;
   }
-  error = exec.ForEach(args.rows * lanes, ReduceLanes<Traits>{args, partials, lanes, columns_read});
+  const auto lanes_with = [&]<Combiner kCombiner>() {
+    return exec.ForEach(args.rows * lanes,
+                        ReduceLanes<Traits, kCombiner>{args, partials, lanes, columns_read});
+  };
+  switch (args.combiner) {
+    case Combiner::kAdd:
+      error = lanes_with.template operator()<Combiner::kAdd>();
+      break;
+    case Combiner::kMultiply:
+      error = lanes_with.template operator()<Combiner::kMultiply>();
+      break;
+    case Combiner::kMaximum:
+      error = lanes_with.template operator()<Combiner::kMaximum>();
+      break;
+    case Combiner::kMinimum:
+      error = lanes_with.template operator()<Combiner::kMinimum>();
+      break;
+    case Combiner::kAnd:
+      error = lanes_with.template operator()<Combiner::kAnd>();
+      break;
+    case Combiner::kOr:
+      error = lanes_with.template operator()<Combiner::kOr>();
+      break;
+    case Combiner::kXor:
+      error = lanes_with.template operator()<Combiner::kXor>();
+      break;
+  }
   for (int64_t half = lanes / 2; error.empty() && half >= 1; half /= 2) {
     error = exec.ForEach(args.rows * half, ReduceHalve<Traits>{args, partials, lanes, half});
   }
