@@ -311,9 +311,12 @@ class Loader : public YamlReader {
         attribute.optional = attribute.optional || *optional;
       }
       if (const YAML::Node& mlir = entry["mlir"]) {
-        if (auto s = CheckKeys(mlir, "mlir spelling", {}, {"group", "enum"}); !s.ok()) return s;
+        if (auto s = CheckKeys(mlir, "mlir spelling", {}, {"group", "enum", "unit"}); !s.ok()) {
+          return s;
+        }
         if (mlir["group"]) attribute.mlir.group = mlir["group"].Scalar();
         if (mlir["enum"]) attribute.mlir.enum_attr = mlir["enum"].Scalar();
+        if (mlir["unit"]) attribute.mlir.unit = mlir["unit"].as<bool>();
       }
       attributes.push_back(std::move(attribute));
     }

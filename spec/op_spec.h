@@ -87,6 +87,7 @@ enum class AttributeType {
 struct MlirSpelling {
   std::string group;  // name of an attribute struct the value lives in, e.g. dot_dimension_numbers
   std::string enum_attr;  // e.g. "precision" for #stablehlo<precision DEFAULT>
+  bool unit = false;      // a boolean spelled as a unit attribute: its name when true, else absent
 };
 
 struct AttributeSpec {

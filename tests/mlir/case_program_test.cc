@@ -60,6 +60,16 @@ TEST(CaseProgramTest, ChannelHandlesHaveBothMembers) {
   EXPECT_EQ(entries[0], "channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>");
 }
 
+// use_global_device_ids is a unit attribute in StableHLO: its name when
+// true, absent when false (XLA:GPU's parser refused `= true`); both read back.
+TEST(CaseProgramTest, UnitAttributesAreNamesAlone) {
+  const spec::OpSpec* all_reduce = TestRegistry().Find("all_reduce");
+  ASSERT_NE(all_reduce, nullptr);
+  EXPECT_EQ(EncodeAttributes(*all_reduce, {{"use_global_device_ids", Attribute(true)}}),
+            std::vector<std::string>{"use_global_device_ids"});
+  EXPECT_TRUE(EncodeAttributes(*all_reduce, {{"use_global_device_ids", Attribute(false)}}).empty());
+}
+
 TEST(CaseProgramTest, InputsAsConstants) {
   Case c = MakeCase(
       "add", {Literal("dense<[1, 2]> : tensor<2xi32>"), Literal("dense<[3, 4]> : tensor<2xi32>")},
