@@ -514,6 +514,7 @@ std::vector<std::string> EncodeAttributes(const spec::OpSpec& op,
     if (it == attributes.end()) continue;
     const Attribute& value = it->second;
     const std::string& group = spec.mlir.group;
+    if (spec.mlir.operand) continue;  // an operand in MLIR (OperandAttributeConstants)
     if (spec.mlir.unit && std::holds_alternative<bool>(value)) {
       // StableHLO's unit attributes (use_global_device_ids): present or not.
       if (std::get<bool>(value)) entries.push_back(spec.name);

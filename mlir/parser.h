@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/program.h"
+#include "core/tensor.h"
 #include "mlir/attribute_syntax.h"
 #include "mlir/syntax.h"
 #include "spec/registry.h"
@@ -65,6 +66,9 @@ class Parser {
   Operation ParseOperation();
   Operation ParseGenericOperation();
   void DefineResults(const std::vector<ResultName>& names, Operation& op);
+  // The operands that stand for attributes (the spec's mlir.operand: rng's
+  // shape) taken off `op`, their constants' values made its attributes.
+  void TakeOperandAttributes(Operation& op);
   void SkipLocation();
 
   Cursor& cursor_;
@@ -74,7 +78,8 @@ class Parser {
   std::vector<ValueType> types_;  // by ValueId, per function
   std::vector<ValueId> snippet_inputs_;
   std::vector<ValueType> snippet_input_types_;
-  std::set<ValueId> untyped_;  // snippet inputs whose type no signature has given yet
+  std::set<ValueId> untyped_;            // snippet inputs whose type no signature has given yet
+  std::map<ValueId, Tensor> constants_;  // the values of stablehlo.constant results
 };
 
 // The custom syntax of `name` (a full op name such as "stablehlo.add" or

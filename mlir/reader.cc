@@ -4,8 +4,12 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <variant>
 
+#include "core/element_type.h"
+#include "core/element_value.h"
 #include "core/status_macros.h"
+#include "core/tensor.h"
 #include "mlir/op_attributes.h"
 #include "mlir/parser.h"
 
@@ -328,8 +332,44 @@ Operation Parser::ParseOperation() {
   }
   op.location = where;
   SkipLocation();
+  TakeOperandAttributes(op);
   DefineResults(results, op);
+  if (op.name == "stablehlo.constant" && op.results.size() == 1) {
+    auto value = op.attributes.find("value");
+    if (value != op.attributes.end() && std::holds_alternative<Tensor>(value->second)) {
+      constants_[op.results[0]] = std::get<Tensor>(value->second);
+    }
+  }
   return op;
+}
+
+void Parser::TakeOperandAttributes(Operation& op) {
+  const spec::OpSpec* spec =
+      op.name.rfind("stablehlo.", 0) == 0 ? registry_.Find(op.name.substr(10)) : nullptr;
+  if (spec == nullptr) return;
+  std::vector<const spec::AttributeSpec*> trailing;
+  for (const spec::AttributeSpec& a : spec->attributes) {
+    if (a.mlir.operand) trailing.push_back(&a);
+  }
+  const size_t first = spec->operands.size();
+  // Another count is left to the operand check, which says what fits.
+  if (trailing.empty() || op.operands.size() != first + trailing.size()) return;
+  for (size_t k = 0; k < trailing.size(); ++k) {
+    auto constant = constants_.find(op.operands[first + k]);
+    if (constant == constants_.end() || constant->second.rank() != 1 ||
+        !IsInteger(constant->second.element_type())) {
+      cursor_.FailAt(op.location, op.name + ": its operand " + std::to_string(first + k) + " (" +
+                                      trailing[k]->name +
+                                      ") must be a 1-D integer tensor made by stablehlo.constant");
+    }
+    Tensor si64(constant->second.shape(), ElementType::kSI64);
+    ConvertElements(constant->second.element_type(), constant->second.raw(), ElementType::kSI64,
+                    si64.raw(), constant->second.num_elements());
+    const auto values = si64.values<ElementType::kSI64>();
+    op.attributes[trailing[k]->name] = std::vector<int64_t>(values.begin(), values.end());
+  }
+  op.operands.resize(first);
+  op.operand_types.resize(first);
 }
 
 void Parser::DefineResults(const std::vector<ResultName>& names, Operation& op) {

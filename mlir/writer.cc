@@ -201,6 +201,33 @@ std::vector<std::string> OperandNames(const spec::OpSpec& op, const Case& c) {
   return names;
 }
 
+// The attributes MLIR passes as operands after the spec's (rng's shape), as
+// 1-D si64 tensors, in spec order.
+std::vector<std::pair<std::string, Tensor>> OperandAttributes(const spec::OpSpec& op,
+                                                              const Case& c) {
+  std::vector<std::pair<std::string, Tensor>> found;
+  for (const spec::AttributeSpec& a : op.attributes) {
+    if (!a.mlir.operand) continue;
+    const Attribute* value = c.FindAttribute(a.name);
+    if (value == nullptr || !std::holds_alternative<std::vector<int64_t>>(*value)) continue;
+    const std::vector<int64_t>& ints = std::get<std::vector<int64_t>>(*value);
+    Tensor tensor({static_cast<int64_t>(ints.size())}, ElementType::kSI64);
+    std::copy(ints.begin(), ints.end(), tensor.values<ElementType::kSI64>().begin());
+    found.emplace_back(a.name, std::move(tensor));
+  }
+  return found;
+}
+
+// The constants that make those operands, one line each after `pad`.
+std::string OperandAttributeConstants(const spec::OpSpec& op, const Case& c,
+                                      const std::string& pad) {
+  std::string text;
+  for (const auto& [name, tensor] : OperandAttributes(op, c)) {
+    text += pad + "%" + name + " = stablehlo.constant " + PrintDenseAttribute(tensor) + "\n";
+  }
+  return text;
+}
+
 Operation CaseOperation(const Case& c) {
   Operation op;
   op.name = "stablehlo." + c.op;
@@ -226,7 +253,12 @@ std::string CaseOperationText(const spec::SpecRegistry& registry, const spec::Op
     return "func.call @" + name + "(" + absl::StrJoin(OperandNames(spec, c), ", ") + ") : (" +
            Types(op.operand_types) + ") -> " + ResultTypes(op.result_types);
   }
-  std::string text = QuoteString(op.name) + "(" + absl::StrJoin(OperandNames(spec, c), ", ") + ")";
+  std::vector<std::string> operands = OperandNames(spec, c);
+  for (const auto& [name, tensor] : OperandAttributes(spec, c)) {
+    operands.push_back("%" + name);
+    op.operand_types.push_back(ValueType::Of(tensor.type()));
+  }
+  std::string text = QuoteString(op.name) + "(" + absl::StrJoin(operands, ", ") + ")";
   if (!op.regions.empty()) {
     Printer printer(registry);
     std::vector<std::string> regions;
@@ -365,12 +397,12 @@ std::string PrintGridCaseModule(const spec::SpecRegistry& registry, const spec::
   std::vector<std::string> returned;
   for (size_t i = 0; i < n; ++i)
     returned.push_back(n == 1 ? "%result" : "%result#" + std::to_string(i));
-  text += "module @hlocheck_case {\n  func.func @process(" + absl::StrJoin(arguments, ", ") +
-          ") -> (" + absl::StrJoin(result_types, ", ") + ") {\n    " + ResultBinding(n) +
-          CaseOperationText(registry, spec, one) + "\n    func.return " +
-          absl::StrJoin(returned, ", ") +
-          (n == 0 ? "" : " : " + absl::StrJoin(result_types, ", ")) +
-          "\n  }\n  func.func @main() {\n";
+  text +=
+      "module @hlocheck_case {\n  func.func @process(" + absl::StrJoin(arguments, ", ") + ") -> (" +
+      absl::StrJoin(result_types, ", ") + ") {\n" + OperandAttributeConstants(spec, one, "    ") +
+      "    " + ResultBinding(n) + CaseOperationText(registry, spec, one) + "\n    func.return " +
+      absl::StrJoin(returned, ", ") + (n == 0 ? "" : " : " + absl::StrJoin(result_types, ", ")) +
+      "\n  }\n  func.func @main() {\n";
   std::vector<std::string> inputs;
   std::vector<std::string> input_types;
   for (int64_t p = 0; p < c.ProcessCount(); ++p) {
@@ -489,6 +521,7 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
     text += "  \"interpreter.incoming\"(" + absl::StrJoin(queued, ", ") + ")" + channel + " : (" +
             Types(queued_types) + ") -> ()\n";
   }
+  text += OperandAttributeConstants(spec, c, "  ");
   text += "  " + ResultBinding(results.size()) + CaseOperationText(registry, spec, c) + "\n";
   std::vector<std::string> result_names;
   for (size_t i = 0; i < results.size(); ++i) {
@@ -559,6 +592,7 @@ CaseFunction BuildCaseFunction(const spec::SpecRegistry& registry, const spec::O
                inputs == ProgramInputs::kArguments ? &function.arguments : nullptr);
   }
   const std::vector<ValueType> results = c.ResultValueTypes();
+  body += OperandAttributeConstants(spec, c, "  ");
   body += "  " + ResultBinding(results.size()) + CaseOperationText(registry, spec, c) + "\n";
   // The function returns the tensors inside the results, depth-first: the
   // case's flat result list (a token holds none).

@@ -311,12 +311,14 @@ class Loader : public YamlReader {
         attribute.optional = attribute.optional || *optional;
       }
       if (const YAML::Node& mlir = entry["mlir"]) {
-        if (auto s = CheckKeys(mlir, "mlir spelling", {}, {"group", "enum", "unit"}); !s.ok()) {
+        if (auto s = CheckKeys(mlir, "mlir spelling", {}, {"group", "enum", "unit", "operand"});
+            !s.ok()) {
           return s;
         }
         if (mlir["group"]) attribute.mlir.group = mlir["group"].Scalar();
         if (mlir["enum"]) attribute.mlir.enum_attr = mlir["enum"].Scalar();
         if (mlir["unit"]) attribute.mlir.unit = mlir["unit"].as<bool>();
+        if (mlir["operand"]) attribute.mlir.operand = mlir["operand"].as<bool>();
       }
       attributes.push_back(std::move(attribute));
     }

@@ -88,6 +88,9 @@ struct MlirSpelling {
   std::string group;  // name of an attribute struct the value lives in, e.g. dot_dimension_numbers
   std::string enum_attr;  // e.g. "precision" for #stablehlo<precision DEFAULT>
   bool unit = false;      // a boolean spelled as a unit attribute: its name when true, else absent
+  // Passed in MLIR as an operand after the spec's operands, a 1-D si64
+  // tensor made by a stablehlo.constant (rng's shape).
+  bool operand = false;
 };
 
 struct AttributeSpec {

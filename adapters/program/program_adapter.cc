@@ -43,13 +43,6 @@ AdapterSupport ProgramAdapter::Supports(const Case& c) const {
                          : std::string("?"),
                      ": hlocheck's custom_call targets have no implementation in a compiler"));
   }
-  if (c.op == "rng") {
-    // Found by XLA:GPU's parser ("'stablehlo.rng' op expected 3 operands").
-    return AdapterSupport::No(
-        "rng: StableHLO's rng takes its shape as a third operand (a tensor<Nxi64> constant); "
-        "hlocheck's module writer gives it as an attribute, which no compiler parses: not "
-        "written yet");
-  }
   if (TransferOf(c.op) != Transfer::kNone) {
     return AdapterSupport::No(absl::StrCat(
         c.op,

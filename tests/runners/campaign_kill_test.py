@@ -143,9 +143,13 @@ def main():
         time.sleep(0.5)
         campaign.kill()
         campaign.wait()
-        db = sqlite3.connect(os.path.join(crashed, "findings.sqlite"), timeout=60)
-        rows = db.execute("SELECT kind, summary, details FROM findings").fetchall()
-        db.close()
+        try:
+            db = sqlite3.connect(os.path.join(crashed, "findings.sqlite"), timeout=60)
+            rows = db.execute("SELECT kind, summary, details FROM findings").fetchall()
+            db.close()
+        except sqlite3.OperationalError as error:
+            print(f"attempt {attempt}: no store yet ({error}); again")  # a slow start
+            continue
         if any(kind == "backend crash" and "signal 11" in details for kind, _, details in rows):
             found = True
             break
