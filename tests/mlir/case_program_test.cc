@@ -60,6 +60,26 @@ TEST(CaseProgramTest, ChannelHandlesHaveBothMembers) {
   EXPECT_EQ(entries[0], "channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>");
 }
 
+// rng's shape goes out as StableHLO's third operand, made by a constant
+// just before the op, and the program reads back.
+TEST(CaseProgramTest, RngShapeIsPrintedAsAConstantOperand) {
+  Case c = MakeCase("rng", {Literal("dense<0> : tensor<i32>"), Literal("dense<2> : tensor<i32>")},
+                    TensorType({2, 3}, ElementType::kSI32));
+  c.attributes["shape"] = std::vector<int64_t>{2, 3};
+  c.attributes["rng_distribution"] = EnumValue{"UNIFORM"};
+  std::string text = Program(c, ProgramInputs::kArguments);
+  EXPECT_NE(text.find("%shape = stablehlo.constant dense<[2, 3]> : tensor<2xi64>\n    %result = "
+                      "\"stablehlo.rng\"(%a, %b, %shape)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(tensor<i32>, tensor<i32>, tensor<2xi64>) -> tensor<2x3xi32>"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("shape = array"), std::string::npos) << text;
+  auto module = ReadModule(text, "rng.mlir", TestRegistry());
+  EXPECT_TRUE(module.ok()) << module.status();
+}
+
 // use_global_device_ids is a unit attribute in StableHLO: its name when
 // true, absent when false (XLA:GPU's parser refused `= true`); both read back.
 TEST(CaseProgramTest, UnitAttributesAreNamesAlone) {

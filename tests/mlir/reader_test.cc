@@ -59,8 +59,8 @@ TEST(ReaderTest, EverySpecExampleSnippetReadsAsItsInstance) {
   int checked = 0;
   for (const spec::OpSpec& op : TestRegistry().ops()) {
     if (op.example.mlir.empty() || op.example.instance == nullptr) continue;
-    // rng's shape is a constant input the YAML holds as an attribute while
-    // MLIR passes it as an operand (a known gap, see spec/ops/rng.yaml).
+    // rng's shape is an operand in MLIR whose constant the snippet does not
+    // define (the reader needs its value): RngShapeIsAConstantOperand.
     if (op.name == "rng") continue;
     auto region = ReadSnippet(op.example.mlir, op.file + " (example)", TestRegistry());
     ASSERT_TRUE(region.ok()) << region.status();
@@ -94,6 +94,40 @@ TEST(ReaderTest, EverySpecExampleSnippetReadsAsItsInstance) {
     ++checked;
   }
   EXPECT_GE(checked, 90);
+}
+
+// rng's shape, an attribute in the spec, is StableHLO's third operand made
+// by a constant: read, it is the attribute again and the operand is gone;
+// printed, the constant and the operand come back; an operand that is not a
+// constant is an error that says so.
+TEST(ReaderTest, RngShapeIsAConstantOperand) {
+  const std::string text =
+      "func.func @main() {\n"
+      "  %a = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %b = stablehlo.constant dense<2> : tensor<i32>\n"
+      "  %shape = stablehlo.constant dense<[3, 3]> : tensor<2xi64>\n"
+      "  %result = \"stablehlo.rng\"(%a, %b, %shape) {rng_distribution = "
+      "#stablehlo<rng_distribution UNIFORM>} : (tensor<i32>, tensor<i32>, tensor<2xi64>) -> "
+      "tensor<3x3xi32>\n"
+      "  func.return\n"
+      "}\n";
+  auto module = ReadModule(text, "rng.mlir", TestRegistry());
+  ASSERT_TRUE(module.ok()) << module.status();
+  const Operation& rng = module->functions[0].body.blocks[0].operations[3];
+  ASSERT_EQ(rng.name, "stablehlo.rng");
+  EXPECT_EQ(rng.operands.size(), 2u);
+  EXPECT_EQ(rng.operand_types.size(), 2u);
+  ASSERT_TRUE(rng.attributes.count("shape"));
+  EXPECT_TRUE(rng.attributes.at("shape") == Attribute(std::vector<int64_t>{3, 3}));
+
+  std::string not_constant = text;
+  not_constant.replace(not_constant.find("%a, %b, %shape"), 14, "%a, %b, %b");
+  not_constant.replace(not_constant.find("tensor<i32>, tensor<i32>, tensor<2xi64>"), 39,
+                       "tensor<i32>, tensor<i32>, tensor<i32>");
+  auto bad = ReadModule(not_constant, "rng.mlir", TestRegistry());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("made by stablehlo.constant"), std::string::npos)
+      << bad.status();
 }
 
 struct BadInput {
