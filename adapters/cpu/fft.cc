@@ -10,20 +10,13 @@
 // cpu_internal.h first: it defines EIGEN_USE_THREADS, which every Eigen
 // include of the adapter must see.
 #include "adapters/cpu/cpu_internal.h"
+#include "adapters/shapes/fft_shapes.h"
 // clang-format off
 #include <unsupported/Eigen/FFT>
 // clang-format on
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-
 namespace hlocheck::cpu {
 namespace {
-
-template <typename... Parts>
-absl::Status Invalid(const Parts&... parts) {
-  return absl::InvalidArgumentError(absl::StrCat("fft: ", parts...));
-}
 
 // Transforms along dimension d of a row-major array of `shape`, rows in
 // parallel, each worker with its own plan cache.
@@ -110,37 +103,12 @@ AdapterSupport SupportsFft(const Case& c) { return SupportsUnquantized(c); }
 
 absl::StatusOr<Results> RunFft(const Case& c, const Device& device) {
   HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
+  HLOCHECK_ASSIGN_OR_RETURN(const FftPlan plan, CheckFft(c));
   const Tensor& operand = c.operands[0];
   const TensorType& result_type = c.result_types[0];
-  HLOCHECK_ASSIGN_OR_RETURN(const std::string type, EnumAttribute(c, "fft_type"));
-  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> lengths, IntListAttribute(c, "fft_length"));
-  const size_t rank = operand.shape().size();
-  if (lengths.empty() || lengths.size() > rank) {
-    return Invalid("fft_length names ", lengths.size(), " dimensions of a rank ", rank, " operand");
-  }
-  // The real side's shape: the operand's, or for IRFFT the result's.
-  const Shape& real = type == "IRFFT" ? result_type.shape : operand.shape();
-  Shape half = real;
-  if (!half.empty()) half.back() = real.back() == 0 ? 0 : real.back() / 2 + 1;
+  const std::string& type = plan.type;
+  const std::vector<int64_t>& lengths = plan.lengths;
   const ElementType in = operand.element_type();
-  const ElementType out = result_type.element_type;
-  bool fits = real.size() == rank &&
-              std::equal(lengths.begin(), lengths.end(), real.end() - lengths.size());
-  if (type == "FFT" || type == "IFFT") {
-    fits = fits && IsComplex(in) && out == in && result_type.shape == operand.shape();
-  } else if (type == "RFFT") {
-    fits = fits && (in == ElementType::kF32 || in == ElementType::kF64) &&
-           out == (in == ElementType::kF32 ? ElementType::kComplexF32 : ElementType::kComplexF64) &&
-           result_type.shape == half;
-  } else if (type == "IRFFT") {
-    fits = fits && IsComplex(in) && out == ComponentType(in) && operand.shape() == half;
-  } else {
-    return Invalid("unknown fft_type ", type);
-  }
-  if (!fits) {
-    return Invalid(type, " of ", operand.type().ToString(), " to ", result_type.ToString(),
-                   " with fft_length [", absl::StrJoin(lengths, ", "), "] does not fit together");
-  }
   Tensor result(result_type);
   if (ComponentType(in) == ElementType::kF32) {
     Run<float>(operand, type, lengths, result, device);

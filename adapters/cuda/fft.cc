@@ -8,10 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "adapters/cuda/cuda_internal.h"
-#include "core/case_attributes.h"
+#include "adapters/shapes/fft_shapes.h"
 #include "core/status_macros.h"
 
 namespace hlocheck::cuda {
@@ -33,34 +31,12 @@ absl::StatusOr<Results> RunFft(const Case& c, Context& context) {
   HLOCHECK_RETURN_IF_ERROR(CheckCounts(c, 1));
   const Tensor& operand = c.operands[0];
   const TensorType& result_type = c.result_types[0];
-  HLOCHECK_ASSIGN_OR_RETURN(const std::string type, EnumAttribute(c, "fft_type"));
-  HLOCHECK_ASSIGN_OR_RETURN(const std::vector<int64_t> lengths, IntListAttribute(c, "fft_length"));
+  HLOCHECK_ASSIGN_OR_RETURN(const FftPlan plan, CheckFft(c));
+  const std::string& type = plan.type;
+  const std::vector<int64_t>& lengths = plan.lengths;
   const size_t rank = operand.shape().size();
-  auto invalid = [&]() {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "fft: ", type, " of ", operand.type().ToString(), " to ", result_type.ToString(),
-        " with fft_length [", absl::StrJoin(lengths, ", "), "] does not fit together"));
-  };
-  if (lengths.empty() || lengths.size() > rank) return invalid();
-  const Shape& real = type == "IRFFT" ? result_type.shape : operand.shape();
-  Shape half = real;
-  if (!half.empty()) half.back() = real.back() == 0 ? 0 : real.back() / 2 + 1;
   const ElementType in = operand.element_type();
   const ElementType out = result_type.element_type;
-  bool fits = real.size() == rank &&
-              std::equal(lengths.begin(), lengths.end(), real.end() - lengths.size());
-  if (type == "FFT" || type == "IFFT") {
-    fits = fits && IsComplex(in) && out == in && result_type.shape == operand.shape();
-  } else if (type == "RFFT") {
-    fits = fits && (in == ElementType::kF32 || in == ElementType::kF64) &&
-           out == (in == ElementType::kF32 ? ElementType::kComplexF32 : ElementType::kComplexF64) &&
-           result_type.shape == half;
-  } else if (type == "IRFFT") {
-    fits = fits && IsComplex(in) && out == ComponentType(in) && operand.shape() == half;
-  } else {
-    return absl::InvalidArgumentError("fft: unknown fft_type " + type);
-  }
-  if (!fits) return invalid();
 
   // The operand as complex<double>, interleaved: its parts converted (a real
   // operand's imaginary parts stay zero, the buffer's padding).
