@@ -7,6 +7,7 @@
 #include "core/status_macros.h"
 #include "generators/choice.h"
 #include "generators/element_halving.h"
+#include "generators/quantized_types.h"
 #include "generators/region_bodies.h"
 #include "spec/attributes.h"
 #include "spec/formula/evaluator.h"
@@ -361,6 +362,7 @@ const spec::FunctionTable& RecipeFunctions() {
     auto* functions = new spec::FunctionTable(spec::SpecFunctions());
     RegisterGenerationFunctions(*functions);
     RegisterRecipeFunctions(*functions);
+    RegisterQuantizedTypeFunctions(*functions);
     RegisterPickElementType(*functions);
     return functions;
   }();
@@ -508,12 +510,12 @@ bool CarriesTokens(const spec::OpSpec& op) {
          TransferOf(op.name) != Transfer::kNone;
 }
 
-// The quantization ops compute on quantized tensors (their storage with
-// their type's scales and zero points); bitcast_convert moves their storage
-// bits.
+// The ops whose quantized form the oracle computes (oracle/quantized_ops.cc,
+// by the op's quantized_semantics) take quantized tensors with data: every
+// form but the region ops', whose bodies would compute on quantized scalars.
 bool ComputesOnQuantized(const spec::OpSpec& op) {
-  return op.name == "uniform_quantize" || op.name == "uniform_dequantize" ||
-         op.name == "bitcast_convert";
+  return op.quantized_semantics != spec::QuantizedSemantics::kNone &&
+         op.quantized_semantics != spec::QuantizedSemantics::kRegions;
 }
 
 bool Carried(const spec::OpSpec& op, const ValueType& t) {

@@ -45,8 +45,9 @@ struct GenerationOptions {
   // `... if generation >= N else ...`, and the generator's own new draws
   // check it too, so that a key of an earlier version rebuilds the case it
   // named. 3 added dot_general's result types of their own and rounding-tie
-  // data; 4 dot_general's algorithm attribute.
-  int version = 4;
+  // data; 4 dot_general's algorithm attribute; 5 quantized types in the
+  // element-wise ops (gen_quantized_or_plain).
+  int version = 5;
 };
 
 // One generated case. Every op has an instance; ops whose inputs and

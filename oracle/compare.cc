@@ -64,6 +64,9 @@ PartVerdict CheckPart(const FloatFormat& format, uint64_t expected, uint64_t act
       return v;
     case Check::kErrorBound:
       break;
+    case Check::kStorageRange:  // integers only (CheckElement)
+      v.pass = false;
+      return v;
   }
   double a = DecodeFloat(format, actual).ToDouble();
   if (std::isnan(center_hi)) {
@@ -112,6 +115,8 @@ std::string AllowedText(Check check, int allowed_ulp, const PartVerdict& v, doub
     }
     case Check::kErrorBound:
       break;
+    case Check::kStorageRange:
+      return "a storage integer in the allowed range";
   }
   if (std::isnan(center_hi)) return "NaN";
   if (std::isinf(center_hi)) return center_hi > 0 ? "+Inf" : "-Inf";
@@ -158,6 +163,23 @@ ElementVerdict CheckElement(const ResultExpectation& e, size_t i, const Containe
         verdict.failed_part = p;
       }
     }
+  } else if constexpr (IsInteger(T) && BitWidth(T) <= 32) {
+    if (e.check == Check::kStorageRange) {
+      // A quantized result's storage integer (at most 32 bits) against the
+      // range any allowed value quantizes to; its distance outside the
+      // range, in storage steps, is reported as its ULP.
+      const auto value = static_cast<int64_t>(got);
+      PartVerdict& part = verdict.part[0];
+      verdict.parts = 1;
+      part.ulp = value < e.storage_low[i]    ? e.storage_low[i] - value
+                 : value > e.storage_high[i] ? value - e.storage_high[i]
+                                             : 0;
+      part.pass = part.ulp == 0;
+      verdict.pass = part.pass;
+      if (!part.pass) verdict.failed_part = 0;
+    } else {
+      verdict.pass = std::memcmp(&expected, &got, sizeof(expected)) == 0;
+    }
   } else {
     (void)e;
     (void)i;
@@ -195,7 +217,8 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
       // The convention's value, or (a bounded check) within the bound of it.
       const bool conventional =
           SameValue<T>(expected[i], got[i]) ||
-          (e.check == Check::kErrorBound && CheckElement<T>(e, i, expected[i], got[i]).pass);
+          ((e.check == Check::kErrorBound || e.check == Check::kStorageRange) &&
+           CheckElement<T>(e, i, expected[i], got[i]).pass);
       if (e.free[i] == kFreeWithConvention && !conventional) {
         ++out.convention_differences;
         if (out.first_convention_differences.size() < kMaxReportedMismatches) {
@@ -250,8 +273,11 @@ void CompareTyped(const ResultExpectation& e, const Tensor& actual, ResultCompar
         if (const int p = verdict.failed_part; p >= 0) {
           const size_t k = i * verdict.parts + p;
           const bool bounded = e.check == Check::kErrorBound;
-          m.allowed = AllowedText(e.check, e.allowed_ulp, verdict.part[p],
-                                  bounded ? e.center_hi[k] : 0, bounded ? e.bound[k] : 0);
+          m.allowed = e.check == Check::kStorageRange
+                          ? "storage in [" + std::to_string(e.storage_low[i]) + ", " +
+                                std::to_string(e.storage_high[i]) + "]"
+                          : AllowedText(e.check, e.allowed_ulp, verdict.part[p],
+                                        bounded ? e.center_hi[k] : 0, bounded ? e.bound[k] : 0);
           if (IsComplex(T)) m.allowed = (p == 0 ? "real part " : "imaginary part ") + m.allowed;
           m.ulp = verdict.part[p].ulp;
         }

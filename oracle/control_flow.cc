@@ -94,7 +94,8 @@ CaseRegions::CaseRegions(std::string op)
         if (!inexact->empty()) return;
         for (const ResultExpectation& e : expectations) {
           std::string why;
-          if (e.check == Check::kErrorBound || (e.check == Check::kUlp && e.allowed_ulp > 0)) {
+          if (e.check == Check::kErrorBound || e.check == Check::kStorageRange ||
+              (e.check == Check::kUlp && e.allowed_ulp > 0)) {
             why = "is only bounded, not exact";
           } else if (e.FreeCount() > 0) {
             why = "has elements the spec leaves to the implementation";

@@ -9,6 +9,7 @@
 #include "core/element_value.h"
 #include "core/status_macros.h"
 #include "oracle/data_movement_helpers.h"
+#include "oracle/quantization.h"
 
 namespace hlocheck::oracle {
 namespace {
@@ -29,14 +30,26 @@ Results Constant(const Case& c) {
 // to nearest even once with the type's overflow rule. Values the type cannot
 // hold at all (integers out of range, 0 in f8E8M0FNU) the spec leaves open:
 // those elements are free.
+// A quantized output holds quantize(index, element_type(output)).
 Results Iota(const Case& c) {
   const TensorType& output_type = c.result_types[0];
-  if (output_type.quantization) {
-    return absl::UnimplementedError("unsupported: iota with a quantized output type");
-  }
   HLOCHECK_ASSIGN_OR_RETURN(const int64_t iota_dimension_attribute,
                             IntAttribute(c, "iota_dimension"));
   const auto iota_dimension = static_cast<size_t>(iota_dimension_attribute);
+  if (output_type.quantization) {
+    std::vector<Dequantized> indices(static_cast<size_t>(output_type.num_elements()));
+    const int64_t stride = RowMajorStrides(output_type.shape)[iota_dimension];
+    for (size_t flat = 0; flat < indices.size(); ++flat) {
+      const int64_t index =
+          (static_cast<int64_t>(flat) / stride) % output_type.shape[iota_dimension];
+      // The index as a value of the expressed type, as quantize takes it.
+      indices[flat].value =
+          RoundedToFloatType(output_type.quantization->expressed_type, static_cast<double>(index));
+    }
+    std::vector<ResultExpectation> results;
+    results.push_back(QuantizedExpectation(indices, output_type));
+    return results;
+  }
   // constants[i] = constant(i, element_type(output)) for every index i
   // along iota_dimension, converted in one call (one dispatch).
   const int64_t size = output_type.shape[iota_dimension];

@@ -22,6 +22,10 @@ enum class Check : uint8_t {
   // |actual - center| <= bound, element by element (two entries per element
   // for complex types: real part, then imaginary part).
   kErrorBound,
+  // A quantized result: each element's storage integer within
+  // [storage_low, storage_high], the values a quantization of any value the
+  // op may produce can give (docs/numerics.md, "Ops on quantized tensors").
+  kStorageRange,
 };
 
 // Elements whose order the spec leaves open: sort with is_stable = false
@@ -73,6 +77,10 @@ struct ResultExpectation {
   std::vector<double> center_hi;
   std::vector<double> center_lo;
   std::vector<double> bound;
+
+  // kStorageRange only: the allowed storage integers of each element.
+  std::vector<int64_t> storage_low;
+  std::vector<int64_t> storage_high;
 
   // Elements whose value the spec leaves to the implementation, as
   // kFreeAnyValue (any value is accepted) or kFreeWithConvention (any value

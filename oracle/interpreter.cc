@@ -98,6 +98,14 @@ bool TakesAnyValue(std::string_view op) {
          op == "uniform_dequantize" || op == "bitcast_convert";
 }
 
+// Whether the oracle computes the op on quantized tensors (Oracle::Compute
+// by its spec's quantized_semantics): every form but the region ops', whose
+// bodies would compute on quantized scalars.
+bool ComputesOnQuantized(const spec::OpSpec& spec) {
+  return spec.quantized_semantics != spec::QuantizedSemantics::kNone &&
+         spec.quantized_semantics != spec::QuantizedSemantics::kRegions;
+}
+
 void AppendLeaves(const RuntimeValue& value, std::vector<Tensor>* leaves) {
   if (value.type.is_tensor()) leaves->push_back(value.tensor);
   for (const RuntimeValue& element : value.elements) AppendLeaves(element, leaves);
@@ -449,13 +457,17 @@ absl::StatusOr<Case> Interpreter::OracleCase(const Operation& op,
   for (const RuntimeValue& operand : operands) {
     if (TakesAnyValue(mnemonic)) break;
     if (!operand.type.is_tensor()) return Unsupported(op.name, "with token or tuple operands");
-    if (operand.type.is_quantized()) return Unsupported(op.name, "with quantized operands");
+    if (operand.type.is_quantized() && !ComputesOnQuantized(*spec)) {
+      return Unsupported(op.name, "with quantized operands");
+    }
     c.operands.push_back(operand.tensor);
   }
   for (const ValueType& type : op.result_types) {
     if (TakesAnyValue(mnemonic)) break;
     if (!type.is_tensor()) return Unsupported(op.name, "with token or tuple results");
-    if (type.is_quantized()) return Unsupported(op.name, "with quantized results");
+    if (type.is_quantized() && !ComputesOnQuantized(*spec)) {
+      return Unsupported(op.name, "with quantized results");
+    }
     c.result_types.push_back(type.tensor());
   }
   auto operand_segments = spec::SegmentSizes(spec->operands, operands.size());
@@ -694,8 +706,15 @@ std::unique_ptr<PreparedRegion::Body> PreparedRegion::Body::Prepare(
       define(op.results[0], std::get<Tensor>(value->second));
       continue;
     }
+    // Quantized values take Oracle::Compute's way (ComputeQuantized), not
+    // the op function's.
     if (!op.name.starts_with("stablehlo.") || InterpreterOp(op.name) || !op.regions.empty() ||
-        op.results.size() != op.result_types.size()) {
+        op.results.size() != op.result_types.size() ||
+        std::any_of(op.result_types.begin(), op.result_types.end(),
+                    [](const ValueType& t) { return t.is_quantized(); }) ||
+        std::any_of(operand_slots.begin(), operand_slots.end(), [&](size_t slot) {
+          return body->slots[slot].type().quantization.has_value();
+        })) {
       return nullptr;
     }
     std::vector<RuntimeValue> operands;

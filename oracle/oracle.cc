@@ -87,11 +87,24 @@ absl::StatusOr<std::vector<ResultExpectation>> Oracle::Compute(const Case& c) co
   if (absl::Status environment = oracle::CheckFloatingPointEnvironment(); !environment.ok()) {
     return environment;
   }
-  absl::StatusOr<std::vector<ResultExpectation>> results = function(c);
+  const spec::OpSpec* op = registry_ != nullptr ? registry_->Find(c.op) : nullptr;
+  absl::StatusOr<std::vector<ResultExpectation>> results;
+  if (oracle::HasQuantizedTensor(c)) {
+    // What the op computes on quantized tensors is its spec's to say.
+    const spec::SpecRegistry* registry = registry_;
+    if (registry == nullptr) registry = spec::DefaultRegistry().value_or(nullptr);
+    const spec::OpSpec* spec = registry != nullptr ? registry->Find(c.op) : nullptr;
+    if (spec == nullptr) {
+      return absl::FailedPreconditionError("a quantized case needs the op's spec (" + c.op + ")");
+    }
+    results = oracle::ComputeQuantized(c, *spec, function);
+  } else {
+    results = function(c);
+  }
   if (!results.ok()) return results;
   // The op functions say what the spec computes; the bound a backend may
   // miss it by is the op's YAML numerics, attached here once per case.
-  if (const spec::OpSpec* op = registry_ != nullptr ? registry_->Find(c.op) : nullptr) {
+  if (op != nullptr) {
     for (ResultExpectation& e : *results) {
       e.allowed_ulp = op->numerics.AllowedUlp(e.reference.element_type());
     }

@@ -26,31 +26,19 @@
 #include "core/element_value.h"
 #include "oracle/data_movement_helpers.h"
 #include "oracle/oracle.h"
+#include "oracle/quantization.h"
 
 namespace hlocheck::oracle {
 namespace {
-
-constexpr char kNaNReason[] = "a NaN has no quantized value: convert's result is not specified";
-constexpr char kDequantizeOverflowReason[] =
-    "dequantize's storage - zero_point overflows the storage type for this element: "
-    "implementation-defined (spec \"Errors\", #1157); the reference is the exact difference, as "
-    "an integer kernel widening to i32 computes it";
-constexpr char kPublicReadingReason[] =
-    "seed 002 rounds x / scale before adding the zero point, the public spec adds it (in the "
-    "expressed type) and rounds after: they differ on ties with an odd zero point and where the "
-    "sum rounds in a narrow expressed type; where the seed's steps overflow the storage type "
-    "(implementation-defined there, #1157) both are taken saturated, as the public spec "
-    "defines them";
-
 double RoundHalfToEven(double v) { return v - std::remainder(v, 1.0); }
 
-// The scale and zero point that apply to element `flat` of a tensor of
-// `type` (per axis: those of its index along the quantization dimension).
-struct Parameters {
-  double scale = 1;
-  int64_t zero_point = 0;
-};
-Parameters ParametersAt(const TensorType& type, int64_t flat) {
+bool InStorageType(ElementType storage, double v) {
+  return v >= static_cast<double>(IntegerMin(storage)) &&
+         v <= static_cast<double>(IntegerMaxUnsigned(storage));
+}
+}  // namespace
+
+QuantizationParameters ParametersAt(const TensorType& type, int64_t flat) {
   const UniformQuantization& q = *type.quantization;
   if (!q.quantization_dimension) return {q.scales.at(0), q.zero_points.at(0)};
   const auto axis = static_cast<size_t>(*q.quantization_dimension);
@@ -58,11 +46,6 @@ Parameters ParametersAt(const TensorType& type, int64_t flat) {
   for (size_t d = axis + 1; d < type.shape.size(); ++d) stride *= type.shape[d];
   const size_t i = static_cast<size_t>((flat / stride) % type.shape[axis]);
   return {q.scales.at(i), q.zero_points.at(i)};
-}
-
-bool InStorageType(ElementType storage, double v) {
-  return v >= static_cast<double>(IntegerMin(storage)) &&
-         v <= static_cast<double>(IntegerMaxUnsigned(storage));
 }
 
 // An element's storage integer, read from a quantized tensor.
@@ -83,11 +66,7 @@ void SetStorage(Tensor& t, int64_t flat, int64_t value) {
 // dequantize(x) for one element: convert(storage - zero_point, E) * scale,
 // the conversion and the product each rounded once to E. `overflow`: the
 // difference does not fit the storage type.
-struct Dequantized {
-  double value = 0;
-  bool overflow = false;
-};
-Dequantized Dequantize(int64_t storage, Parameters p, ElementType storage_type,
+Dequantized Dequantize(int64_t storage, QuantizationParameters p, ElementType storage_type,
                        ElementType expressed) {
   const int64_t difference = storage - p.zero_point;
   const double converted = RoundedToFloatType(expressed, static_cast<double>(difference));
@@ -102,11 +81,7 @@ Dequantized Dequantize(int64_t storage, Parameters p, ElementType storage_type,
 // saturated where they would overflow) and by the public spec; nullopt
 // where a reading gives no value (NaN, a bound the expressed type cannot
 // hold).
-struct Quantized {
-  std::optional<int64_t> seed;
-  std::optional<int64_t> public_spec;
-};
-Quantized Quantize(double x, Parameters p, const TensorType& result) {
+Quantized Quantize(double x, QuantizationParameters p, const TensorType& result) {
   const UniformQuantization& q = *result.quantization;
   const ElementType e = q.expressed_type;
   const ElementType storage = result.element_type;
@@ -164,18 +139,10 @@ void MarkFree(ResultExpectation& e, int64_t i, uint8_t kind, const std::string& 
   }
 }
 
-// uniform_quantize: result = quantize(operand, type(result)) for a float
-// operand, quantize(dequantize(operand), type(result)) for a quantized one.
-Results UniformQuantize(const Case& c) {
-  const Tensor& operand = c.operands.at(0);
-  const TensorType& type = c.result_types.at(0);
-  if (!type.quantization) {
-    return absl::InvalidArgumentError("uniform_quantize: the result is not quantized");
-  }
-  if (operand.shape() != type.shape) {
-    return absl::InvalidArgumentError("uniform_quantize: operand and result differ in shape");
-  }
-  const std::vector<Dequantized> x = ExpressedValues(operand);
+// quantize(x, type) element by element, as an expectation: the seed's
+// value, the public spec's as the other reading where they differ, free
+// where the seed gives none (a NaN) or dequantize overflowed before.
+ResultExpectation QuantizedExpectation(const std::vector<Dequantized>& x, const TensorType& type) {
   ResultExpectation e;
   e.reference = Tensor(type);
   e.check = Check::kExact;
@@ -202,8 +169,24 @@ Results UniformQuantize(const Case& c) {
     e.other_reading_reason = kPublicReadingReason;
     e.other_reading = std::make_shared<const ResultExpectation>(std::move(other));
   }
+  return e;
+}
+
+namespace {
+
+// uniform_quantize: result = quantize(operand, type(result)) for a float
+// operand, quantize(dequantize(operand), type(result)) for a quantized one.
+Results UniformQuantize(const Case& c) {
+  const Tensor& operand = c.operands.at(0);
+  const TensorType& type = c.result_types.at(0);
+  if (!type.quantization) {
+    return absl::InvalidArgumentError("uniform_quantize: the result is not quantized");
+  }
+  if (operand.shape() != type.shape) {
+    return absl::InvalidArgumentError("uniform_quantize: operand and result differ in shape");
+  }
   std::vector<ResultExpectation> results;
-  results.push_back(std::move(e));
+  results.push_back(QuantizedExpectation(ExpressedValues(operand), type));
   return results;
 }
 

@@ -113,6 +113,8 @@ absl::Status ReadGroup(const JsonFields& f, GateRun& run) {
   HLOCHECK_RETURN_IF_ERROR(f.Integer("failed", g.failed, /*required=*/true));
   HLOCHECK_RETURN_IF_ERROR(f.Integer("deviating", g.deviating));
   HLOCHECK_RETURN_IF_ERROR(f.Integer("skipped", g.skipped));
+  HLOCHECK_RETURN_IF_ERROR(f.Integer("quantized_cases", g.quantized_cases));
+  HLOCHECK_RETURN_IF_ERROR(f.Integer("quantized_skipped", g.quantized_skipped));
   HLOCHECK_RETURN_IF_ERROR(f.String("skip_reason", g.skip_reason));
   HLOCHECK_RETURN_IF_ERROR(f.String("waiver", g.waiver));
   HLOCHECK_RETURN_IF_ERROR(f.Integer("elements_compared", g.elements_compared));

@@ -35,6 +35,10 @@ std::string Fixed(double value, int digits) {
 std::string Accuracy(const GroupResult& g) {
   if (g.check == "exact") return "bit-exact";
   if (g.check == "bound") return "error <= " + Fixed(g.worst_bound_fraction, 3) + " x bound";
+  if (g.check == "storage range") {
+    return g.worst_ulp > 0 ? std::to_string(g.worst_ulp) + " storage steps outside the range"
+                           : "storage in range";
+  }
   if (g.check == "ulp") {
     std::string worst = g.worst_ulp < 0 ? "-" : std::to_string(g.worst_ulp);
     return worst + " ULP (allowed " + std::to_string(g.allowed_ulp) + ")";
@@ -215,6 +219,10 @@ void WriteConsoleTotals(const GateRun& run, std::ostream& out) {
   if (const int64_t waived = CountFailures(run).waived_cases; waived > 0) {
     out << waived << " of the failures waived by the gate config, ";
   }
+  if (const int64_t quantized = run.total(&GroupResult::quantized_cases); quantized > 0) {
+    out << quantized << " of the cases quantized (" << run.total(&GroupResult::quantized_skipped)
+        << " of them skipped), ";
+  }
   out << skipped << " skipped (not runnable by the backend";
   if (const int64_t stopped = run.total(&GroupResult::not_run_after_backend_failures);
       stopped > 0) {
@@ -358,7 +366,11 @@ nlohmann::json GateRunToJson(const GateRun& run) {
                             {"free_elements", g.free_elements},
                             {"seconds", g.seconds},
                             {"findings", findings}};
-    if (g.check == "ulp") {
+    if (g.quantized_cases > 0) {
+      group["quantized_cases"] = g.quantized_cases;
+      group["quantized_skipped"] = g.quantized_skipped;
+    }
+    if (g.check == "ulp" || g.check == "storage range") {
       // No element compared (all of them free): there is no worst distance.
       group["worst_ulp"] = g.worst_ulp < 0 ? nlohmann::json(nullptr) : nlohmann::json(g.worst_ulp);
       group["allowed_ulp"] = g.allowed_ulp;
@@ -414,6 +426,8 @@ nlohmann::json GateRunToJson(const GateRun& run) {
         {"deviating", run.total(&GroupResult::deviating)},
         {"differs_from_convention", run.total(&GroupResult::differs_from_convention)},
         {"skipped", run.total(&GroupResult::skipped)},
+        {"quantized_cases", run.total(&GroupResult::quantized_cases)},
+        {"quantized_skipped", run.total(&GroupResult::quantized_skipped)},
         {"free_elements", run.total(&GroupResult::free_elements)}}},
       {"groups", groups}};
   if (!run.expired_waivers.empty()) report["expired_waivers"] = run.expired_waivers;

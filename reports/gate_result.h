@@ -91,6 +91,10 @@ struct GroupResult {
   int64_t passed = 0;
   int64_t failed = 0;
   int64_t skipped = 0;  // the backend cannot run them; never counted as passed
+  // Cases with a quantized operand or result, and how many of those the
+  // backend could not run (both among the counts above).
+  int64_t quantized_cases = 0;
+  int64_t quantized_skipped = 0;
   // Cases whose every mismatched element a deviation in the backend's
   // profile declares: neither passed nor failed. `excused` counts the
   // elements per deviation id; deviation_replay rebuilds the first such case.

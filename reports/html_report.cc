@@ -325,6 +325,9 @@ std::string Summary(const GateRun& run) {
   tile("differs_from_convention", "differ from the convention",
        run.total(&GroupResult::differs_from_convention), "warn");
   tile("skipped", "skipped", run.total(&GroupResult::skipped), "");
+  tile("quantized_cases", "quantized cases", run.total(&GroupResult::quantized_cases), "");
+  tile("quantized_skipped", "quantized cases skipped", run.total(&GroupResult::quantized_skipped),
+       "");
   tile("free_elements", "elements left open by the spec", run.total(&GroupResult::free_elements),
        "");
   out += "</ul>";
@@ -496,6 +499,10 @@ std::string Accuracy(const GroupResult& g) {
   if (g.check == "ulp") {
     return "worst " + (g.worst_ulp < 0 ? std::string("&ndash;") : Count(g.worst_ulp)) +
            " ULP, allowed " + std::to_string(g.allowed_ulp) + " ULP";
+  }
+  if (g.check == "storage range") {
+    return g.worst_ulp > 0 ? "worst " + Count(g.worst_ulp) + " storage steps outside the range"
+                           : "every storage integer in its allowed range";
   }
   if (g.check == "bound") {
     char text[64];

@@ -25,6 +25,16 @@ std::string Thrown(std::exception_ptr thrown) {
 
 // Ends the check of a case with `kind`; returns false, PrepareCase's "do
 // not run it".
+// A quantized result whose every compared element has one allowed storage
+// integer (the reference's): an exact check on the storage says it.
+bool SingleStorageValues(const ResultExpectation& e) {
+  for (size_t i = 0; i < e.storage_low.size(); ++i) {
+    const bool free = i < e.free.size() && e.free[i] != 0;
+    if (!free && e.storage_low[i] != e.storage_high[i]) return false;
+  }
+  return true;
+}
+
 bool Stop(CaseOutcome& outcome, CaseOutcome::Kind kind, std::string message) {
   outcome.kind = kind;
   outcome.message = std::move(message);
@@ -163,6 +173,11 @@ std::vector<mlir::CaseCheck> ExpectedResults(const CaseOutcome& outcome) {
       check.kind = mlir::CaseCheck::Kind::kComment;
       check.comment = "random; must be a sample " + e.distribution->Describe() +
                       " (hlocheck's support and Kolmogorov-Smirnov test; no check op says it)";
+    } else if (e.check == Check::kStorageRange && !SingleStorageValues(e)) {
+      check.kind = mlir::CaseCheck::Kind::kComment;
+      check.comment =
+          "quantized: each storage integer may lie in a range around the spec's value "
+          "(hlocheck's storage-range check, docs/numerics.md; no check op says it)";
     } else if (e.check == Check::kUlp && e.allowed_ulp > 0) {
       check.kind = mlir::CaseCheck::Kind::kUlp;
       check.max_ulp = e.allowed_ulp;

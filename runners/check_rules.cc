@@ -246,6 +246,11 @@ Judgement Judge(const Operation& producer, const ResultExpectation& expectation,
                producer.name + ", " + ulps + " ULP from exact";
       if (!j.accepted) j.what += ", " + Number(c.worst_bound_fraction) + " times the bound";
       break;
+    case Check::kStorageRange:
+      j.what = (j.accepted ? "within" : "beyond") +
+               std::string(" the storage integers any allowed value of the quantized ") +
+               producer.name + " quantizes to";
+      break;
   }
   if (c.type_mismatch) j.what = c.type_error;
   return j;

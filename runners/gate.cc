@@ -33,6 +33,8 @@ const char* CheckName(Check check) {
       return "ulp";
     case Check::kErrorBound:
       return "bound";
+    case Check::kStorageRange:
+      return "storage range";
   }
   return "?";
 }
@@ -320,6 +322,8 @@ void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptio
   Case& c = pending.c;
   CaseOutcome& outcome = pending.outcome;
   std::optional<rc::Shrinkable<Case>>& shrinkable = pending.shrinkable;
+  const bool quantized = oracle::HasQuantizedTensor(c);
+  group.quantized_cases += quantized;
   switch (outcome.kind) {
     case CaseOutcome::Kind::kPass:
       ++group.passed;
@@ -349,6 +353,7 @@ void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptio
       break;
     case CaseOutcome::Kind::kSkipped:
       ++group.skipped;
+      group.quantized_skipped += quantized;
       group.skip_reason = outcome.message;
       return;
     case CaseOutcome::Kind::kInvalid:

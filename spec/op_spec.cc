@@ -23,6 +23,26 @@ bool TypeSet::Contains(ElementType t) const {
   return std::find(element_types.begin(), element_types.end(), t) != element_types.end();
 }
 
+std::string_view QuantizedSemanticsName(QuantizedSemantics semantics) {
+  switch (semantics) {
+    case QuantizedSemantics::kNone:
+      return "none";
+    case QuantizedSemantics::kDequantizeOpQuantize:
+      return "dequantize_op_quantize";
+    case QuantizedSemantics::kDequantizeCompare:
+      return "dequantize_compare";
+    case QuantizedSemantics::kDequantizeSelectQuantize:
+      return "dequantize_select_quantize";
+    case QuantizedSemantics::kStorage:
+      return "storage";
+    case QuantizedSemantics::kRegions:
+      return "regions";
+    case QuantizedSemantics::kOwn:
+      return "own";
+  }
+  return "none";
+}
+
 int NumericsSpec::AllowedUlp(ElementType type) const {
   auto it = ulp.find(type);
   return it == ulp.end() ? default_ulp : it->second;
@@ -370,7 +390,7 @@ class Loader : public YamlReader {
             root, "op file",
             {"op", "category", "summary", "operands", "results", "constraints", "numerics"},
             {"seed_heading", "attributes", "regions", "definitions", "example", "recipe",
-             "unmodelled_attributes", "indexing_maps"});
+             "unmodelled_attributes", "indexing_maps", "quantized_semantics"});
         !s.ok()) {
       return s;
     }
@@ -530,6 +550,40 @@ class Loader : public YamlReader {
     auto numerics = ParseNumerics(root["numerics"]);
     HLOCHECK_RETURN_IF_ERROR(numerics.status());
     op.numerics = *std::move(numerics);
+
+    auto admits_quantized = [](const std::vector<ValueSpec>& values) {
+      return std::any_of(values.begin(), values.end(), [](const ValueSpec& v) {
+        return v.types.per_tensor_quantized || v.types.per_axis_quantized;
+      });
+    };
+    const bool quantized = admits_quantized(op.operands) || admits_quantized(op.results);
+    if (const YAML::Node& semantics = root["quantized_semantics"]) {
+      auto name = Scalar(semantics, "quantized_semantics");
+      HLOCHECK_RETURN_IF_ERROR(name.status());
+      static constexpr QuantizedSemantics kAll[] = {QuantizedSemantics::kDequantizeOpQuantize,
+                                                    QuantizedSemantics::kDequantizeCompare,
+                                                    QuantizedSemantics::kDequantizeSelectQuantize,
+                                                    QuantizedSemantics::kStorage,
+                                                    QuantizedSemantics::kRegions,
+                                                    QuantizedSemantics::kOwn};
+      const auto* found = std::find_if(std::begin(kAll), std::end(kAll),
+                                       [&](auto s) { return QuantizedSemanticsName(s) == *name; });
+      if (found == std::end(kAll)) {
+        return Error(semantics,
+                     "expected dequantize_op_quantize, dequantize_compare, "
+                     "dequantize_select_quantize, storage, regions or own");
+      }
+      if (!quantized) {
+        return Error(semantics,
+                     "quantized_semantics on an op none of whose operands or results "
+                     "admits a quantized type");
+      }
+      op.quantized_semantics = *found;
+    } else if (quantized) {
+      return Error(root,
+                   "an operand or result admits quantized types: expected "
+                   "quantized_semantics (what the op computes on them)");
+    }
 
     const YAML::Node& recipe = root["recipe"];
     if (recipe && !recipe.IsSequence()) {

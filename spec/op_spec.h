@@ -169,6 +169,22 @@ struct ExampleSpec {
   std::string mlir;  // the example op as written in the spec
 };
 
+// What an op computes on quantized tensors: the spec's "for quantized types"
+// sentence of each op that accepts them (docs/spec-format.md).
+enum class QuantizedSemantics {
+  kNone,                      // the op takes no quantized tensor
+  kDequantizeOpQuantize,      // dequantize every quantized operand, compute in
+                              // the expressed type, quantize every quantized
+                              // result (also batch_norm_grad/_training's variant
+                              // and dot_general/convolution's hybrid form)
+  kDequantizeCompare,         // compare: the dequantized operands compared as floats
+  kDequantizeSelectQuantize,  // select: on_true/on_false dequantized, quantized
+  kStorage,  // moves elements: their storage integers move, the result's type says what they mean
+  kRegions,  // whatever its regions compute on the quantized values they get
+  kOwn,      // its own semantics define it (uniform_quantize, iota, is_finite, ...)
+};
+std::string_view QuantizedSemanticsName(QuantizedSemantics semantics);
+
 struct OpSpec {
   std::string name;      // the StableHLO mnemonic, e.g. "dot_general"
   std::string category;  // elementwise, data_movement, reduction, ...
@@ -185,6 +201,8 @@ struct OpSpec {
   std::vector<std::pair<std::string, Formula>> definitions;
   std::vector<ConstraintSpec> constraints;
   NumericsSpec numerics;
+  // kNone exactly when no operand or result admits a quantized type.
+  QuantizedSemantics quantized_semantics = QuantizedSemantics::kNone;
   std::vector<RecipeStep> recipe;
   ExampleSpec example;
   // The output-to-input indexing maps (seed 004) as templates; null when the

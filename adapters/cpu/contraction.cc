@@ -29,20 +29,10 @@
 #include "core/status_macros.h"
 
 namespace hlocheck::cpu {
-namespace {
-
-struct DotPlan {
-  std::vector<int64_t> lhs_perm;  // lhs dimensions in canonical order
-  std::vector<int64_t> rhs_perm;
-  int64_t batch = 1;
-  int64_t m = 1;
-  int64_t k = 1;
-  int64_t n = 1;
-};
 
 // Checks the dimension numbers the way the spec's constraints do and derives
 // the plan; any mistake here would read out of bounds, so nothing is assumed.
-absl::StatusOr<DotPlan> MakePlan(const Case& c) {
+absl::StatusOr<DotPlan> MakeDotPlan(const Case& c) {
   // MLIR leaves empty dimension lists out of its printed form, so a missing
   // list means an empty one.
   absl::StatusOr<std::vector<int64_t>> lhs_batch =
@@ -128,6 +118,8 @@ absl::StatusOr<DotPlan> MakePlan(const Case& c) {
   }
   return plan;
 }
+
+namespace {
 
 // Below this many multiply-adds per batch, the batches are spread over the
 // pool with one single-threaded product each, instead of running one after
@@ -436,7 +428,7 @@ absl::StatusOr<Results> RunDotGeneral(const Case& c, const Device& device) {
   if (AdapterSupport support = SupportsDotGeneral(c); !support.supported) {
     return absl::InvalidArgumentError(support.reason);
   }
-  absl::StatusOr<DotPlan> plan = MakePlan(c);
+  absl::StatusOr<DotPlan> plan = MakeDotPlan(c);
   HLOCHECK_RETURN_IF_ERROR(plan.status());
   // The type the product is computed in: the result type (the operands
   // widened to it), or for a narrower result the operands' own, rounded (or

@@ -64,6 +64,22 @@ std::unique_ptr<float[]> ComplexRhs(const std::complex<float>* b, int64_t batch,
 std::unique_ptr<double[]> ComplexRhs(const std::complex<double>* b, int64_t batch, int64_t k,
                                      int64_t n, const Device& device);
 
+// dot_general as a batched matrix product: each operand's dimensions in
+// canonical order (batch, free, contracting for lhs; batch, contracting,
+// free for rhs) and the product's sizes.
+struct DotPlan {
+  std::vector<int64_t> lhs_perm;  // lhs dimensions in canonical order
+  std::vector<int64_t> rhs_perm;
+  int64_t batch = 1;
+  int64_t m = 1;
+  int64_t k = 1;
+  int64_t n = 1;
+};
+
+// Checks the dimension numbers the way the spec's constraints do (any
+// mistake would read out of bounds) and derives the plan.
+absl::StatusOr<DotPlan> MakeDotPlan(const Case& c);
+
 // convolution (contraction_convolution.cc).
 AdapterSupport SupportsConvolution(const Case& c);
 absl::StatusOr<Results> RunConvolution(const Case& c, const Device& device);

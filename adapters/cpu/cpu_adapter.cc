@@ -112,6 +112,9 @@ const OpEntry* FindOp(std::string_view name) {
 }
 
 AdapterSupport SupportsCase(const Case& c) {
+  if (HasQuantizedTensor(c)) {
+    if (const OpEntry* quantized = FindQuantizedOp(c.op)) return quantized->supports(c);
+  }
   const OpEntry* op = FindOp(c.op);
   if (op == nullptr) return AdapterSupport::No(absl::StrCat("op ", c.op, " is not implemented"));
   if (!c.operand_structure.empty() || !c.result_structure.empty()) {
@@ -197,7 +200,9 @@ absl::StatusOr<std::vector<Tensor>> CpuAdapter::Run(const Case& c) {
   // The caller asked Supports (adapter.h); asking again would double the
   // cost of the check on every case. Only an unknown op is refused here,
   // since there is no function to call.
-  const OpEntry* op = cpu::FindOp(c.op);
+  const OpEntry* op = nullptr;
+  if (cpu::HasQuantizedTensor(c)) op = cpu::FindQuantizedOp(c.op);
+  if (op == nullptr) op = cpu::FindOp(c.op);
   if (op == nullptr)
     return absl::UnimplementedError(absl::StrCat("op ", c.op, " is not implemented"));
   return op->run(c, pool_->device);

@@ -13,48 +13,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/cpu_internal.h"
+#include "adapters/cpu/quantization_internal.h"
 #include "core/element_value.h"
 #include "core/status_macros.h"
 
 namespace hlocheck::cpu {
 namespace {
 
-// The per-element parameter index of a tensor of `type`: 0 per tensor, the
-// index along the quantization dimension per axis.
-struct AxisWalk {
-  int64_t stride = 1;
-  int64_t size = 1;
-  bool per_axis = false;
-  explicit AxisWalk(const TensorType& type) {
-    const UniformQuantization& q = *type.quantization;
-    if (!q.quantization_dimension) return;
-    per_axis = true;
-    const auto axis = static_cast<size_t>(*q.quantization_dimension);
-    for (size_t d = axis + 1; d < type.shape.size(); ++d) stride *= type.shape[d];
-    size = type.shape[axis];
-  }
-  size_t At(int64_t flat) const {
-    return per_axis ? static_cast<size_t>((flat / stride) % size) : 0;
-  }
-};
-
 // A double rounded once to float type `e`, as a double; float's own
 // conversion for f32 (the common case), core's for the others.
 double ToExpressed(ElementType e, double v) {
   if (e == ElementType::kF32) return static_cast<double>(static_cast<float>(v));
   return RoundedToFloatType(e, v);
-}
-
-// The storage integers of a quantized tensor, widened.
-std::vector<int64_t> WidenedStorage(const Tensor& t) {
-  std::vector<int64_t> values(static_cast<size_t>(t.num_elements()));
-  DispatchElementType(t.element_type(), [&]<ElementType T>() {
-    if constexpr (IsInteger(T)) {
-      auto in = t.values<T>();
-      for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(in[i]);
-    }
-  });
-  return values;
 }
 
 // The expressed-type values of a float or quantized tensor.

@@ -495,6 +495,28 @@ class QuantizeZeroPointSubtractedFault : public FaultyAdapter {
   }
 };
 
+// Quantized add rescaling rhs with lhs's scales (a kernel that assumes its
+// operands share their quantization parameters).
+class QuantizedAddSharedScaleFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    if (c.operands.size() != 2 || !c.operands[0].type().quantization ||
+        !c.operands[1].type().quantization ||
+        c.operands[0].type().quantization->scales.size() !=
+            c.operands[1].type().quantization->scales.size()) {
+      return cpu().Run(c);
+    }
+    Case shared = c;
+    TensorType rhs = c.operands[1].type();
+    rhs.quantization->scales = c.operands[0].type().quantization->scales;
+    shared.operands[1] = Tensor::Reusing(rhs, Tensor(c.operands[1]));
+    return cpu().Run(shared);
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -603,6 +625,10 @@ const std::vector<FaultEntry>& FaultTable() {
         {{"faulty-quantize-zero-point-subtracted", "uniform_quantize",
           "uniform_quantize subtracting the zero point instead of adding it"},
          Make<QuantizeZeroPointSubtractedFault>},
+        {{"faulty-quantized-add-shared-scale", "add",
+          "quantized add rescaling rhs with lhs's scales (an integer kernel that assumes its "
+          "operands share their quantization)"},
+         Make<QuantizedAddSharedScaleFault>},
         {{"faulty-convert-truncate", "convert",
           "float-to-float convert rounding towards zero instead of to nearest even"},
          Make<ConvertTruncateFault>},

@@ -493,8 +493,14 @@ TEST(CpuDataMovementTest, SaysWhatItCannotRun) {
   CpuAdapter& adapter = SharedAdapter();
   TensorType quantized({2}, ET::kSI8);
   quantized.quantization = UniformQuantization{};
-  Case reshape = Unary("reshape", Tensor(quantized), quantized);
-  AdapterSupport support = adapter.Supports(reshape);
+  quantized.quantization->scales = {1.0};
+  quantized.quantization->zero_points = {0};
+  // A quantized reshape moves the storage integers (quantized_ops.cc); a
+  // quantized iota (quantized indices) has no kernel.
+  EXPECT_TRUE(adapter.Supports(Unary("reshape", Tensor(quantized), quantized)).supported);
+  Case quantized_iota = Nary("iota", {}, quantized);
+  quantized_iota.attributes["iota_dimension"] = int64_t{0};
+  AdapterSupport support = adapter.Supports(quantized_iota);
   EXPECT_FALSE(support.supported);
   EXPECT_NE(support.reason.find("quantized"), std::string::npos) << support.reason;
 

@@ -250,7 +250,8 @@ TEST(CpuElementwiseSupportTest, RefusesQuantizedAndForeignTypesWithAReason) {
       Binary("xor", Make<ET::kF32>({1}, {1}), Make<ET::kF32>({1}, {1}), {{1}, ET::kF32}));
   EXPECT_FALSE(xor_f32.supported);
   EXPECT_FALSE(xor_f32.reason.empty());
-  // Quantized operands: no quantized kernels.
+  // Quantized operands: integer kernels for add, multiply, maximum, negate
+  // (quantized_ops.cc), none for divide or sqrt.
   UniformQuantization q;
   q.expressed_type = ET::kF32;
   q.storage_min = -128;
@@ -258,12 +259,16 @@ TEST(CpuElementwiseSupportTest, RefusesQuantizedAndForeignTypesWithAReason) {
   q.scales = {0.5};
   q.zero_points = {0};
   Tensor quantized(TensorType({2}, ET::kSI8, q));
-  for (const char* op : {"add", "multiply", "maximum", "negate"}) {
-    Case c = std::string(op) == "negate" ? Unary(op, quantized, quantized.type())
-                                         : Binary(op, quantized, quantized, quantized.type());
+  for (const char* op : {"add", "multiply", "maximum", "negate", "divide", "sqrt"}) {
+    const bool unary = std::string(op) == "negate" || std::string(op) == "sqrt";
+    Case c = unary ? Unary(op, quantized, quantized.type())
+                   : Binary(op, quantized, quantized, quantized.type());
     AdapterSupport support = adapter.Supports(c);
-    EXPECT_FALSE(support.supported) << op;
-    EXPECT_NE(support.reason.find("quantized"), std::string::npos) << support.reason;
+    const bool has_kernel = std::string(op) != "divide" && std::string(op) != "sqrt";
+    EXPECT_EQ(support.supported, has_kernel) << op << ": " << support.reason;
+    if (!has_kernel) {
+      EXPECT_NE(support.reason.find("quantized"), std::string::npos) << support.reason;
+    }
     // Run is not asked: it may assume Supports passed (adapters/adapter.h).
   }
 }

@@ -172,12 +172,23 @@ TEST(IreeTest, GateOnIreeLlvmCpuPassesExactOps) {
                         {ElementType::kSI32, ElementType::kF64}, 3, &profile);
   EXPECT_EQ(run.groups.size(), 8u);
   for (const GroupResult& g : run.groups) {
-    EXPECT_EQ(g.failed, 0) << g.op << " " << Name(g.type)
-                           << (g.findings.empty() ? "" : ": " + g.findings[0].message);
+    // One finding of record only: iree-compile 3.13 does not compile a
+    // dot_general of real operands into a complex result (finding #44 in
+    // docs/findings/iree-llvm-cpu.md; f64 x f64 -> complex<f64> at this seed).
+    const bool known =
+        g.op == "dot_general" && g.findings.size() == 1 &&
+        g.findings[0].message.find("expected add/mul op in the body") != std::string::npos &&
+        g.findings[0].reproducer.find("complex<") != std::string::npos;
+    if (!known) {
+      EXPECT_EQ(g.failed, 0) << g.op << " " << Name(g.type)
+                             << (g.findings.empty() ? "" : ": " + g.findings[0].message);
+    }
     // iree-compile 3.13 legalizes no dot_general that carries an algorithm;
-    // the spec asks for exactly that error, so those cases are skipped.
+    // the spec asks for exactly that error, so those cases are skipped; and
+    // quantized tensors are not passed to compilers yet (issue 20).
     if (g.skipped > 0) {
-      EXPECT_NE(g.skip_reason.find("declined dot_general's algorithm"), std::string::npos)
+      EXPECT_TRUE(g.skip_reason.find("declined dot_general's algorithm") != std::string::npos ||
+                  g.skip_reason.find("quantized tensors are not passed") != std::string::npos)
           << g.op << ": " << g.skip_reason;
     }
   }

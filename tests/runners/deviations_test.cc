@@ -102,7 +102,9 @@ TEST(DeviationsTest, FlushingIsDeviatingAsDeclaredAndFailsWithoutTheDeclaration)
     EXPECT_EQ(declared.failed, 0) << op;
     EXPECT_GT(declared.deviating, 0) << op << ": the generator draws subnormals";
     EXPECT_GT(declared.excused["flushes"], 0) << op;
-    EXPECT_EQ(declared.passed + declared.deviating, declared.cases) << op;
+    // Quantized cases (one in eight) this backend does not run.
+    EXPECT_EQ(declared.passed + declared.deviating + declared.quantized_skipped, declared.cases)
+        << op;
     // The accuracy column is the backend's accuracy, not the flush's
     // distance (a flushed subnormal is millions of ULP off).
     EXPECT_LE(declared.worst_ulp, declared.allowed_ulp) << op;

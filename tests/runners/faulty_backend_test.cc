@@ -150,6 +150,9 @@ INSTANTIATE_TEST_SUITE_P(
         // One value and a zero point other than 0.
         FaultCase{"faulty-quantize-zero-point-subtracted", "uniform_quantize", ElementType::kF32,
                   1},
+        // Two quantized scalars of different scales (one case in eight of
+        // add's f32 cases is quantized).
+        FaultCase{"faulty-quantized-add-shared-scale", "add", ElementType::kF32, 2},
         // A 2 x 2 triangle and a right-hand side of two or four elements.
         FaultCase{"faulty-triangular-solve-no-transpose", "triangular_solve", ElementType::kF32,
                   8}),
@@ -164,7 +167,7 @@ INSTANTIATE_TEST_SUITE_P(
 // Every fault is listed, and each name creates its backend; an unknown
 // name creates none.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 29u);
+  EXPECT_EQ(Faults().size(), 30u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }

@@ -90,6 +90,13 @@ const GroupResult& Group(const GateRun& run, ElementType type) {
   return run.groups.front();
 }
 
+// Every case of add's f32 group: plain f32, or quantized over f32 (one in
+// eight).
+bool InTheF32Group(const Case& c) {
+  const TensorType& t = c.operands[0].type();
+  return (t.quantization ? t.quantization->expressed_type : t.element_type) == ElementType::kF32;
+}
+
 GateOptions AddOptions(int64_t cases) {
   GateOptions options;
   options.ops = {"add"};
@@ -184,9 +191,7 @@ TEST(GateStagesTest, ABatchThatThrowsIsRedoneCaseByCase) {
 
 TEST(GateStagesTest, ABackendExceptionIsABackendCrashAndTheRunGoesOn) {
   auto adapter = Cpu();
-  adapter->throw_if = [](const Case& c) {
-    return c.operands[0].element_type() == ElementType::kF32;
-  };
+  adapter->throw_if = InTheF32Group;
   Oracle oracle(&TestRegistry());
   Gate gate(&TestRegistry(), &oracle, adapter.get());
   auto run = gate.Run(AddOptions(20));
@@ -211,9 +216,7 @@ TEST(GateStagesTest, ABackendExceptionIsABackendCrashAndTheRunGoesOn) {
 // as not run (skipped, never passed) and the first rejection is the finding.
 TEST(GateStagesTest, AGroupTheBackendRejectsWhollyStopsEarly) {
   auto adapter = Cpu();
-  adapter->reject_if = [](const Case& c) {
-    return c.operands[0].element_type() == ElementType::kF32;
-  };
+  adapter->reject_if = InTheF32Group;
   Oracle oracle(&TestRegistry());
   Gate gate(&TestRegistry(), &oracle, adapter.get());
   GateOptions options = AddOptions(300);
@@ -281,7 +284,7 @@ TEST(GateStagesTest, AGroupWithOneCaseThatRunsIsNotStopped) {
 TEST(GateStagesTest, AnOracleExceptionIsAnOracleErrorAndTheRunGoesOn) {
   auto adapter = Cpu();
   ThrowingOracle oracle(&TestRegistry());
-  oracle.throw_if = [](const Case& c) { return c.operands[0].element_type() == ElementType::kF32; };
+  oracle.throw_if = InTheF32Group;
   Gate gate(&TestRegistry(), &oracle, adapter.get());
   auto run = gate.Run(AddOptions(20));
   ASSERT_TRUE(run.ok()) << run.status();

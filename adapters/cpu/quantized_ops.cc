@@ -1,0 +1,383 @@
+// Ops on quantized tensors on the CPU, the way integer inference kernels
+// (gemmlowp, TFLite, XLA's and IREE's quantized lowerings) compute them:
+// never through float. Each operand's storage minus its zero point is an
+// integer; the ratio of scales that maps it to the result's units is a
+// fixed-point multiplier (31 significant bits and a power of two); terms
+// are summed in wide integers with a block exponent (Scaled: a ratio of
+// scales far from 1 loses nothing), rounded to the nearest integer (ties
+// away from zero), offset by the result's zero point and saturated to its
+// storage range. dot_general accumulates exact integer products (64-bit)
+// before one rescale.
+//
+// The ops that only move elements (transpose, slice, gather, ...) run the
+// adapter's own kernel on the storage integers and give the result the
+// type the case asks for.
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "adapters/cpu/contraction_internal.h"
+#include "adapters/cpu/cpu_internal.h"
+#include "adapters/cpu/quantization_internal.h"
+
+namespace hlocheck::cpu {
+namespace {
+
+using Wide = __int128;
+
+// A positive real multiplier as q * 2^(exponent - 31), q in [2^30, 2^31).
+struct FixedPointMultiplier {
+  int64_t q = 0;
+  int exponent = 0;
+};
+
+FixedPointMultiplier ToFixedPoint(double m) {
+  int exponent = 0;
+  const double fraction = std::frexp(m, &exponent);  // m = fraction * 2^exponent
+  auto q = static_cast<int64_t>(std::llround(std::ldexp(fraction, 31)));
+  if (q == (int64_t{1} << 31)) {
+    q /= 2;
+    ++exponent;
+  }
+  return {q, exponent};
+}
+
+// Rounds x / 2^shift to the nearest integer, ties away from zero.
+Wide RoundingShiftRight(Wide x, int shift) {
+  if (shift <= 0) return x;
+  if (shift >= 120) return 0;
+  const Wide half = Wide{1} << (shift - 1);
+  return x >= 0 ? (x + half) >> shift : -((-x + half) >> shift);
+}
+
+// A value in the result's units as mantissa * 2^exponent: an integer times
+// a fixed-point multiplier keeps every bit (the block exponent takes the
+// multiplier's power of two, however large or small the ratio of scales),
+// and sums are aligned on the larger term with 32 guard bits.
+struct Scaled {
+  Wide mantissa = 0;  // |mantissa| < 2^106
+  int exponent = 0;
+};
+
+constexpr int kGuardBits = 32;
+constexpr Wide kNormalLimit = Wide{1} << 80;
+
+// x * m, |x| < 2^70.
+Scaled Scale(Wide x, FixedPointMultiplier m) { return {x * m.q, m.exponent - 31}; }
+
+Scaled Negate(Scaled v) { return {-v.mantissa, v.exponent}; }
+
+Scaled Sum(Scaled a, Scaled b) {
+  if (a.mantissa == 0) return b;
+  if (b.mantissa == 0) return a;
+  const int exponent = std::max(a.exponent, b.exponent) - kGuardBits;
+  auto align = [&](const Scaled& v) {
+    const int shift = v.exponent - exponent;  // at most kGuardBits
+    return shift >= 0 ? v.mantissa << shift : RoundingShiftRight(v.mantissa, -shift);
+  };
+  Scaled sum{align(a) + align(b), exponent};
+  while (sum.mantissa >= kNormalLimit || sum.mantissa <= -kNormalLimit) {
+    sum.mantissa = RoundingShiftRight(sum.mantissa, 8);
+    sum.exponent += 8;
+  }
+  return sum;
+}
+
+// The sign of a - b (0 where the values agree to the guard bits).
+int Compare(Scaled a, Scaled b) {
+  const Wide d = Sum(a, Negate(b)).mantissa;
+  return d > 0 ? 1 : (d < 0 ? -1 : 0);
+}
+
+// The result's storage integer for a value v: rounded to the nearest
+// integer, offset by the zero point, saturated.
+int64_t ToStorage(Scaled v, int64_t zero_point, const UniformQuantization& q) {
+  Wide n = 0;
+  if (v.exponent >= 0) {
+    const Wide limit = Wide{1} << std::max(0, 100 - std::min(v.exponent, 100));
+    if (v.mantissa >= limit || v.mantissa <= -limit) {
+      n = v.mantissa > 0 ? Wide{1} << 100 : -(Wide{1} << 100);
+    } else {
+      n = v.mantissa << v.exponent;
+    }
+  } else {
+    n = RoundingShiftRight(v.mantissa, -v.exponent);
+  }
+  return static_cast<int64_t>(
+      std::clamp<Wide>(n + zero_point, Wide{q.storage_min}, Wide{q.storage_max}));
+}
+
+void StoreAll(const std::vector<int64_t>& values, Tensor& result) {
+  DispatchElementType(result.element_type(), [&]<ElementType T>() {
+    if constexpr (IsInteger(T)) {
+      auto out = result.values<T>();
+      for (size_t i = 0; i < values.size(); ++i) out[i] = static_cast<ContainerT<T>>(values[i]);
+    }
+  });
+}
+
+// One quantized operand as seen from the result: each element's storage
+// minus its zero point, and the multiplier scale(operand) / scale(result)
+// of each (operand, result) pair of parameter indices.
+struct QuantizedInput {
+  std::vector<int64_t> centred;
+  std::vector<size_t> parameter;  // each element's index into the scales
+  const UniformQuantization* q = nullptr;
+};
+
+QuantizedInput Centred(const Tensor& t) {
+  QuantizedInput in;
+  in.q = &*t.type().quantization;
+  in.centred = WidenedStorage(t);
+  in.parameter.resize(in.centred.size());
+  const AxisWalk walk(t.type());
+  for (size_t i = 0; i < in.centred.size(); ++i) {
+    in.parameter[i] = walk.At(static_cast<int64_t>(i));
+    in.centred[i] -= in.q->zero_points[in.parameter[i]];
+  }
+  return in;
+}
+
+bool IsQuantizedTensor(const TensorType& t) { return t.quantization.has_value(); }
+
+// The element-wise integer kernels: each element of the result from the
+// operands' elements at the same index (or a scalar's one element), every
+// operand quantized, each operand's value taken in the result's units
+// (Scaled) and the result's rounded to its storage.
+enum class Kind { kAdd, kSubtract, kMultiply, kMaximum, kMinimum, kNegate, kAbs, kClamp };
+
+struct ElementwiseKernel {
+  std::string_view op;
+  Kind kind;
+  size_t operands;
+};
+constexpr ElementwiseKernel kElementwise[] = {
+    {"add", Kind::kAdd, 2},           {"subtract", Kind::kSubtract, 2},
+    {"multiply", Kind::kMultiply, 2}, {"maximum", Kind::kMaximum, 2},
+    {"minimum", Kind::kMinimum, 2},   {"negate", Kind::kNegate, 1},
+    {"abs", Kind::kAbs, 1},           {"clamp", Kind::kClamp, 3}};
+
+const ElementwiseKernel* FindElementwise(std::string_view op) {
+  for (const ElementwiseKernel& k : kElementwise) {
+    if (k.op == op) return &k;
+  }
+  return nullptr;
+}
+
+// Storage of at most 16 bits: centred values and their products fit the
+// 64-bit integers and the wide products these kernels use.
+AdapterSupport SupportsStorage(const Case& c) {
+  auto narrow = [](const TensorType& t) { return BitWidth(t.element_type) <= 16; };
+  for (const Tensor& t : c.operands) {
+    if (!IsQuantizedTensor(t.type()) || !narrow(t.type())) {
+      return AdapterSupport::No(c.op +
+                                ": integer kernels take quantized operands of at most "
+                                "16-bit storage");
+    }
+  }
+  for (const TensorType& t : c.result_types) {
+    if (!IsQuantizedTensor(t) || !narrow(t)) {
+      return AdapterSupport::No(c.op +
+                                ": integer kernels give quantized results of at most "
+                                "16-bit storage");
+    }
+  }
+  return AdapterSupport::Yes();
+}
+
+AdapterSupport SupportsElementwise(const Case& c) {
+  const ElementwiseKernel* kernel = FindElementwise(c.op);
+  if (kernel == nullptr) return AdapterSupport::No(c.op + ": no integer kernel");
+  if (c.operands.size() != kernel->operands || c.result_types.size() != 1) {
+    return AdapterSupport::No(c.op + ": unexpected operand count");
+  }
+  const int64_t n = c.result_types[0].num_elements();
+  for (const Tensor& t : c.operands) {
+    if (t.num_elements() != n && t.num_elements() != 1) {
+      return AdapterSupport::No(c.op + ": operands of another shape");
+    }
+  }
+  return SupportsStorage(c);
+}
+
+absl::StatusOr<Results> RunElementwise(const Case& c, const Device&) {
+  if (AdapterSupport s = SupportsElementwise(c); !s.supported) {
+    return absl::InvalidArgumentError(s.reason);
+  }
+  const Kind kind = FindElementwise(c.op)->kind;
+  const TensorType& type = c.result_types[0];
+  const UniformQuantization& out_q = *type.quantization;
+  const AxisWalk out_walk(type);
+  std::vector<QuantizedInput> inputs;
+  for (const Tensor& t : c.operands) inputs.push_back(Centred(t));
+  const auto n = static_cast<size_t>(type.num_elements());
+  std::vector<int64_t> storage(n);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t k = out_walk.At(static_cast<int64_t>(i));
+    const double out_scale = out_q.scales[k];
+    // Operand j's value at i in the result's units.
+    auto value = [&](size_t j) -> Scaled {
+      const QuantizedInput& in = inputs[j];
+      const size_t at = in.centred.size() == 1 ? 0 : i;
+      return Scale(in.centred[at], ToFixedPoint(in.q->scales[in.parameter[at]] / out_scale));
+    };
+    Scaled t;
+    switch (kind) {
+      case Kind::kAdd:
+        t = Sum(value(0), value(1));
+        break;
+      case Kind::kSubtract:
+        t = Sum(value(0), Negate(value(1)));
+        break;
+      case Kind::kMultiply: {
+        // One multiplier for the product: scale(lhs) * scale(rhs) / scale(result).
+        const QuantizedInput& a = inputs[0];
+        const QuantizedInput& b = inputs[1];
+        t = Scale(
+            Wide{a.centred[i]} * b.centred[i],
+            ToFixedPoint(a.q->scales[a.parameter[i]] * b.q->scales[b.parameter[i]] / out_scale));
+        break;
+      }
+      case Kind::kMaximum:
+        t = Compare(value(0), value(1)) >= 0 ? value(0) : value(1);
+        break;
+      case Kind::kMinimum:
+        t = Compare(value(0), value(1)) <= 0 ? value(0) : value(1);
+        break;
+      case Kind::kNegate:
+        t = Negate(value(0));
+        break;
+      case Kind::kAbs:
+        t = value(0).mantissa < 0 ? Negate(value(0)) : value(0);
+        break;
+      case Kind::kClamp: {  // clamp(min, operand, max)
+        const Scaled low = Compare(value(1), value(0)) >= 0 ? value(1) : value(0);
+        t = Compare(low, value(2)) <= 0 ? low : value(2);
+        break;
+      }
+    }
+    storage[i] = ToStorage(t, out_q.zero_points[k], out_q);
+  }
+  Tensor result = NewResult(type);
+  StoreAll(storage, result);
+  return OneResult(std::move(result));
+}
+
+// dot_general: exact integer products of the centred operands accumulated
+// in 64 bits (BatchedMatMul on uint64 wraps, and nothing here comes near
+// 2^63), then one rescale by scale(lhs) * scale(rhs) / scale(result).
+AdapterSupport SupportsQuantizedDotGeneral(const Case& c) {
+  if (c.operands.size() != 2 || c.result_types.size() != 1) {
+    return AdapterSupport::No("dot_general takes two operands and gives one result");
+  }
+  for (const TensorType& t : {c.operands[0].type(), c.operands[1].type(), c.result_types[0]}) {
+    if (t.quantization && t.quantization->quantization_dimension) {
+      return AdapterSupport::No("dot_general: per-axis quantization has no integer kernel here");
+    }
+  }
+  return SupportsStorage(c);
+}
+
+absl::StatusOr<Results> RunQuantizedDotGeneral(const Case& c, const Device& device) {
+  if (AdapterSupport s = SupportsQuantizedDotGeneral(c); !s.supported) {
+    return absl::InvalidArgumentError(s.reason);
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(const DotPlan plan, MakeDotPlan(c));
+  // Each operand centred, then in canonical order as 64-bit patterns.
+  auto canonical = [&](const Tensor& t, const std::vector<int64_t>& perm) {
+    QuantizedInput in = Centred(t);
+    std::vector<uint64_t> bits(in.centred.size());
+    std::vector<uint64_t> ordered(in.centred.size());
+    for (size_t i = 0; i < bits.size(); ++i) bits[i] = static_cast<uint64_t>(in.centred[i]);
+    if (!bits.empty()) {
+      TransposeBytes(bits.data(), t.shape(), perm, sizeof(uint64_t), ordered.data(), device);
+    }
+    return ordered;
+  };
+  const std::vector<uint64_t> a = canonical(c.operands[0], plan.lhs_perm);
+  const std::vector<uint64_t> b = canonical(c.operands[1], plan.rhs_perm);
+  const TensorType& type = c.result_types[0];
+  const auto n = static_cast<size_t>(type.num_elements());
+  std::vector<uint64_t> sums(n);
+  if (n > 0)
+    BatchedMatMul(a.data(), b.data(), sums.data(), plan.batch, plan.m, plan.k, plan.n, device);
+  const UniformQuantization& q = *type.quantization;
+  const FixedPointMultiplier m =
+      ToFixedPoint(c.operands[0].type().quantization->scales[0] *
+                   c.operands[1].type().quantization->scales[0] / q.scales[0]);
+  std::vector<int64_t> storage(n);
+  for (size_t i = 0; i < n; ++i) {
+    storage[i] = ToStorage(Scale(static_cast<int64_t>(sums[i]), m), q.zero_points[0], q);
+  }
+  Tensor result = NewResult(type);
+  StoreAll(storage, result);
+  return OneResult(std::move(result));
+}
+
+// The ops that only move elements: their kernels run on the storage
+// integers, and the results take the quantized types the case asks for.
+constexpr std::string_view kStorageOps[] = {"broadcast_in_dim",
+                                            "concatenate",
+                                            "dynamic_slice",
+                                            "dynamic_update_slice",
+                                            "gather",
+                                            "pad",
+                                            "reshape",
+                                            "reverse",
+                                            "slice",
+                                            "transpose"};
+
+Case OnStorage(const Case& c) {
+  Case s = c;
+  for (Tensor& t : s.operands) {
+    if (IsQuantizedTensor(t.type())) {
+      t = Tensor::Reusing(TensorType(t.shape(), t.element_type()), std::move(t));
+    }
+  }
+  for (TensorType& t : s.result_types) t.quantization.reset();
+  return s;
+}
+
+AdapterSupport SupportsOnStorage(const Case& c) { return SupportsCase(OnStorage(c)); }
+
+absl::StatusOr<Results> RunOnStorage(const Case& c, const Device& device) {
+  const OpEntry* op = FindOp(c.op);
+  if (op == nullptr) return absl::UnimplementedError(c.op + " is not implemented");
+  HLOCHECK_ASSIGN_OR_RETURN(Results results, op->run(OnStorage(c), device));
+  if (results.size() != c.result_types.size()) {
+    return absl::InternalError(c.op + ": another number of results");
+  }
+  for (size_t r = 0; r < results.size(); ++r) {
+    results[r] = Tensor::Reusing(c.result_types[r], std::move(results[r]));
+  }
+  return results;
+}
+
+}  // namespace
+
+bool HasQuantizedTensor(const Case& c) {
+  return std::any_of(c.operands.begin(), c.operands.end(),
+                     [](const Tensor& t) { return IsQuantizedTensor(t.type()); }) ||
+         std::any_of(c.result_types.begin(), c.result_types.end(), IsQuantizedTensor);
+}
+
+const OpEntry* FindQuantizedOp(std::string_view name) {
+  static const std::vector<OpEntry> table = [] {
+    std::vector<OpEntry> ops;
+    for (const ElementwiseKernel& k : kElementwise) {
+      ops.push_back({k.op, k.operands, &SupportsElementwise, &RunElementwise});
+    }
+    ops.push_back({"dot_general", 2, &SupportsQuantizedDotGeneral, &RunQuantizedDotGeneral});
+    for (std::string_view op : kStorageOps) {
+      ops.push_back({op, kVariadic, &SupportsOnStorage, &RunOnStorage});
+    }
+    return ops;
+  }();
+  if (name.starts_with("stablehlo.")) name.remove_prefix(10);
+  for (const OpEntry& entry : table) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+}  // namespace hlocheck::cpu

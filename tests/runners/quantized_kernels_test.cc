@@ -1,0 +1,111 @@
+// The CPU adapter's integer kernels for quantized tensors
+// (adapters/cpu/quantized_ops.cc) against the oracle, on generated cases:
+// every quantized case of the ops it has kernels for passes (that a wrong
+// rescale fails is faulty-quantized-add-shared-scale's part, in
+// faulty_backend_test.cc).
+#include <gtest/gtest.h>
+
+#include "adapters/adapter.h"
+#include "core/literal.h"
+#include "generators/case_generator.h"
+#include "oracle/compare.h"
+#include "oracle/oracle.h"
+#include "tests/support/case_builders.h"
+#include "tests/support/spec_registry.h"
+
+namespace hlocheck {
+namespace {
+
+using ::hlocheck::testing::Literal;
+using ::hlocheck::testing::MakeCase;
+using ::hlocheck::testing::TestRegistry;
+using ::hlocheck::testing::ValueTypeOf;
+
+bool HasQuantizedTensor(const Case& c) {
+  for (const Tensor& t : c.operands) {
+    if (t.type().quantization) return true;
+  }
+  for (const TensorType& t : c.result_types) {
+    if (t.quantization) return true;
+  }
+  return false;
+}
+
+class CpuQuantizedTest : public ::testing::TestWithParam<std::string> {};
+
+// Seeds until 40 quantized cases of the op (one in eight is) ran on the
+// CPU adapter; each must meet the oracle.
+TEST_P(CpuQuantizedTest, GeneratedQuantizedCasesMeetTheOracle) {
+  const spec::OpSpec* op = TestRegistry().Find(GetParam());
+  ASSERT_NE(op, nullptr);
+  Oracle oracle(&TestRegistry());
+  auto cpu = CreateAdapter("cpu", {});
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  GenerationOptions options;
+  int ran = 0;
+  int per_axis = 0;
+  for (uint64_t seed = 1; seed <= 2000 && ran < 40; ++seed) {
+    options.primary_type = seed % 3 == 0 ? ElementType::kBF16 : ElementType::kF32;
+    Case c;
+    try {
+      c = GenerateCase(*op, options, seed, 40).value();
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (!HasQuantizedTensor(c)) continue;
+    const AdapterSupport support = (*cpu)->Supports(c);
+    if (!support.supported) continue;  // e.g. 32-bit storage
+    ++ran;
+    for (const TensorType& t : c.result_types) {
+      per_axis += t.quantization && t.quantization->quantization_dimension ? 1 : 0;
+    }
+    auto expected = oracle.Run(c);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    auto actual = (*cpu)->Run(c);
+    ASSERT_TRUE(actual.ok()) << actual.status();
+    ASSERT_EQ(actual->size(), expected->size());
+    for (size_t r = 0; r < actual->size(); ++r) {
+      const ResultComparison comparison = CompareResult((*expected)[r], (*actual)[r]);
+      std::string inputs;
+      for (const Tensor& t : c.operands) {
+        inputs += "\n  " + t.type().ToString() + " " + PrintDenseAttribute(t);
+      }
+      EXPECT_TRUE(comparison.ok()) << GetParam() << " seed " << seed << ": "
+                                   << (comparison.first_mismatches.empty()
+                                           ? comparison.type_error
+                                           : comparison.first_mismatches[0].allowed + ", got " +
+                                                 comparison.first_mismatches[0].actual)
+                                   << "\n-> " << c.result_types[r].ToString() << inputs;
+    }
+  }
+  EXPECT_GE(ran, 40) << "too few quantized cases of " << GetParam();
+  if (GetParam() == "add") {
+    EXPECT_GT(per_axis, 0) << "add is per-axis quantized too";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(IntegerKernels, CpuQuantizedTest,
+                         ::testing::Values("add", "subtract", "multiply", "maximum", "minimum",
+                                           "negate", "abs", "clamp", "dot_general"));
+
+// A sum halfway between two storage integers: both neighbours are what an
+// integer kernel may give, the adapter rounds ties away from zero.
+TEST(CpuQuantizedKernelTest, AddRoundsTiesAwayFromZero) {
+  auto cpu = CreateAdapter("cpu", {});
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  const TensorType in = ValueTypeOf("tensor<2x!quant.uniform<i8:f32, 0.5:0>>").tensor();
+  const TensorType out = ValueTypeOf("tensor<2x!quant.uniform<i8:f32, 1.0:3>>").tensor();
+  const Case c = MakeCase("add",
+                          {Tensor::Reusing(in, Literal("dense<[2, -2]> : tensor<2xi8>")),
+                           Tensor::Reusing(in, Literal("dense<[3, -3]> : tensor<2xi8>"))},
+                          out);
+  auto actual = (*cpu)->Run(c);
+  ASSERT_TRUE(actual.ok()) << actual.status();
+  // 2.5 -> 3, -2.5 -> -3; plus the zero point 3.
+  const auto storage = actual->at(0).values<ElementType::kSI8>();
+  EXPECT_EQ(storage[0], 6);
+  EXPECT_EQ(storage[1], 0);
+}
+
+}  // namespace
+}  // namespace hlocheck
