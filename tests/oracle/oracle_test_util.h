@@ -28,6 +28,11 @@ inline bool Passes(const std::vector<ResultExpectation>& e, const Tensor& actual
   return comparisons.size() == 1 && comparisons[0].ok();
 }
 
+// Whether `actual` passes the one expectation `e`.
+inline bool Accepts(const ResultExpectation& e, const Tensor& actual) {
+  return CompareResult(e, actual).ok();
+}
+
 // Whether every result passes.
 inline bool AllPass(const std::vector<ResultExpectation>& e, const std::vector<Tensor>& actual) {
   std::vector<ResultComparison> comparisons = CompareResults(e, actual);

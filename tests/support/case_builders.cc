@@ -21,6 +21,10 @@ ValueType ValueTypeOf(const std::string& text) {
   return type.ok() ? *std::move(type) : ValueType();
 }
 
+Tensor QuantizedLiteral(const std::string& type, const std::string& storage) {
+  return Tensor::Reusing(ValueTypeOf(type).tensor(), Literal(storage));
+}
+
 Case MakeCase(std::string op, std::vector<Tensor> operands, TensorType result,
               std::vector<int64_t> operand_segments) {
   Case c;

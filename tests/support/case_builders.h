@@ -27,6 +27,10 @@ Tensor Literal(const std::string& text);
 // `!stablehlo.token`), which must parse.
 ValueType ValueTypeOf(const std::string& text);
 
+// A quantized tensor of `type` (MLIR's spelling) holding the storage
+// integers of `storage` (`dense<...> : tensor<...xi8>`).
+Tensor QuantizedLiteral(const std::string& type, const std::string& storage);
+
 // A case of `op` with one result.
 Case MakeCase(std::string op, std::vector<Tensor> operands, TensorType result,
               std::vector<int64_t> operand_segments = {});
