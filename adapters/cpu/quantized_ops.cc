@@ -55,7 +55,7 @@ Wide RoundingShiftRight(Wide x, int shift) {
 // multiplier's power of two, however large or small the ratio of scales),
 // and sums are aligned on the larger term with 32 guard bits.
 struct Scaled {
-  Wide mantissa = 0;  // |mantissa| < 2^106
+  Wide mantissa = 0;  // < 2^65 from Scale (storage of at most 16 bits), < 2^81 after Sum
   int exponent = 0;
 };
 
@@ -73,7 +73,8 @@ Scaled Sum(Scaled a, Scaled b) {
   const int exponent = std::max(a.exponent, b.exponent) - kGuardBits;
   auto align = [&](const Scaled& v) {
     const int shift = v.exponent - exponent;  // at most kGuardBits
-    return shift >= 0 ? v.mantissa << shift : RoundingShiftRight(v.mantissa, -shift);
+    // A product, not a shift: the mantissa may be negative.
+    return shift >= 0 ? v.mantissa * (Wide{1} << shift) : RoundingShiftRight(v.mantissa, -shift);
   };
   Scaled sum{align(a) + align(b), exponent};
   while (sum.mantissa >= kNormalLimit || sum.mantissa <= -kNormalLimit) {
@@ -97,8 +98,8 @@ int64_t ToStorage(Scaled v, int64_t zero_point, const UniformQuantization& q) {
     const Wide limit = Wide{1} << std::max(0, 100 - std::min(v.exponent, 100));
     if (v.mantissa >= limit || v.mantissa <= -limit) {
       n = v.mantissa > 0 ? Wide{1} << 100 : -(Wide{1} << 100);
-    } else {
-      n = v.mantissa << v.exponent;
+    } else if (v.mantissa != 0) {  // then v.exponent < 100
+      n = v.mantissa * (Wide{1} << v.exponent);
     }
   } else {
     n = RoundingShiftRight(v.mantissa, -v.exponent);

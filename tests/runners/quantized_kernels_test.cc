@@ -88,6 +88,57 @@ INSTANTIATE_TEST_SUITE_P(IntegerKernels, CpuQuantizedTest,
                          ::testing::Values("add", "subtract", "multiply", "maximum", "minimum",
                                            "negate", "abs", "clamp", "dot_general"));
 
+// Every op whose quantized form is dequantize_op_quantize (or compare's,
+// select's) and whose recipe draws quantized types: the oracle computes 20
+// quantized cases of each without an error, and each result's reference
+// lies within its own storage range.
+TEST(QuantizedOracleTest, EveryDequantizeOpQuantizeOpComputesItsCases) {
+  Oracle oracle(&TestRegistry());
+  int ops = 0;
+  for (const spec::OpSpec& spec_of_op : TestRegistry().ops()) {
+    const spec::OpSpec* op = &spec_of_op;
+    const std::string& name = op->name;
+    const spec::QuantizedSemantics s = op->quantized_semantics;
+    if (s != spec::QuantizedSemantics::kDequantizeOpQuantize &&
+        s != spec::QuantizedSemantics::kDequantizeCompare &&
+        s != spec::QuantizedSemantics::kDequantizeSelectQuantize) {
+      continue;
+    }
+    GenerationOptions options;
+    int computed = 0;
+    for (uint64_t seed = 1; seed <= 600 && computed < 20; ++seed) {
+      options.primary_type = seed % 2 == 0 ? ElementType::kBF16 : ElementType::kF32;
+      Case c;
+      try {
+        c = GenerateCase(*op, options, seed, 30).value();
+      } catch (const std::exception&) {
+        continue;  // the op's primary operand takes no float (select's pred)
+      }
+      if (!HasQuantizedTensor(c)) continue;
+      ++computed;
+      auto expected = oracle.Run(c);
+      ASSERT_TRUE(expected.ok()) << name << " seed " << seed << ": " << expected.status();
+      for (const ResultExpectation& e : *expected) {
+        if (e.check != Check::kStorageRange) continue;
+        for (size_t i = 0; i < e.storage_low.size(); ++i) {
+          if (!e.free.empty() && e.free[i] != 0) continue;
+          int64_t reference = 0;
+          DispatchElementType(e.reference.element_type(), [&]<ElementType T>() {
+            if constexpr (IsInteger(T))
+              reference = static_cast<int64_t>(e.reference.values<T>()[i]);
+          });
+          EXPECT_LE(e.storage_low[i], reference) << name << " seed " << seed;
+          EXPECT_LE(reference, e.storage_high[i]) << name << " seed " << seed;
+        }
+      }
+    }
+    if (computed > 0) ++ops;
+  }
+  // Every element-wise op with a quantized recipe, dot_general, the
+  // batch norms, cholesky and triangular_solve.
+  EXPECT_GE(ops, 37);
+}
+
 // A sum halfway between two storage integers: both neighbours are what an
 // integer kernel may give, the adapter rounds ties away from zero.
 TEST(CpuQuantizedKernelTest, AddRoundsTiesAwayFromZero) {
