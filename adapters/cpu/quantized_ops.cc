@@ -6,8 +6,8 @@
 // are summed in wide integers with a block exponent (Scaled: a ratio of
 // scales far from 1 loses nothing), rounded to the nearest integer (ties
 // away from zero), offset by the result's zero point and saturated to its
-// storage range. dot_general accumulates exact integer products (64-bit)
-// before one rescale.
+// storage range. dot_general and convolution accumulate exact integer
+// products (64-bit) before one rescale.
 //
 // The ops that only move elements (transpose, slice, gather, ...) run the
 // adapter's own kernel on the storage integers and give the result the
@@ -315,6 +315,65 @@ absl::StatusOr<Results> RunQuantizedDotGeneral(const Case& c, const Device& devi
   return OneResult(std::move(result));
 }
 
+// convolution: the adapter's own convolution on the centred operands as
+// si64 (exact: 16-bit storage keeps every sum far below 2^63), then one
+// rescale per element by scale(lhs) * scale(rhs) / scale(result), with
+// rhs's and the result's scales per output feature where they are per axis.
+AdapterSupport SupportsQuantizedConvolution(const Case& c) {
+  if (c.operands.size() != 2 || c.result_types.size() != 1) {
+    return AdapterSupport::No("convolution takes two operands and gives one result");
+  }
+  if (c.operands[0].type().quantization->quantization_dimension) {
+    return AdapterSupport::No("convolution: a per-axis lhs has no integer kernel here");
+  }
+  return SupportsStorage(c);
+}
+
+Tensor CentredAsSi64(const Tensor& t) {
+  const QuantizedInput in = Centred(t);
+  Tensor wide(t.shape(), ElementType::kSI64);
+  auto out = wide.values<ElementType::kSI64>();
+  for (size_t i = 0; i < in.centred.size(); ++i) out[i] = in.centred[i];
+  return wide;
+}
+
+absl::StatusOr<Results> RunQuantizedConvolution(const Case& c, const Device& device) {
+  if (AdapterSupport s = SupportsQuantizedConvolution(c); !s.supported) {
+    return absl::InvalidArgumentError(s.reason);
+  }
+  const TensorType& type = c.result_types[0];
+  Case on_integers = c;
+  on_integers.operands = {CentredAsSi64(c.operands[0]), CentredAsSi64(c.operands[1])};
+  on_integers.result_types = {TensorType(type.shape, ElementType::kSI64)};
+  const OpEntry* convolution = FindOp("convolution");
+  if (convolution == nullptr) return absl::InternalError("no convolution kernel");
+  HLOCHECK_ASSIGN_OR_RETURN(Results sums, convolution->run(on_integers, device));
+  HLOCHECK_ASSIGN_OR_RETURN(const int64_t feature_dimension,
+                            IntAttribute(c, "output_feature_dimension"));
+  // Each element's output feature: the index of rhs's and the result's
+  // scales where they are per axis (C32, C33).
+  int64_t stride = 1;
+  for (size_t d = static_cast<size_t>(feature_dimension) + 1; d < type.shape.size(); ++d) {
+    stride *= type.shape[d];
+  }
+  const int64_t features = type.shape.at(static_cast<size_t>(feature_dimension));
+  const UniformQuantization& lhs_q = *c.operands[0].type().quantization;
+  const UniformQuantization& rhs_q = *c.operands[1].type().quantization;
+  const UniformQuantization& q = *type.quantization;
+  const auto sum = sums.at(0).values<ElementType::kSI64>();
+  std::vector<int64_t> storage(sum.size());
+  for (size_t i = 0; i < storage.size(); ++i) {
+    const auto feature = static_cast<size_t>((static_cast<int64_t>(i) / stride) % features);
+    const size_t r = rhs_q.quantization_dimension ? feature : 0;
+    const size_t k = q.quantization_dimension ? feature : 0;
+    const FixedPointMultiplier m = ToFixedPoint(lhs_q.scales[0] * rhs_q.scales[r] / q.scales[k]);
+    storage[i] = ToStorage(Scale(sum[i], m), q.zero_points[k], q);
+  }
+  Tensor result = NewResult(type);
+  StoreAll(storage, result);
+  return OneResult(std::move(result));
+}
+
 // The ops that only move elements: their kernels run on the storage
 // integers, and the results take the quantized types the case asks for.
 constexpr std::string_view kStorageOps[] = {"broadcast_in_dim",
@@ -369,6 +428,7 @@ const OpEntry* FindQuantizedOp(std::string_view name) {
       ops.push_back({k.op, k.operands, &SupportsElementwise, &RunElementwise});
     }
     ops.push_back({"dot_general", 2, &SupportsQuantizedDotGeneral, &RunQuantizedDotGeneral});
+    ops.push_back({"convolution", 2, &SupportsQuantizedConvolution, &RunQuantizedConvolution});
     for (std::string_view op : kStorageOps) {
       ops.push_back({op, kVariadic, &SupportsOnStorage, &RunOnStorage});
     }

@@ -79,14 +79,14 @@ TEST_P(CpuQuantizedTest, GeneratedQuantizedCasesMeetTheOracle) {
     }
   }
   EXPECT_GE(ran, 40) << "too few quantized cases of " << GetParam();
-  if (GetParam() == "add") {
-    EXPECT_GT(per_axis, 0) << "add is per-axis quantized too";
+  if (GetParam() == "add" || GetParam() == "convolution") {
+    EXPECT_GT(per_axis, 0) << GetParam() << " is per-axis quantized too";
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(IntegerKernels, CpuQuantizedTest,
                          ::testing::Values("add", "subtract", "multiply", "maximum", "minimum",
-                                           "negate", "abs", "clamp", "dot_general"));
+                                           "negate", "abs", "clamp", "dot_general", "convolution"));
 
 // Every op whose quantized form is dequantize_op_quantize (or compare's,
 // select's) and whose recipe draws quantized types: the oracle computes 20
