@@ -328,15 +328,6 @@ void UnpackValue(const ValueType& type, const std::string& value, const std::str
   }
 }
 
-}  // namespace
-
-std::string PrintCaseOperation(const spec::SpecRegistry& registry, const spec::OpSpec& spec,
-                               const Case& c) {
-  return CaseOperationText(registry, spec, c);
-}
-
-namespace {
-
 // The checks of a case module, one per result tensor (`tensors` names them).
 std::string CheckLines(const std::vector<CaseCheck>& checks,
                        const std::vector<std::string>& tensors) {

@@ -59,10 +59,6 @@ struct BatchedCase {
 std::string PrintBatchProgram(const spec::SpecRegistry& registry,
                               std::span<const BatchedCase> cases, ProgramInputs inputs);
 
-// The case's op alone, in generic form, its operands named by spec name.
-std::string PrintCaseOperation(const spec::SpecRegistry& registry, const spec::OpSpec& op,
-                               const Case& c);
-
 }  // namespace hlocheck::mlir
 
 #endif  // HLOCHECK_MLIR_WRITER_H_
