@@ -129,20 +129,27 @@ void RegisterQuantizedTypeFunctions(spec::FunctionTable& table) {
     t.quantization = std::move(q);
     return Value(std::move(t));
   });
-  // with_shape(type, shape): the tensor type with another shape and the
-  // same element type (a per-tensor quantization kept as it is): the
-  // result of an op that moves elements. Draws nothing.
+  // with_shape(type, shape[, axis]): the tensor type with another shape and
+  // the same element type (its quantization kept as it is; a per-axis one
+  // along `axis` of the new shape, which must be given): the result of an
+  // op that moves elements. Draws nothing.
   table.Register("with_shape", [](Args args) -> absl::StatusOr<Value> {
-    if (args.size() != 2 || !args[0].is_type() || !args[0].as_type().is_tensor()) {
-      return absl::InvalidArgumentError("with_shape(tensor type, shape)");
+    if (args.size() < 2 || args.size() > 3 || !args[0].is_type() ||
+        !args[0].as_type().is_tensor()) {
+      return absl::InvalidArgumentError("with_shape(tensor type, shape[, axis])");
     }
     auto shape = ShapeOf(args[1], "with_shape");
     if (!shape.ok()) return shape.status();
     ValueType t = args[0].as_type();
-    if (t.quantization && t.quantization->quantization_dimension) {
-      return absl::InvalidArgumentError("with_shape(): a per-axis quantized type");
-    }
     t.shape = *shape;
+    if (t.quantization && t.quantization->quantization_dimension) {
+      if (args.size() != 3 || !args[2].is_int() || args[2].as_int() < 0 ||
+          args[2].as_int() >= static_cast<int64_t>(t.shape.size())) {
+        return absl::InvalidArgumentError(
+            "with_shape(): a per-axis quantized type needs the new shape's axis");
+      }
+      t.quantization->quantization_dimension = args[2].as_int();
+    }
     return Value(std::move(t));
   });
   // gen_rescaled(type[, shape]): a quantized type with the same baseline
