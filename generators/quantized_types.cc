@@ -131,7 +131,8 @@ void RegisterQuantizedTypeFunctions(spec::FunctionTable& table) {
   });
   // with_shape(type, shape[, axis]): the tensor type with another shape and
   // the same element type (its quantization kept as it is; a per-axis one
-  // along `axis` of the new shape, which must be given): the result of an
+  // along `axis` of the new shape, which must be given, its one scale
+  // repeated where a dimension of size 1 became larger): the result of an
   // op that moves elements. Draws nothing.
   table.Register("with_shape", [](Args args) -> absl::StatusOr<Value> {
     if (args.size() < 2 || args.size() > 3 || !args[0].is_type() ||
@@ -149,6 +150,14 @@ void RegisterQuantizedTypeFunctions(spec::FunctionTable& table) {
             "with_shape(): a per-axis quantized type needs the new shape's axis");
       }
       t.quantization->quantization_dimension = args[2].as_int();
+      // One scale for a dimension of size 1 stands for every slice it is
+      // broadcast to (broadcast_in_dim's C6).
+      UniformQuantization& q = *t.quantization;
+      const auto size = static_cast<size_t>(t.shape[static_cast<size_t>(args[2].as_int())]);
+      if (q.scales.size() == 1 && size != 1) {
+        q.scales.assign(size, q.scales[0]);
+        q.zero_points.assign(size, q.zero_points[0]);
+      }
     }
     return Value(std::move(t));
   });

@@ -96,6 +96,11 @@ bool SameQuantizedValues(std::optional<UniformQuantization> a,
   if (a->quantization_dimension.has_value() != b->quantization_dimension.has_value()) return false;
   a->quantization_dimension.reset();
   b->quantization_dimension.reset();
+  // One scale broadcast along a larger dimension (broadcast_in_dim's C6).
+  if (a->scales.size() == 1 && b->scales.size() > 1) {
+    a->scales.assign(b->scales.size(), a->scales[0]);
+    a->zero_points.assign(b->zero_points.size(), a->zero_points[0]);
+  }
   return *a == *b;
 }
 
