@@ -12,12 +12,11 @@
 // multiplier and shift for the rescale), without E's roundings in between:
 // the oracle also runs the op on inputs dequantized exactly (in f64) and
 // allows what rounding that real result, rescaled with a multiplier of 31
-// significant bits, to the nearest integer gives (within kRescale*Error). The storage range of an
-// element is the hull of the two (docs/numerics.md, "Ops on quantized
-// tensors").
+// significant bits, to the nearest integer gives (within kRescale*Error).
+// The storage range of an element is the hull of the two (docs/numerics.md,
+// "Ops on quantized tensors").
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <memory>
 #include <optional>
 
