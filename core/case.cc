@@ -109,6 +109,13 @@ int64_t LeafOffset(const std::vector<ValueType>& values, size_t index) {
   return offset;
 }
 
+bool HasQuantizedTensor(const Case& c) {
+  return std::any_of(c.operands.begin(), c.operands.end(),
+                     [](const Tensor& t) { return t.type().quantization.has_value(); }) ||
+         std::any_of(c.result_types.begin(), c.result_types.end(),
+                     [](const TensorType& t) { return t.quantization.has_value(); });
+}
+
 bool LeavesMatchStructure(const Case& c, std::string* why) {
   auto check = [why](const std::vector<ValueType>& structure, const std::vector<TensorType>& leaves,
                      const char* what) {

@@ -94,6 +94,9 @@ int64_t LeafOffset(const std::vector<ValueType>& values, size_t index);
 // number; on a mismatch, `why` (if not null) says where.
 bool LeavesMatchStructure(const Case& c, std::string* why = nullptr);
 
+// Whether an operand or result tensor of the case is quantized.
+bool HasQuantizedTensor(const Case& c);
+
 }  // namespace hlocheck
 
 #endif  // HLOCHECK_CORE_CASE_H_

@@ -510,18 +510,12 @@ bool CarriesTokens(const spec::OpSpec& op) {
          TransferOf(op.name) != Transfer::kNone;
 }
 
-// The ops whose quantized form the oracle computes (oracle/quantized_ops.cc,
-// by the op's quantized_semantics) take quantized tensors with data: every
-// form but the region ops', whose bodies would compute on quantized scalars.
-bool ComputesOnQuantized(const spec::OpSpec& op) {
-  return op.quantized_semantics != spec::QuantizedSemantics::kNone &&
-         op.quantized_semantics != spec::QuantizedSemantics::kRegions;
-}
-
+// Quantized tensors carry data for the ops whose quantized form the oracle
+// computes (spec::ComputesOnQuantized).
 bool Carried(const spec::OpSpec& op, const ValueType& t) {
   return IsPlainTensor(t) || PassesValuesThrough(op) ||
          (CarriesTokens(op) && t.kind == ValueType::Kind::kToken) ||
-         (ComputesOnQuantized(op) && t.is_tensor());
+         (spec::ComputesOnQuantized(op.quantized_semantics) && t.is_tensor());
 }
 
 // Draws the values of a "data" region body's constants (region_bodies.h).

@@ -98,14 +98,6 @@ bool TakesAnyValue(std::string_view op) {
          op == "uniform_dequantize" || op == "bitcast_convert";
 }
 
-// Whether the oracle computes the op on quantized tensors (Oracle::Compute
-// by its spec's quantized_semantics): every form but the region ops', whose
-// bodies would compute on quantized scalars.
-bool ComputesOnQuantized(const spec::OpSpec& spec) {
-  return spec.quantized_semantics != spec::QuantizedSemantics::kNone &&
-         spec.quantized_semantics != spec::QuantizedSemantics::kRegions;
-}
-
 void AppendLeaves(const RuntimeValue& value, std::vector<Tensor>* leaves) {
   if (value.type.is_tensor()) leaves->push_back(value.tensor);
   for (const RuntimeValue& element : value.elements) AppendLeaves(element, leaves);
@@ -457,7 +449,7 @@ absl::StatusOr<Case> Interpreter::OracleCase(const Operation& op,
   for (const RuntimeValue& operand : operands) {
     if (TakesAnyValue(mnemonic)) break;
     if (!operand.type.is_tensor()) return Unsupported(op.name, "with token or tuple operands");
-    if (operand.type.is_quantized() && !ComputesOnQuantized(*spec)) {
+    if (operand.type.is_quantized() && !spec::ComputesOnQuantized(spec->quantized_semantics)) {
       return Unsupported(op.name, "with quantized operands");
     }
     c.operands.push_back(operand.tensor);
@@ -465,7 +457,7 @@ absl::StatusOr<Case> Interpreter::OracleCase(const Operation& op,
   for (const ValueType& type : op.result_types) {
     if (TakesAnyValue(mnemonic)) break;
     if (!type.is_tensor()) return Unsupported(op.name, "with token or tuple results");
-    if (type.is_quantized() && !ComputesOnQuantized(*spec)) {
+    if (type.is_quantized() && !spec::ComputesOnQuantized(spec->quantized_semantics)) {
       return Unsupported(op.name, "with quantized results");
     }
     c.result_types.push_back(type.tensor());

@@ -89,7 +89,7 @@ absl::StatusOr<std::vector<ResultExpectation>> Oracle::Compute(const Case& c) co
   }
   const spec::OpSpec* op = registry_ != nullptr ? registry_->Find(c.op) : nullptr;
   absl::StatusOr<std::vector<ResultExpectation>> results;
-  if (oracle::HasQuantizedTensor(c)) {
+  if (HasQuantizedTensor(c)) {
     // What the op computes on quantized tensors is its spec's to say.
     const spec::SpecRegistry* registry = registry_;
     if (registry == nullptr) registry = spec::DefaultRegistry().value_or(nullptr);

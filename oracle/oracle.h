@@ -95,8 +95,6 @@ const NotYetImplemented* FindNotYetImplemented(std::string_view op);  // null if
 // that runs the op many times on cases it has had verified (PreparedRegion).
 OpFunction FindOpFunction(std::string_view op);
 
-// Whether an operand or result of the case is a quantized tensor.
-bool HasQuantizedTensor(const Case& c);
 // The op on quantized tensors as its spec's quantized_semantics say
 // (oracle/quantized_ops.cc): `function` computes the op on floats (or, for
 // the ops that move storage or define their own quantized semantics, on

@@ -376,12 +376,6 @@ absl::StatusOr<std::vector<ResultExpectation>> DequantizeOpQuantize(const Case& 
 
 }  // namespace
 
-bool HasQuantizedTensor(const Case& c) {
-  return std::any_of(c.operands.begin(), c.operands.end(),
-                     [](const Tensor& t) { return IsQuantized(t.type()); }) ||
-         std::any_of(c.result_types.begin(), c.result_types.end(), IsQuantized);
-}
-
 absl::StatusOr<std::vector<ResultExpectation>> ComputeQuantized(const Case& c,
                                                                 const spec::OpSpec& op,
                                                                 OpFunction function) {

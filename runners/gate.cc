@@ -322,7 +322,7 @@ void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptio
   Case& c = pending.c;
   CaseOutcome& outcome = pending.outcome;
   std::optional<rc::Shrinkable<Case>>& shrinkable = pending.shrinkable;
-  const bool quantized = oracle::HasQuantizedTensor(c);
+  const bool quantized = HasQuantizedTensor(c);
   group.quantized_cases += quantized;
   switch (outcome.kind) {
     case CaseOutcome::Kind::kPass:

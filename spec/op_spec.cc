@@ -43,6 +43,10 @@ std::string_view QuantizedSemanticsName(QuantizedSemantics semantics) {
   return "none";
 }
 
+bool ComputesOnQuantized(QuantizedSemantics semantics) {
+  return semantics != QuantizedSemantics::kNone && semantics != QuantizedSemantics::kRegions;
+}
+
 int NumericsSpec::AllowedUlp(ElementType type) const {
   auto it = ulp.find(type);
   return it == ulp.end() ? default_ulp : it->second;

@@ -184,6 +184,11 @@ enum class QuantizedSemantics {
   kOwn,      // its own semantics define it (uniform_quantize, iota, is_finite, ...)
 };
 std::string_view QuantizedSemanticsName(QuantizedSemantics semantics);
+// Whether the op's quantized cases are computed today (the oracle's
+// Compute, so also given data by the generator and run by the interpreter):
+// every form but the region ops', whose bodies would compute on quantized
+// scalars.
+bool ComputesOnQuantized(QuantizedSemantics semantics);
 
 struct OpSpec {
   std::string name;      // the StableHLO mnemonic, e.g. "dot_general"

@@ -201,7 +201,7 @@ absl::StatusOr<std::vector<Tensor>> CpuAdapter::Run(const Case& c) {
   // cost of the check on every case. Only an unknown op is refused here,
   // since there is no function to call.
   const OpEntry* op = nullptr;
-  if (cpu::HasQuantizedTensor(c)) op = cpu::FindQuantizedOp(c.op);
+  if (HasQuantizedTensor(c)) op = cpu::FindQuantizedOp(c.op);
   if (op == nullptr) op = cpu::FindOp(c.op);
   if (op == nullptr)
     return absl::UnimplementedError(absl::StrCat("op ", c.op, " is not implemented"));

@@ -63,10 +63,10 @@ const OpEntry* FindOp(std::string_view name);
 AdapterSupport SupportsCase(const Case& c);
 
 // The adapter's kernels for ops on quantized tensors (quantized_ops.cc),
-// which take a case with a quantized operand or result before the op's own
-// entry does: the op's integer kernel, or its kernel on the storage
-// integers for an op that only moves elements; null for any other op.
-bool HasQuantizedTensor(const Case& c);
+// which take a case with a quantized operand or result (HasQuantizedTensor)
+// before the op's own entry does: the op's integer kernel, or its kernel on
+// the storage integers for an op that only moves elements; null for any
+// other op.
 const OpEntry* FindQuantizedOp(std::string_view name);
 
 // The op tables, one per file.

@@ -217,18 +217,23 @@ absl::StatusOr<Results> RunElementwise(const Case& c, const Device&) {
     const size_t k = out_walk.At(static_cast<int64_t>(i));
     const double out_scale = out_q.scales[k];
     // Operand j's value at i in the result's units.
-    auto value = [&](size_t j) -> Scaled {
-      const QuantizedInput& in = inputs[j];
-      const size_t at = in.centred.size() == 1 ? 0 : i;
-      return Scale(in.centred[at], ToFixedPoint(in.q->scales[in.parameter[at]] / out_scale));
-    };
+    // Each operand's value at i in the result's units, once (multiply
+    // rescales the product of the centred values instead).
+    Scaled v[3];
+    if (kind != Kind::kMultiply) {
+      for (size_t j = 0; j < inputs.size(); ++j) {
+        const QuantizedInput& in = inputs[j];
+        const size_t at = in.centred.size() == 1 ? 0 : i;
+        v[j] = Scale(in.centred[at], ToFixedPoint(in.q->scales[in.parameter[at]] / out_scale));
+      }
+    }
     Scaled t;
     switch (kind) {
       case Kind::kAdd:
-        t = Sum(value(0), value(1));
+        t = Sum(v[0], v[1]);
         break;
       case Kind::kSubtract:
-        t = Sum(value(0), Negate(value(1)));
+        t = Sum(v[0], Negate(v[1]));
         break;
       case Kind::kMultiply: {
         // One multiplier for the product: scale(lhs) * scale(rhs) / scale(result).
@@ -240,20 +245,20 @@ absl::StatusOr<Results> RunElementwise(const Case& c, const Device&) {
         break;
       }
       case Kind::kMaximum:
-        t = Compare(value(0), value(1)) >= 0 ? value(0) : value(1);
+        t = Compare(v[0], v[1]) >= 0 ? v[0] : v[1];
         break;
       case Kind::kMinimum:
-        t = Compare(value(0), value(1)) <= 0 ? value(0) : value(1);
+        t = Compare(v[0], v[1]) <= 0 ? v[0] : v[1];
         break;
       case Kind::kNegate:
-        t = Negate(value(0));
+        t = Negate(v[0]);
         break;
       case Kind::kAbs:
-        t = value(0).mantissa < 0 ? Negate(value(0)) : value(0);
+        t = v[0].mantissa < 0 ? Negate(v[0]) : v[0];
         break;
       case Kind::kClamp: {  // clamp(min, operand, max)
-        const Scaled low = Compare(value(1), value(0)) >= 0 ? value(1) : value(0);
-        t = Compare(low, value(2)) <= 0 ? low : value(2);
+        const Scaled low = Compare(v[1], v[0]) >= 0 ? v[1] : v[0];
+        t = Compare(low, v[2]) <= 0 ? low : v[2];
         break;
       }
     }
@@ -414,12 +419,6 @@ absl::StatusOr<Results> RunOnStorage(const Case& c, const Device& device) {
 }
 
 }  // namespace
-
-bool HasQuantizedTensor(const Case& c) {
-  return std::any_of(c.operands.begin(), c.operands.end(),
-                     [](const Tensor& t) { return IsQuantizedTensor(t.type()); }) ||
-         std::any_of(c.result_types.begin(), c.result_types.end(), IsQuantizedTensor);
-}
 
 const OpEntry* FindQuantizedOp(std::string_view name) {
   static const std::vector<OpEntry> table = [] {

@@ -21,16 +21,6 @@ using ::hlocheck::testing::MakeCase;
 using ::hlocheck::testing::TestRegistry;
 using ::hlocheck::testing::ValueTypeOf;
 
-bool HasQuantizedTensor(const Case& c) {
-  for (const Tensor& t : c.operands) {
-    if (t.type().quantization) return true;
-  }
-  for (const TensorType& t : c.result_types) {
-    if (t.quantization) return true;
-  }
-  return false;
-}
-
 class CpuQuantizedTest : public ::testing::TestWithParam<std::string> {};
 
 // Seeds until 40 quantized cases of the op (one in eight is) ran on the
