@@ -286,7 +286,14 @@ void BuildValue(const ValueType& type, const std::string& name, const std::vecto
   switch (type.kind) {
     case ValueType::Kind::kTensor: {
       const Tensor& leaf = leaves.at((*next_leaf)++);
-      if (arguments != nullptr) {
+      if (arguments != nullptr && leaf.type().quantization) {
+        // A compiler's runtime takes the storage integers; the quantized
+        // value is their bitcast (spec: bitcast_convert on quantized types).
+        const std::string storage = Storage(leaf).type().ToString();
+        arguments->push_back(name + "_storage: " + storage);
+        *text += "  " + name + " = stablehlo.bitcast_convert " + name + "_storage : (" + storage +
+                 ") -> " + leaf.type().ToString() + "\n";
+      } else if (arguments != nullptr) {
         arguments->push_back(name + ": " + leaf.type().ToString());
       } else if (leaf.type().quantization) {
         *text += "  " + name +
@@ -593,7 +600,20 @@ CaseFunction BuildCaseFunction(const spec::SpecRegistry& registry, const spec::O
     UnpackValue(results[i], value, results.size() == 1 ? "%result" : "%result_" + std::to_string(i),
                 &tensors, &body);
   }
-  for (const TensorType& type : c.result_types) function.result_types.push_back(type.ToString());
+  // A quantized result leaves as its storage integers.
+  for (size_t i = 0; i < c.result_types.size() && i < tensors.size(); ++i) {
+    const TensorType& type = c.result_types[i];
+    if (!type.quantization) {
+      function.result_types.push_back(type.ToString());
+      continue;
+    }
+    const std::string storage = TensorType(type.shape, type.element_type).ToString();
+    const std::string name = "%result_storage_" + std::to_string(i);
+    body += "  " + name + " = stablehlo.bitcast_convert " + tensors[i] + " : (" + type.ToString() +
+            ") -> " + storage + "\n";
+    tensors[i] = name;
+    function.result_types.push_back(storage);
+  }
   body += "  func.return " + absl::StrJoin(tensors, ", ") +
           (tensors.empty() ? "" : " : " + absl::StrJoin(function.result_types, ", ")) + "\n";
   return function;

@@ -43,7 +43,9 @@ std::string PrintCaseModule(const spec::SpecRegistry& registry, const spec::OpSp
 // c.operands) or builds them as constants (kConstants: compilers fold
 // these, a code path of its own), applies the op and returns the tensors of
 // its results in the order of c.result_types. Tuples and tokens are built
-// and taken apart inside @main, so a backend sees plain tensors only.
+// and taken apart inside @main, and quantized tensors cross its boundary as
+// their storage integers (bitcast_convert inside), so a backend sees plain
+// tensors only.
 enum class ProgramInputs { kArguments, kConstants };
 std::string PrintCaseProgram(const spec::SpecRegistry& registry, const spec::OpSpec& op,
                              const Case& c, ProgramInputs inputs);

@@ -27,7 +27,8 @@ double ToExpressed(ElementType e, double v) {
   return RoundedToFloatType(e, v);
 }
 
-// The expressed-type values of a float or quantized tensor.
+}  // namespace
+
 std::vector<double> Expressed(const Tensor& t) {
   const auto n = static_cast<size_t>(t.num_elements());
   std::vector<double> values(n);
@@ -51,33 +52,12 @@ std::vector<double> Expressed(const Tensor& t) {
   return values;
 }
 
-AdapterSupport SupportsQuantization(const Case& c) {
-  if (c.operands.size() != 1 || c.result_types.size() != 1) {
-    return AdapterSupport::No(c.op + " takes one operand and gives one result");
-  }
-  const bool quantize = c.op == "uniform_quantize";
-  const TensorType& result = c.result_types[0];
-  if (quantize != result.quantization.has_value()) {
-    return AdapterSupport::No(c.op + (quantize ? " needs a quantized result" : " gives a float"));
-  }
-  if (!quantize && !c.operands[0].type().quantization) {
-    return AdapterSupport::No("uniform_dequantize needs a quantized operand");
-  }
-  return AdapterSupport::Yes();
-}
-
-// uniform_quantize: round_half_even(x / scale), the quotient rounded to the
-// expressed type, plus the zero point in wide integers, saturated to the
-// storage range (seed 002's order of steps, with its overflows saturated);
-// a quantized operand is dequantized first.
-absl::StatusOr<Results> RunUniformQuantize(const Case& c, const Device&) {
-  if (AdapterSupport s = SupportsQuantization(c); !s.supported) {
-    return absl::InvalidArgumentError(s.reason);
-  }
-  const TensorType& type = c.result_types[0];
+// round_half_even(x / scale), the quotient rounded to the expressed type,
+// plus the zero point in wide integers, saturated to the storage range
+// (seed 002's order of steps, with its overflows saturated).
+Tensor QuantizedFromExpressed(const std::vector<double>& x, const TensorType& type) {
   const UniformQuantization& q = *type.quantization;
   const ElementType e = q.expressed_type;
-  const std::vector<double> x = Expressed(c.operands[0]);
   Tensor result = NewResult(type);
   const AxisWalk walk(type);
   // Far beyond any storage range, and exact in int64.
@@ -97,18 +77,10 @@ absl::StatusOr<Results> RunUniformQuantize(const Case& c, const Device&) {
       }
     }
   });
-  Results results;
-  results.push_back(std::move(result));
-  return results;
+  return result;
 }
 
-// uniform_dequantize: (storage - zero_point) * scale, in the expressed type.
-absl::StatusOr<Results> RunUniformDequantize(const Case& c, const Device&) {
-  if (AdapterSupport s = SupportsQuantization(c); !s.supported) {
-    return absl::InvalidArgumentError(s.reason);
-  }
-  const TensorType& type = c.result_types[0];
-  const std::vector<double> x = Expressed(c.operands[0]);
+Tensor FloatFromExpressed(const std::vector<double>& x, const TensorType& type) {
   Tensor result = NewResult(type);
   DispatchElementType(type.element_type, [&]<ElementType T>() {
     if constexpr (IsFloat(T)) {
@@ -116,9 +88,41 @@ absl::StatusOr<Results> RunUniformDequantize(const Case& c, const Device&) {
       for (size_t i = 0; i < x.size(); ++i) ConvertElement(ElementType::kF64, &x[i], T, &out[i]);
     }
   });
-  Results results;
-  results.push_back(std::move(result));
-  return results;
+  return result;
+}
+
+namespace {
+
+AdapterSupport SupportsQuantization(const Case& c) {
+  if (c.operands.size() != 1 || c.result_types.size() != 1) {
+    return AdapterSupport::No(c.op + " takes one operand and gives one result");
+  }
+  const bool quantize = c.op == "uniform_quantize";
+  const TensorType& result = c.result_types[0];
+  if (quantize != result.quantization.has_value()) {
+    return AdapterSupport::No(c.op + (quantize ? " needs a quantized result" : " gives a float"));
+  }
+  if (!quantize && !c.operands[0].type().quantization) {
+    return AdapterSupport::No("uniform_dequantize needs a quantized operand");
+  }
+  return AdapterSupport::Yes();
+}
+
+// uniform_quantize: QuantizedFromExpressed; a quantized operand is
+// dequantized first.
+absl::StatusOr<Results> RunUniformQuantize(const Case& c, const Device&) {
+  if (AdapterSupport s = SupportsQuantization(c); !s.supported) {
+    return absl::InvalidArgumentError(s.reason);
+  }
+  return OneResult(QuantizedFromExpressed(Expressed(c.operands[0]), c.result_types[0]));
+}
+
+// uniform_dequantize: (storage - zero_point) * scale, in the expressed type.
+absl::StatusOr<Results> RunUniformDequantize(const Case& c, const Device&) {
+  if (AdapterSupport s = SupportsQuantization(c); !s.supported) {
+    return absl::InvalidArgumentError(s.reason);
+  }
+  return OneResult(FloatFromExpressed(Expressed(c.operands[0]), c.result_types[0]));
 }
 
 }  // namespace

@@ -43,6 +43,15 @@ inline std::vector<int64_t> WidenedStorage(const Tensor& t) {
   return values;
 }
 
+// The values of a float tensor, or of a quantized tensor dequantized, in
+// its expressed type (as doubles). (quantization.cc)
+std::vector<double> Expressed(const Tensor& t);
+
+// quantize: `x` (values of the expressed type) as a tensor of quantized
+// `type`; and `x` as a tensor of float `type`. (quantization.cc)
+Tensor QuantizedFromExpressed(const std::vector<double>& x, const TensorType& type);
+Tensor FloatFromExpressed(const std::vector<double>& x, const TensorType& type);
+
 }  // namespace hlocheck::cpu
 
 #endif  // HLOCHECK_ADAPTERS_CPU_QUANTIZATION_INTERNAL_H_

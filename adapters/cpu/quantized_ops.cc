@@ -12,6 +12,15 @@
 // The ops that only move elements (transpose, slice, gather, ...) run the
 // adapter's own kernel on the storage integers and give the result the
 // type the case asks for.
+//
+// The other ops on quantized tensors (the transcendentals, divide, compare,
+// select, the batch norms, cholesky, ...) have no integer kernel here, as in
+// the production lowerings: StableHLO's stablehlo-legalize-quantized-op-to-qdq
+// pass rewrites them to uniform_dequantize, the float op and
+// uniform_quantize, and so does this adapter — its own quantize/dequantize
+// steps (quantization.cc) around its own float kernel in the expressed type.
+// The ops with integer kernels take that path too where the kernel does
+// not apply (storage wider than 16 bits, per-axis or hybrid dot_general).
 #include <algorithm>
 #include <cmath>
 
@@ -379,18 +388,15 @@ absl::StatusOr<Results> RunQuantizedConvolution(const Case& c, const Device& dev
   return OneResult(std::move(result));
 }
 
-// The ops that only move elements: their kernels run on the storage
-// integers, and the results take the quantized types the case asks for.
-constexpr std::string_view kStorageOps[] = {"broadcast_in_dim",
-                                            "concatenate",
-                                            "dynamic_slice",
-                                            "dynamic_update_slice",
-                                            "gather",
-                                            "pad",
-                                            "reshape",
-                                            "reverse",
-                                            "slice",
-                                            "transpose"};
+// The ops that only move elements, and bitcast_convert (the storage's
+// bits): their kernels run on the storage integers, and the results take
+// the quantized types the case asks for.
+constexpr std::string_view kStorageOps[] = {"bitcast_convert", "broadcast_in_dim",
+                                            "concatenate",     "constant",
+                                            "dynamic_slice",   "dynamic_update_slice",
+                                            "gather",          "pad",
+                                            "reshape",         "reverse",
+                                            "slice",           "transpose"};
 
 Case OnStorage(const Case& c) {
   Case s = c;
@@ -400,6 +406,12 @@ Case OnStorage(const Case& c) {
     }
   }
   for (TensorType& t : s.result_types) t.quantization.reset();
+  // constant's value.
+  for (auto& [name, attribute] : s.attributes) {
+    if (Tensor* t = std::get_if<Tensor>(&attribute); t != nullptr && t->type().quantization) {
+      *t = Tensor::Reusing(TensorType(t->shape(), t->element_type()), std::move(*t));
+    }
+  }
   return s;
 }
 
@@ -418,19 +430,131 @@ absl::StatusOr<Results> RunOnStorage(const Case& c, const Device& device) {
   return results;
 }
 
+// The ops run as dequantize, the float op in the expressed type, quantize.
+constexpr std::string_view kThroughExpressedOps[] = {"atan2",
+                                                     "batch_norm_grad",
+                                                     "batch_norm_inference",
+                                                     "batch_norm_training",
+                                                     "cbrt",
+                                                     "ceil",
+                                                     "cholesky",
+                                                     "compare",
+                                                     "cosine",
+                                                     "divide",
+                                                     "exponential",
+                                                     "exponential_minus_one",
+                                                     "floor",
+                                                     "iota",
+                                                     "log",
+                                                     "log_plus_one",
+                                                     "logistic",
+                                                     "power",
+                                                     "reduce_precision",
+                                                     "remainder",
+                                                     "round_nearest_afz",
+                                                     "round_nearest_even",
+                                                     "rsqrt",
+                                                     "select",
+                                                     "sign",
+                                                     "sine",
+                                                     "sqrt",
+                                                     "tan",
+                                                     "tanh",
+                                                     "triangular_solve"};
+
+// The case with its quantized operands dequantized and its quantized
+// results of their expressed types.
+Case InExpressedType(const Case& c) {
+  Case f = c;
+  for (Tensor& t : f.operands) {
+    if (const auto& q = t.type().quantization) {
+      t = FloatFromExpressed(Expressed(t), TensorType(t.shape(), q->expressed_type));
+    }
+  }
+  for (TensorType& t : f.result_types) {
+    if (t.quantization) t = TensorType(t.shape, t.quantization->expressed_type);
+  }
+  return f;
+}
+
+AdapterSupport SupportsThroughExpressed(const Case& c) { return SupportsCase(InExpressedType(c)); }
+
+absl::StatusOr<Results> RunThroughExpressed(const Case& c, const Device& device) {
+  const OpEntry* op = FindOp(c.op);
+  if (op == nullptr) return absl::UnimplementedError(c.op + " is not implemented");
+  HLOCHECK_ASSIGN_OR_RETURN(Results results, op->run(InExpressedType(c), device));
+  if (results.size() != c.result_types.size()) {
+    return absl::InternalError(c.op + ": another number of results");
+  }
+  for (size_t r = 0; r < results.size(); ++r) {
+    if (c.result_types[r].quantization) {
+      results[r] = QuantizedFromExpressed(Expressed(results[r]), c.result_types[r]);
+    }
+  }
+  return results;
+}
+
+// is_finite of a quantized tensor: true (every storage integer stands for
+// a finite value), whatever its dequantized value would round to.
+AdapterSupport SupportsQuantizedIsFinite(const Case& c) {
+  if (c.operands.size() != 1 || c.result_types.size() != 1 ||
+      c.result_types[0].element_type != ElementType::kI1) {
+    return AdapterSupport::No("is_finite: needs one operand and an i1 result");
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunQuantizedIsFinite(const Case& c, const Device&) {
+  if (AdapterSupport s = SupportsQuantizedIsFinite(c); !s.supported) {
+    return absl::InvalidArgumentError(s.reason);
+  }
+  Tensor result = NewResult(c.result_types[0]);
+  auto out = result.values<ElementType::kI1>();
+  std::fill(out.begin(), out.end(), 1);
+  return OneResult(std::move(result));
+}
+
+// An op with an integer kernel: the kernel where it takes the case, else
+// (storage wider than 16 bits, a per-axis lhs or dot_general, a hybrid
+// dot_general of a float lhs) the path through the expressed type.
+template <AdapterSupport (*kKernelSupports)(const Case&),
+          absl::StatusOr<Results> (*kKernelRun)(const Case&, const Device&)>
+AdapterSupport SupportsKernelOrExpressed(const Case& c) {
+  if (kKernelSupports(c).supported) return AdapterSupport::Yes();
+  return SupportsThroughExpressed(c);
+}
+
+template <AdapterSupport (*kKernelSupports)(const Case&),
+          absl::StatusOr<Results> (*kKernelRun)(const Case&, const Device&)>
+absl::StatusOr<Results> RunKernelOrExpressed(const Case& c, const Device& device) {
+  if (kKernelSupports(c).supported) return kKernelRun(c, device);
+  return RunThroughExpressed(c, device);
+}
+
 }  // namespace
 
 const OpEntry* FindQuantizedOp(std::string_view name) {
   static const std::vector<OpEntry> table = [] {
     std::vector<OpEntry> ops;
     for (const ElementwiseKernel& k : kElementwise) {
-      ops.push_back({k.op, k.operands, &SupportsElementwise, &RunElementwise});
+      ops.push_back({k.op, k.operands,
+                     &SupportsKernelOrExpressed<SupportsElementwise, RunElementwise>,
+                     &RunKernelOrExpressed<SupportsElementwise, RunElementwise>});
     }
-    ops.push_back({"dot_general", 2, &SupportsQuantizedDotGeneral, &RunQuantizedDotGeneral});
-    ops.push_back({"convolution", 2, &SupportsQuantizedConvolution, &RunQuantizedConvolution});
+    ops.push_back({"dot_general", 2,
+                   &SupportsKernelOrExpressed<SupportsQuantizedDotGeneral, RunQuantizedDotGeneral>,
+                   &RunKernelOrExpressed<SupportsQuantizedDotGeneral, RunQuantizedDotGeneral>});
+    ops.push_back(
+        {"convolution", 2,
+         &SupportsKernelOrExpressed<SupportsQuantizedConvolution, RunQuantizedConvolution>,
+         &RunKernelOrExpressed<SupportsQuantizedConvolution, RunQuantizedConvolution>});
     for (std::string_view op : kStorageOps) {
       ops.push_back({op, kVariadic, &SupportsOnStorage, &RunOnStorage});
     }
+    for (std::string_view op : kThroughExpressedOps) {
+      ops.push_back({op, kVariadic, &SupportsThroughExpressed, &RunThroughExpressed});
+    }
+    ops.push_back({"is_finite", 1, &SupportsQuantizedIsFinite, &RunQuantizedIsFinite});
     return ops;
   }();
   if (name.starts_with("stablehlo.")) name.remove_prefix(10);

@@ -62,9 +62,6 @@ AdapterSupport ProgramAdapter::Supports(const Case& c) const {
   // `at_boundary`: the tensor is an argument or a result of @main (inputs
   // folded in as constants are not).
   auto check = [&](const TensorType& type, bool at_boundary) -> std::string {
-    if (type.quantization) {
-      return "quantized tensors are not passed to compilers yet (the quantization issue)";
-    }
     if (!transferable_(type.element_type)) {
       return absl::StrCat("the backend cannot take or return ",
                           std::string(Name(type.element_type)), " tensors");
@@ -103,11 +100,49 @@ absl::StatusOr<std::vector<Tensor>> ProgramAdapter::Run(const Case& c) {
   return RunModule(c, *module);
 }
 
+namespace {
+
+// What crosses @main's boundary (mlir/writer.h): a quantized tensor as its
+// storage integers.
+TensorType AtBoundary(const TensorType& type) {
+  return type.quantization ? TensorType(type.shape, type.element_type) : type;
+}
+
+// The case's inputs (`inputs` when none is quantized, else `storage`
+// filled with copies at the boundary's types) and result types at the
+// boundary.
+std::span<const Tensor> InputsAtBoundary(std::span<const Tensor> inputs,
+                                         std::vector<Tensor>& storage) {
+  bool quantized = false;
+  for (const Tensor& t : inputs) quantized |= t.type().quantization.has_value();
+  if (!quantized) return inputs;
+  for (const Tensor& t : inputs)
+    storage.push_back(Tensor::Reusing(AtBoundary(t.type()), Tensor(t)));
+  return storage;
+}
+
+// The backend's results given the types the case asks for.
+absl::StatusOr<std::vector<Tensor>> ResultsOfTypes(absl::StatusOr<std::vector<Tensor>> results,
+                                                   std::span<const TensorType> types) {
+  if (!results.ok() || results->size() != types.size()) return results;
+  for (size_t r = 0; r < types.size(); ++r) {
+    if (types[r].quantization && (*results)[r].type() == AtBoundary(types[r])) {
+      (*results)[r] = Tensor::Reusing(types[r], std::move((*results)[r]));
+    }
+  }
+  return results;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<Tensor>> ProgramAdapter::RunModule(const Case& c,
                                                               const std::string& module) {
+  std::vector<Tensor> storage;
   std::span<const Tensor> inputs;
-  if (!inputs_as_constants_) inputs = c.operands;
-  return backend_->Run(module, inputs, c.result_types);
+  if (!inputs_as_constants_) inputs = InputsAtBoundary(c.operands, storage);
+  std::vector<TensorType> result_types;
+  for (const TensorType& t : c.result_types) result_types.push_back(AtBoundary(t));
+  return ResultsOfTypes(backend_->Run(module, inputs, result_types), c.result_types);
 }
 
 bool ProgramAdapter::SeenBefore(const std::string& module) {
@@ -162,13 +197,20 @@ absl::Status ProgramAdapter::TryTogether(std::span<const Case* const> cases,
   for (size_t k : which) {
     const Case* c = cases[k];
     program.push_back({registry_.Find(c->op), c});
-    if (!inputs_as_constants_) inputs.insert(inputs.end(), c->operands.begin(), c->operands.end());
+    if (!inputs_as_constants_) {
+      for (const Tensor& t : c->operands) {
+        inputs.push_back(Tensor::Reusing(AtBoundary(t.type()), Tensor(t)));
+      }
+    }
     result_types.insert(result_types.end(), c->result_types.begin(), c->result_types.end());
   }
   module = mlir::PrintBatchProgram(
       registry_, program,
       inputs_as_constants_ ? mlir::ProgramInputs::kConstants : mlir::ProgramInputs::kArguments);
-  absl::StatusOr<std::vector<Tensor>> all = backend_->Run(module, inputs, result_types);
+  std::vector<TensorType> boundary_types;
+  for (const TensorType& t : result_types) boundary_types.push_back(AtBoundary(t));
+  absl::StatusOr<std::vector<Tensor>> all =
+      ResultsOfTypes(backend_->Run(module, inputs, boundary_types), result_types);
   if (!all.ok()) return all.status();
   if (all->size() != result_types.size()) {
     return absl::InternalError(

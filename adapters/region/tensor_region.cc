@@ -63,7 +63,7 @@ absl::StatusOr<TensorRegion> TensorRegion::Create(const Region& region,
       return invalid("argument ", i, " is ", block.argument_types[i].ToString(), ", not ",
                      arguments[i].ToString());
     }
-    if (arguments[i].kind == ValueType::Kind::kTuple || arguments[i].quantization) {
+    if (arguments[i].kind == ValueType::Kind::kTuple) {
       return unsupported("a ", arguments[i].ToString(), " argument (tensors and tokens only)");
     }
     if (!define(block.arguments[i], placeholder(arguments[i]))) {
@@ -80,18 +80,26 @@ absl::StatusOr<TensorRegion> TensorRegion::Create(const Region& region,
                      " result types");
     }
     for (const ValueType& type : op.result_types) {
-      if (type.kind == ValueType::Kind::kTuple || type.quantization) {
+      if (type.kind == ValueType::Kind::kTuple) {
         return unsupported(op.name, " with a ", type.ToString(), " result");
       }
     }
     if (op.name == "stablehlo.constant") {
       auto value = op.attributes.find("value");
       if (value == op.attributes.end() || !std::holds_alternative<Tensor>(value->second) ||
-          op.results.size() != 1 || !op.result_types[0].is_tensor() ||
-          std::get<Tensor>(value->second).type() != op.result_types[0].tensor()) {
+          op.results.size() != 1 || !op.result_types[0].is_tensor()) {
         return invalid("a stablehlo.constant without a dense value of its result type");
       }
-      if (!define(op.results[0], Value{op.result_types[0], std::get<Tensor>(value->second)})) {
+      // A quantized constant's value holds its storage integers.
+      const TensorType result = op.result_types[0].tensor();
+      Tensor constant = std::get<Tensor>(value->second);
+      if (result.quantization && constant.type() == TensorType(result.shape, result.element_type)) {
+        constant = Tensor::Reusing(result, std::move(constant));
+      }
+      if (constant.type() != result) {
+        return invalid("a stablehlo.constant without a dense value of its result type");
+      }
+      if (!define(op.results[0], Value{op.result_types[0], std::move(constant)})) {
         return invalid("%", op.results[0], " is defined twice");
       }
       continue;

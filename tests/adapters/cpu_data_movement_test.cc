@@ -495,14 +495,15 @@ TEST(CpuDataMovementTest, SaysWhatItCannotRun) {
   quantized.quantization = UniformQuantization{};
   quantized.quantization->scales = {1.0};
   quantized.quantization->zero_points = {0};
-  // A quantized reshape moves the storage integers (quantized_ops.cc); a
-  // quantized iota (quantized indices) has no kernel.
+  // A quantized reshape or constant moves the storage integers
+  // (quantized_ops.cc), a quantized iota quantizes its indices.
   EXPECT_TRUE(adapter.Supports(Unary("reshape", Tensor(quantized), quantized)).supported);
   Case quantized_iota = Nary("iota", {}, quantized);
   quantized_iota.attributes["iota_dimension"] = int64_t{0};
-  AdapterSupport support = adapter.Supports(quantized_iota);
-  EXPECT_FALSE(support.supported);
-  EXPECT_NE(support.reason.find("quantized"), std::string::npos) << support.reason;
+  EXPECT_TRUE(adapter.Supports(quantized_iota).supported);
+  Case quantized_constant = Nary("constant", {}, quantized);
+  quantized_constant.attributes["value"] = Tensor(quantized);
+  EXPECT_TRUE(adapter.Supports(quantized_constant).supported);
 
   Case barrier = Nary("optimization_barrier", {Tensor({2}, ET::kF32)}, {{2}, ET::kF32});
   barrier.result_types.push_back({{2}, ET::kF32});

@@ -251,7 +251,8 @@ TEST(CpuElementwiseSupportTest, RefusesQuantizedAndForeignTypesWithAReason) {
   EXPECT_FALSE(xor_f32.supported);
   EXPECT_FALSE(xor_f32.reason.empty());
   // Quantized operands: integer kernels for add, multiply, maximum, negate
-  // (quantized_ops.cc), none for divide or sqrt.
+  // (quantized_ops.cc), divide and sqrt through their expressed type; none
+  // for map (a region op).
   UniformQuantization q;
   q.expressed_type = ET::kF32;
   q.storage_min = -128;
@@ -259,12 +260,12 @@ TEST(CpuElementwiseSupportTest, RefusesQuantizedAndForeignTypesWithAReason) {
   q.scales = {0.5};
   q.zero_points = {0};
   Tensor quantized(TensorType({2}, ET::kSI8, q));
-  for (const char* op : {"add", "multiply", "maximum", "negate", "divide", "sqrt"}) {
+  for (const char* op : {"add", "multiply", "maximum", "negate", "divide", "sqrt", "map"}) {
     const bool unary = std::string(op) == "negate" || std::string(op) == "sqrt";
     Case c = unary ? Unary(op, quantized, quantized.type())
                    : Binary(op, quantized, quantized, quantized.type());
     AdapterSupport support = adapter.Supports(c);
-    const bool has_kernel = std::string(op) != "divide" && std::string(op) != "sqrt";
+    const bool has_kernel = std::string(op) != "map";
     EXPECT_EQ(support.supported, has_kernel) << op << ": " << support.reason;
     if (!has_kernel) {
       EXPECT_NE(support.reason.find("quantized"), std::string::npos) << support.reason;

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "adapters/adapter.h"
+#include "adapters/program/cpu_program_backend.h"
 #include "adapters/program/program_adapter.h"
 #include "generators/case_generator.h"
 #include "tests/support/spec_registry.h"
@@ -322,6 +324,55 @@ TEST(ProgramAdapterTest, SubByteTensorsOfPartBytesAreNotRunnableWhereDeclared) {
                               convert(ElementType::kF4E2M1FN, 3, ElementType::kF32)}) {
       EXPECT_TRUE(adapter.Supports(whole).supported)
           << Name(whole.operands[0].element_type()) << ": " << adapter.Supports(whole).reason;
+    }
+  }
+}
+
+// Quantized cases through a compiler's path: the module passes storage
+// integers (mlir/writer.h), the adapter hands the backend storage tensors
+// and gives the results their quantized types back. With the CPU adapter as
+// the program backend, every result equals the CPU adapter's own, bit for
+// bit, inputs as arguments and as constants, alone and batched.
+TEST(ProgramAdapterTest, QuantizedCasesRunAsStorageAtTheBoundary) {
+  auto cpu = CreateAdapter("cpu", {});
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  std::vector<Case> cases;
+  for (const std::string op : {"add", "tanh", "transpose", "dot_general", "compare"}) {
+    GenerationOptions options;
+    int found = 0;
+    for (uint64_t seed = 1; seed <= 400 && found < 3; ++seed) {
+      options.primary_type = seed % 2 == 0 ? ElementType::kBF16 : ElementType::kF32;
+      Case c;
+      try {
+        c = GenerateCase(*TestRegistry().Find(op), options, seed, 20).value();
+      } catch (const std::exception&) {
+        continue;
+      }
+      if (!HasQuantizedTensor(c) || !(*cpu)->Supports(c).supported) continue;
+      cases.push_back(std::move(c));
+      ++found;
+    }
+    ASSERT_EQ(found, 3) << op;
+  }
+  for (const bool constants : {false, true}) {
+    ProgramAdapter adapter("cpu-program", TestRegistry(),
+                           CreateCpuProgramBackend(TestRegistry(), /*threads=*/1), constants,
+                           [](ElementType) { return true; });
+    auto batch = adapter.RunBatch(Pointers(cases));
+    ASSERT_EQ(batch.size(), cases.size());
+    for (size_t k = 0; k < cases.size(); ++k) {
+      ASSERT_TRUE(adapter.Supports(cases[k]).supported) << adapter.Supports(cases[k]).reason;
+      auto alone = adapter.Run(cases[k]);
+      auto direct = (*cpu)->Run(cases[k]);
+      ASSERT_TRUE(alone.ok()) << cases[k].op << ": " << alone.status();
+      ASSERT_TRUE(batch[k].ok()) << cases[k].op << ": " << batch[k].status();
+      ASSERT_TRUE(direct.ok()) << direct.status();
+      ASSERT_EQ(alone->size(), direct->size());
+      for (size_t r = 0; r < direct->size(); ++r) {
+        EXPECT_EQ((*alone)[r].type(), (*direct)[r].type()) << cases[k].op;
+        EXPECT_TRUE((*alone)[r] == (*direct)[r]) << cases[k].op << " constants " << constants;
+        EXPECT_TRUE((*batch[k])[r] == (*direct)[r]) << cases[k].op << " constants " << constants;
+      }
     }
   }
 }

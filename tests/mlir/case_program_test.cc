@@ -1,7 +1,8 @@
 // A case as a program for a compiler (PrintCaseProgram): @main takes the
 // inputs as arguments or builds them as constants, returns the result
 // tensors in the case's order, and builds and takes apart tuples and
-// tokens itself; the text reads back.
+// tokens itself, passes quantized tensors as their storage integers; the
+// text reads back.
 #include <gtest/gtest.h>
 
 #include "mlir/op_attributes.h"
@@ -15,6 +16,7 @@ namespace {
 
 using ::hlocheck::testing::Literal;
 using ::hlocheck::testing::MakeCase;
+using ::hlocheck::testing::QuantizedLiteral;
 using ::hlocheck::testing::TestRegistry;
 using ::hlocheck::testing::TupleCase;
 using ::hlocheck::testing::ValueTypeOf;
@@ -39,6 +41,43 @@ TEST(CaseProgramTest, InputsAsArguments) {
             "  }\n"
             "}\n");
   auto module = ReadModule(Program(c, ProgramInputs::kArguments), "add.mlir", TestRegistry());
+  EXPECT_TRUE(module.ok()) << module.status();
+}
+
+// A compiler's runtime takes and gives plain tensors: a quantized argument
+// is its storage integers, bitcast to the quantized type inside @main, and
+// a quantized result is bitcast back to its storage before it returns.
+TEST(CaseProgramTest, QuantizedTensorsCrossTheBoundaryAsStorage) {
+  const std::string in = "tensor<2x!quant.uniform<i8:f32, 0.5:1>>";
+  const std::string out = "tensor<2x!quant.uniform<i8:f32, 1.0:3>>";
+  Case c = MakeCase("add",
+                    {QuantizedLiteral(in, "dense<[2, -2]> : tensor<2xi8>"),
+                     QuantizedLiteral(in, "dense<[3, 4]> : tensor<2xi8>")},
+                    ValueTypeOf(out).tensor());
+  const std::string text = Program(c, ProgramInputs::kArguments);
+  EXPECT_EQ(
+      text,
+      "module @hlocheck_case {\n"
+      "  func.func public @main(%lhs_storage: tensor<2xi8>, %rhs_storage: tensor<2xi8>) -> "
+      "(tensor<2xi8>) {\n"
+      "    %lhs = stablehlo.bitcast_convert %lhs_storage : (tensor<2xi8>) -> " +
+          in + "\n" + "    %rhs = stablehlo.bitcast_convert %rhs_storage : (tensor<2xi8>) -> " +
+          in + "\n" + "    %result = \"stablehlo.add\"(%lhs, %rhs) : (" + in + ", " + in + ") -> " +
+          out + "\n    %result_storage_0 = stablehlo.bitcast_convert %result : (" + out +
+          ") -> tensor<2xi8>\n"
+          "    func.return %result_storage_0 : tensor<2xi8>\n"
+          "  }\n"
+          "}\n");
+  auto module = ReadModule(text, "add.mlir", TestRegistry());
+  EXPECT_TRUE(module.ok()) << module.status();
+  // As constants: the storage integers in a quantized constant (generic
+  // form), the result bitcast as before.
+  const std::string constants = Program(c, ProgramInputs::kConstants);
+  EXPECT_NE(constants.find("@main() -> (tensor<2xi8>)"), std::string::npos) << constants;
+  EXPECT_NE(constants.find("{value = dense<[2, -2]> : tensor<2xi8>} : () -> " + in),
+            std::string::npos)
+      << constants;
+  module = ReadModule(constants, "add.mlir", TestRegistry());
   EXPECT_TRUE(module.ok()) << module.status();
 }
 

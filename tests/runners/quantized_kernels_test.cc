@@ -1,8 +1,8 @@
-// The CPU adapter's integer kernels for quantized tensors
-// (adapters/cpu/quantized_ops.cc) against the oracle, on generated cases:
-// every quantized case of the ops it has kernels for passes (that a wrong
-// rescale fails is faulty-quantized-add-shared-scale's part, in
-// faulty_backend_test.cc).
+// The CPU adapter's ops on quantized tensors (adapters/cpu/quantized_ops.cc)
+// against the oracle, on generated cases: every quantized case of the ops
+// with integer kernels, and of those it runs as dequantize, the float op,
+// quantize, passes (that a wrong rescale fails is
+// faulty-quantized-add-shared-scale's part, in faulty_backend_test.cc).
 #include <gtest/gtest.h>
 
 #include "adapters/adapter.h"
@@ -36,6 +36,8 @@ TEST_P(CpuQuantizedTest, GeneratedQuantizedCasesMeetTheOracle) {
   int per_axis = 0;
   for (uint64_t seed = 1; seed <= 2000 && ran < 40; ++seed) {
     options.primary_type = seed % 3 == 0 ? ElementType::kBF16 : ElementType::kF32;
+    // select's primary operand is its predicate.
+    if (GetParam() == "select") options.primary_type = ElementType::kI1;
     Case c;
     try {
       c = GenerateCase(*op, options, seed, 40).value();
@@ -77,6 +79,17 @@ TEST_P(CpuQuantizedTest, GeneratedQuantizedCasesMeetTheOracle) {
 INSTANTIATE_TEST_SUITE_P(IntegerKernels, CpuQuantizedTest,
                          ::testing::Values("add", "subtract", "multiply", "maximum", "minimum",
                                            "negate", "abs", "clamp", "dot_general", "convolution"));
+
+// The ops the adapter runs through their expressed type, and is_finite.
+INSTANTIATE_TEST_SUITE_P(ThroughExpressedType, CpuQuantizedTest,
+                         ::testing::Values("atan2", "batch_norm_grad", "batch_norm_inference",
+                                           "batch_norm_training", "cbrt", "ceil", "cholesky",
+                                           "compare", "cosine", "divide", "exponential",
+                                           "exponential_minus_one", "floor", "iota", "log",
+                                           "log_plus_one", "logistic", "power", "reduce_precision",
+                                           "remainder", "round_nearest_afz", "round_nearest_even",
+                                           "rsqrt", "select", "sign", "sine", "sqrt", "tan", "tanh",
+                                           "triangular_solve", "is_finite"));
 
 // Every op whose quantized form is dequantize_op_quantize (or compare's,
 // select's) and whose recipe draws quantized types: the oracle computes 20
