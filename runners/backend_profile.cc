@@ -70,7 +70,17 @@ const char* DeviationKindName(Deviation::Kind kind) {
 
 const Unsupported* BackendProfile::FindUnsupported(const std::string& op, ElementType type) const {
   for (const Unsupported& u : unsupported) {
-    if ((u.ops.empty() || u.ops.count(op)) && (u.types.empty() || u.types.count(type))) return &u;
+    if (!u.quantized && (u.ops.empty() || u.ops.count(op)) &&
+        (u.types.empty() || u.types.count(type))) {
+      return &u;
+    }
+  }
+  return nullptr;
+}
+
+const Unsupported* BackendProfile::FindUnsupportedQuantized(const std::string& op) const {
+  for (const Unsupported& u : unsupported) {
+    if (u.quantized && (u.ops.empty() || u.ops.count(op))) return &u;
   }
   return nullptr;
 }
@@ -123,8 +133,14 @@ absl::StatusOr<BackendProfile> LoadBackendProfile(const std::string& file,
         Unsupported u;
         if (auto s = ReadOps(file, entry["ops"], registry, u.ops); !s.ok()) return s;
         if (auto s = ReadTypes(file, entry["types"], u.types); !s.ok()) return s;
-        if (u.ops.empty() && u.types.empty()) {
+        if (const YAML::Node quantized = entry["quantized"]) u.quantized = quantized.as<bool>();
+        if (u.ops.empty() && u.types.empty() && !u.quantized) {
           return Error(file, entry, "an unsupported entry names ops, types or both");
+        }
+        if (u.quantized && !u.types.empty()) {
+          return Error(file, entry["types"],
+                       "a quantized: true entry names ops only (a quantized tensor's type is its "
+                       "own)");
         }
         if (auto s = ReadSource(file, entry, u.reason, u.link); !s.ok()) return s;
         profile.unsupported.push_back(std::move(u));

@@ -10,7 +10,9 @@
 //   max_ulp           a float element within `max_ulp` ULPs of the
 //                     correctly rounded result (wider than the spec's bound).
 // `unsupported` entries name element types or ops the backend does not
-// take: their cases are skipped with the entry's reason, never passed.
+// take: their cases are skipped with the entry's reason, never passed; an
+// entry with `quantized: true` names only the cases that hold a quantized
+// tensor (of its ops, or of every op).
 // The gate reports excused cases as "deviating as declared", apart from
 // passes and from unexpected mismatches, which alone fail a run.
 #ifndef HLOCHECK_RUNNERS_BACKEND_PROFILE_H_
@@ -46,6 +48,7 @@ struct Deviation {
 struct Unsupported {
   std::set<std::string> ops;    // empty: every op (of `types`)
   std::set<ElementType> types;  // empty: every type (of `ops`)
+  bool quantized = false;       // the cases with a quantized tensor (ops only, no types)
   std::string reason;
   std::string link;
 };
@@ -58,6 +61,9 @@ struct BackendProfile {
 
   // The entry that declares `op` with first-operand type `type` unsupported, or null.
   const Unsupported* FindUnsupported(const std::string& op, ElementType type) const;
+  // The entry that declares the cases of `op` that hold a quantized tensor
+  // unsupported, or null.
+  const Unsupported* FindUnsupportedQuantized(const std::string& op) const;
 };
 
 const char* DeviationKindName(Deviation::Kind kind);

@@ -58,6 +58,14 @@ bool PrepareCase(const CaseContext& context, const spec::OpSpec& op, const Case&
                 "the spec verifier threw: " + Thrown(std::current_exception()));
   }
 
+  if (context.profile != nullptr && HasQuantizedTensor(c)) {
+    if (const Unsupported* u = context.profile->FindUnsupportedQuantized(op.name)) {
+      return Stop(outcome, Kind::kSkipped,
+                  "declared unsupported (" + context.profile->file + "): " + u->reason + " (" +
+                      u->link + ")");
+    }
+  }
+
   AdapterSupport support;
   try {
     support = context.adapter->Supports(c);

@@ -350,6 +350,33 @@ TEST(DeviationsTest, DeclaredUnsupportedGroupsAreSkippedWithTheReason) {
   EXPECT_NE(group.skip_reason.find("no f32 here"), std::string::npos);
 }
 
+// An entry with `quantized: true` skips the cases that hold a quantized
+// tensor, with its reason, and runs the others; it names no types.
+TEST(DeviationsTest, DeclaredUnsupportedQuantizedCasesAreSkippedAndTheRestRun) {
+  auto adapter = Flushing();
+  BackendProfile profile;
+  profile.file = "test.yaml";
+  Unsupported u;
+  u.quantized = true;
+  u.ops = {"add"};
+  u.reason = "no quantized types here";
+  u.link = "https://example.org";
+  profile.unsupported.push_back(u);
+  GroupResult group = RunOne(*adapter, &profile, "add", ElementType::kF32, 200);
+  EXPECT_GT(group.skipped, 0);                     // one case in eight is quantized
+  EXPECT_GT(group.passed + group.deviating, 150);  // the plain ones ran
+  EXPECT_EQ(group.quantized_skipped, group.quantized_cases);
+  EXPECT_EQ(group.skipped, group.quantized_skipped);
+  EXPECT_NE(group.skip_reason.find("no quantized types here"), std::string::npos)
+      << group.skip_reason;
+  auto bad = LoadBackendProfile(
+      WriteProfile("unsupported:\n  - quantized: true\n    types: [f32]\n    reason: r\n"
+                   "    link: https://x\n"),
+      TestRegistry());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("ops only"), std::string::npos) << bad.status();
+}
+
 // The checked-in profiles load: every declaration has its source.
 TEST(DeviationsTest, TheShippedProfilesLoad) {
   for (const char* name : {"xla-cpu", "iree-llvm-cpu"}) {
