@@ -46,8 +46,9 @@ struct GenerationOptions {
   // check it too, so that a key of an earlier version rebuilds the case it
   // named. 3 added dot_general's result types of their own and rounding-tie
   // data; 4 dot_general's algorithm attribute; 5 quantized types in the
-  // element-wise ops (gen_quantized_or_plain); 6 quantized iota.
-  int version = 6;
+  // element-wise ops (gen_quantized_or_plain); 6 quantized iota; 7 per-axis
+  // quantized reshape.
+  int version = 7;
 };
 
 // One generated case. Every op has an instance; ops whose inputs and
