@@ -172,7 +172,7 @@ TEST(IreeTest, GateOnIreeLlvmCpuPassesExactOps) {
   ASSERT_TRUE(adapter.ok()) << adapter.status();
   BackendProfile profile = testing::ShippedProfile("iree-llvm-cpu");
   // This test holds IREE to the spec on plain tensors; quantized ones meet
-  // findings of record (#45-#47), which QuantizedStorageCrossesAndUnsigned-
+  // findings of record (#45-#50), which QuantizedStorageCrossesAndUnsigned-
   // IsReadAsSigned below pins down.
   Unsupported plain_only;
   plain_only.quantized = true;
