@@ -28,6 +28,7 @@
 #include "adapters/cpu/contraction_internal.h"
 #include "adapters/cpu/cpu_internal.h"
 #include "adapters/cpu/quantization_internal.h"
+#include "core/quantized_case.h"
 
 namespace hlocheck::cpu {
 namespace {
@@ -397,23 +398,6 @@ constexpr std::string_view kStorageOps[] = {"bitcast_convert", "broadcast_in_dim
                                             "gather",          "pad",
                                             "reshape",         "reverse",
                                             "slice",           "transpose"};
-
-Case OnStorage(const Case& c) {
-  Case s = c;
-  for (Tensor& t : s.operands) {
-    if (IsQuantizedTensor(t.type())) {
-      t = Tensor::Reusing(TensorType(t.shape(), t.element_type()), std::move(t));
-    }
-  }
-  for (TensorType& t : s.result_types) t.quantization.reset();
-  // constant's value.
-  for (auto& [name, attribute] : s.attributes) {
-    if (Tensor* t = std::get_if<Tensor>(&attribute); t != nullptr && t->type().quantization) {
-      *t = Tensor::Reusing(TensorType(t->shape(), t->element_type()), std::move(*t));
-    }
-  }
-  return s;
-}
 
 AdapterSupport SupportsOnStorage(const Case& c) { return SupportsCase(OnStorage(c)); }
 

@@ -210,14 +210,23 @@ const OpEntry* FindOp(std::string_view name) {
   return nullptr;
 }
 
+// The entry that runs `c`: for a case with quantized tensors, the
+// quantized path where the op has one.
+const OpEntry* EntryFor(const Case& c) {
+  if (HasQuantizedTensor(c)) {
+    if (const OpEntry* quantized = FindQuantizedOp(c.op)) return quantized;
+  }
+  return FindOp(c.op);
+}
+
 AdapterSupport SupportsCase(const Case& c) {
-  const OpEntry* op = FindOp(c.op);
+  const OpEntry* op = EntryFor(c);
   if (op == nullptr) return AdapterSupport::No(c.op + " is not implemented on CUDA yet");
   return op->supports(c);
 }
 
 absl::StatusOr<std::vector<Tensor>> CudaRegionOps::Run(const Case& c) const {
-  const OpEntry* op = FindOp(c.op);
+  const OpEntry* op = EntryFor(c);
   if (op == nullptr || context_ == nullptr) {
     return absl::InternalError("region: cannot run " + c.op + " on CUDA");
   }
@@ -261,7 +270,7 @@ std::vector<std::string> CudaAdapter::Ops() {
 AdapterSupport CudaAdapter::Supports(const Case& c) const { return cuda::SupportsCase(c); }
 
 absl::StatusOr<std::vector<Tensor>> CudaAdapter::Run(const Case& c) {
-  const cuda::OpEntry* op = cuda::FindOp(c.op);
+  const cuda::OpEntry* op = cuda::EntryFor(c);
   if (op == nullptr) return absl::UnimplementedError(c.op + " is not implemented on CUDA yet");
   cuda::Context context(*machine_, faults_);
   absl::StatusOr<std::vector<Tensor>> results = op->run(c, context);

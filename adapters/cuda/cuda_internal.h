@@ -125,6 +125,11 @@ absl::StatusOr<Buffer> UploadAs(const Case& c, Context& context, const Tensor& t
 const OpEntry* FindOp(std::string_view name);
 AdapterSupport SupportsCase(const Case& c);
 
+// The entries for ops on quantized tensors (quantized_ops.cc), which take
+// a case with a quantized operand or result (HasQuantizedTensor) other than
+// uniform_quantize/dequantize's; null for an op without one.
+const OpEntry* FindQuantizedOp(std::string_view name);
+
 // The adapter's op table as a region's ops see it (control flow, calls):
 // every op of a region a case of its own on this context's machine (null
 // only for TensorRegion::Create, which runs nothing).

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/quantized_case.h"
 #include "core/status_macros.h"
 #include "mlir/writer.h"
 
@@ -104,9 +105,7 @@ namespace {
 
 // What crosses @main's boundary (mlir/writer.h): a quantized tensor as its
 // storage integers.
-TensorType AtBoundary(const TensorType& type) {
-  return type.quantization ? TensorType(type.shape, type.element_type) : type;
-}
+TensorType AtBoundary(const TensorType& type) { return StorageType(type); }
 
 // The case's inputs (`inputs` when none is quantized, else `storage`
 // filled with copies at the boundary's types) and result types at the

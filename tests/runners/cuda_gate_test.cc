@@ -62,6 +62,28 @@ TEST(CudaHostGate, EveryImplementedOpAndTypePasses) {
   ExpectEveryOpPasses(*adapter, 60);
 }
 
+// Quantized cases on the CUDA kernels (on the host): data movement on the
+// storage integers, the other ops through the expressed type; every case
+// passes and nearly all run (a case is declined for a type CUDA lacks).
+TEST(CudaHostGate, QuantizedCasesRunAndPass) {
+  std::unique_ptr<CudaAdapter> adapter = CudaAdapter::OnHost("cuda-host");
+  auto run = RunGate(*adapter,
+                     {"add", "multiply", "tanh", "compare", "dot_general", "transpose", "reshape",
+                      "uniform_quantize", "uniform_dequantize"},
+                     200, {ElementType::kF32, ElementType::kBF16});
+  ASSERT_TRUE(run.ok()) << run.status();
+  int64_t quantized = 0;
+  int64_t declined = 0;
+  for (const GroupResult& group : run->groups) {
+    EXPECT_EQ(group.failed, 0) << group.op << " " << Name(group.type) << ": "
+                               << (group.findings.empty() ? "" : group.findings[0].reproducer);
+    quantized += group.quantized_cases;
+    declined += group.quantized_skipped;
+  }
+  EXPECT_GT(quantized, 300);
+  EXPECT_LT(declined * 10, quantized) << declined << " of " << quantized << " declined";
+}
+
 TEST(CudaDeviceGate, EveryImplementedOpAndTypePasses) {
   absl::StatusOr<std::unique_ptr<CudaAdapter>> adapter = CudaAdapter::OnDevice("cuda");
   if (!adapter.ok()) GTEST_SKIP() << adapter.status().message();

@@ -1,0 +1,177 @@
+// Ops on quantized tensors on CUDA (uniform_quantize and uniform_dequantize
+// themselves are quantization.cc's). The ops that only move elements, and
+// bitcast_convert, run their kernels on the storage integers and give the
+// results the quantized types the case asks for. The others run as
+// StableHLO's stablehlo-legalize-quantized-op-to-qdq decomposition writes
+// them: each quantized operand through the uniform_dequantize kernel, the
+// op's own kernel in the expressed type, each quantized result through the
+// uniform_quantize kernel. There are no integer kernels on CUDA yet (the
+// CPU adapter has them for add, dot_general, convolution and others).
+#include <string_view>
+
+#include "adapters/cuda/cuda_internal.h"
+#include "core/quantized_case.h"
+#include "core/status_macros.h"
+
+namespace hlocheck::cuda {
+namespace {
+
+constexpr std::string_view kStorageOps[] = {"bitcast_convert", "broadcast_in_dim",
+                                            "concatenate",     "constant",
+                                            "dynamic_slice",   "dynamic_update_slice",
+                                            "gather",          "pad",
+                                            "reshape",         "reverse",
+                                            "slice",           "transpose"};
+
+constexpr std::string_view kThroughExpressedOps[] = {"abs",
+                                                     "add",
+                                                     "atan2",
+                                                     "batch_norm_grad",
+                                                     "batch_norm_inference",
+                                                     "batch_norm_training",
+                                                     "cbrt",
+                                                     "ceil",
+                                                     "cholesky",
+                                                     "clamp",
+                                                     "compare",
+                                                     "convolution",
+                                                     "cosine",
+                                                     "divide",
+                                                     "dot_general",
+                                                     "exponential",
+                                                     "exponential_minus_one",
+                                                     "floor",
+                                                     "iota",
+                                                     "log",
+                                                     "log_plus_one",
+                                                     "logistic",
+                                                     "maximum",
+                                                     "minimum",
+                                                     "multiply",
+                                                     "negate",
+                                                     "power",
+                                                     "reduce_precision",
+                                                     "remainder",
+                                                     "round_nearest_afz",
+                                                     "round_nearest_even",
+                                                     "rsqrt",
+                                                     "select",
+                                                     "sign",
+                                                     "sine",
+                                                     "sqrt",
+                                                     "subtract",
+                                                     "tan",
+                                                     "tanh",
+                                                     "triangular_solve"};
+
+AdapterSupport SupportsOnStorage(const Case& c) { return SupportsCase(OnStorage(c)); }
+
+absl::StatusOr<Results> RunOnStorage(const Case& c, Context& context) {
+  const OpEntry* op = FindOp(c.op);
+  if (op == nullptr) return absl::UnimplementedError(c.op + " is not implemented on CUDA yet");
+  HLOCHECK_ASSIGN_OR_RETURN(Results results, op->run(OnStorage(c), context));
+  if (results.size() != c.result_types.size()) {
+    return absl::InternalError(c.op + ": another number of results");
+  }
+  for (size_t r = 0; r < results.size(); ++r) {
+    results[r] = Tensor::Reusing(c.result_types[r], std::move(results[r]));
+  }
+  return results;
+}
+
+TensorType ExpressedType(const TensorType& type) {
+  return type.quantization ? TensorType(type.shape, type.quantization->expressed_type) : type;
+}
+
+// A one-operand uniform_quantize or uniform_dequantize case.
+Case Conversion(std::string op, Tensor operand, TensorType result) {
+  Case c;
+  c.op = std::move(op);
+  c.operands.push_back(std::move(operand));
+  c.result_types.push_back(std::move(result));
+  return c;
+}
+
+// The case with each quantized operand and result of its expressed type;
+// the operands' values are `operands` (placeholders of that type for
+// Supports).
+Case InExpressedType(const Case& c, std::vector<Tensor> operands) {
+  Case f = c;
+  f.operands = std::move(operands);
+  for (TensorType& t : f.result_types) t = ExpressedType(t);
+  return f;
+}
+
+AdapterSupport SupportsThroughExpressed(const Case& c) {
+  std::vector<Tensor> placeholders;
+  for (const Tensor& t : c.operands) {
+    if (!t.type().quantization) {
+      placeholders.push_back(t);
+      continue;
+    }
+    const Case dequantize =
+        Conversion("uniform_dequantize", Tensor(t.type()), ExpressedType(t.type()));
+    if (AdapterSupport s = SupportsCase(dequantize); !s.supported) return s;
+    placeholders.emplace_back(ExpressedType(t.type()));
+  }
+  for (const TensorType& t : c.result_types) {
+    if (!t.quantization) continue;
+    const Case quantize = Conversion("uniform_quantize", Tensor(ExpressedType(t)), t);
+    if (AdapterSupport s = SupportsCase(quantize); !s.supported) return s;
+  }
+  return SupportsCase(InExpressedType(c, std::move(placeholders)));
+}
+
+absl::StatusOr<Results> RunThroughExpressed(const Case& c, Context& context) {
+  const OpEntry* dequantize = FindOp("uniform_dequantize");
+  const OpEntry* quantize = FindOp("uniform_quantize");
+  const OpEntry* op = FindOp(c.op);
+  if (dequantize == nullptr || quantize == nullptr || op == nullptr) {
+    return absl::UnimplementedError(c.op + " on quantized tensors is not implemented on CUDA");
+  }
+  std::vector<Tensor> operands;
+  for (const Tensor& t : c.operands) {
+    if (!t.type().quantization) {
+      operands.push_back(t);
+      continue;
+    }
+    HLOCHECK_ASSIGN_OR_RETURN(
+        Results expressed,
+        dequantize->run(Conversion("uniform_dequantize", t, ExpressedType(t.type())), context));
+    operands.push_back(std::move(expressed.at(0)));
+  }
+  HLOCHECK_ASSIGN_OR_RETURN(Results results,
+                            op->run(InExpressedType(c, std::move(operands)), context));
+  if (results.size() != c.result_types.size()) {
+    return absl::InternalError(c.op + ": another number of results");
+  }
+  for (size_t r = 0; r < results.size(); ++r) {
+    if (!c.result_types[r].quantization) continue;
+    HLOCHECK_ASSIGN_OR_RETURN(
+        Results quantized,
+        quantize->run(Conversion("uniform_quantize", std::move(results[r]), c.result_types[r]),
+                      context));
+    results[r] = std::move(quantized.at(0));
+  }
+  return results;
+}
+
+}  // namespace
+
+const OpEntry* FindQuantizedOp(std::string_view name) {
+  static const std::vector<OpEntry> table = [] {
+    std::vector<OpEntry> ops;
+    for (std::string_view op : kStorageOps) ops.push_back({op, &SupportsOnStorage, &RunOnStorage});
+    for (std::string_view op : kThroughExpressedOps) {
+      ops.push_back({op, &SupportsThroughExpressed, &RunThroughExpressed});
+    }
+    return ops;
+  }();
+  if (name.starts_with("stablehlo.")) name.remove_prefix(10);
+  for (const OpEntry& entry : table) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+}  // namespace hlocheck::cuda
