@@ -5,6 +5,62 @@
 
 namespace hlocheck {
 
+namespace {
+
+constexpr std::string_view kStorageOps[] = {"bitcast_convert", "broadcast_in_dim",
+                                            "concatenate",     "constant",
+                                            "dynamic_slice",   "dynamic_update_slice",
+                                            "gather",          "pad",
+                                            "reshape",         "reverse",
+                                            "slice",           "transpose"};
+
+constexpr std::string_view kExpressedOps[] = {"abs",
+                                              "add",
+                                              "atan2",
+                                              "batch_norm_grad",
+                                              "batch_norm_inference",
+                                              "batch_norm_training",
+                                              "cbrt",
+                                              "ceil",
+                                              "cholesky",
+                                              "clamp",
+                                              "compare",
+                                              "convolution",
+                                              "cosine",
+                                              "divide",
+                                              "dot_general",
+                                              "exponential",
+                                              "exponential_minus_one",
+                                              "floor",
+                                              "iota",
+                                              "log",
+                                              "log_plus_one",
+                                              "logistic",
+                                              "maximum",
+                                              "minimum",
+                                              "multiply",
+                                              "negate",
+                                              "power",
+                                              "reduce_precision",
+                                              "remainder",
+                                              "round_nearest_afz",
+                                              "round_nearest_even",
+                                              "rsqrt",
+                                              "select",
+                                              "sign",
+                                              "sine",
+                                              "sqrt",
+                                              "subtract",
+                                              "tan",
+                                              "tanh",
+                                              "triangular_solve"};
+
+}  // namespace
+
+std::span<const std::string_view> QuantizedStorageOps() { return kStorageOps; }
+
+std::span<const std::string_view> QuantizedExpressedOps() { return kExpressedOps; }
+
 TensorType StorageType(const TensorType& type) {
   return type.quantization ? TensorType(type.shape, type.element_type) : type;
 }

@@ -6,9 +6,23 @@
 #ifndef HLOCHECK_CORE_QUANTIZED_CASE_H_
 #define HLOCHECK_CORE_QUANTIZED_CASE_H_
 
+#include <span>
+#include <string_view>
+
 #include "core/case.h"
 
 namespace hlocheck {
+
+// The ops whose quantized form moves or reinterprets storage integers
+// (spec: `quantized_semantics: storage`, and bitcast_convert): a backend
+// runs its own kernel on them (OnStorage below).
+std::span<const std::string_view> QuantizedStorageOps();
+
+// The ops whose quantized form is computed in the expressed type (spec:
+// `dequantize_op_quantize` and its compare and select forms, and iota's
+// quantized indices): a backend without an integer kernel for one runs it
+// as dequantize, the float op, quantize (StableHLO's QDQ decomposition).
+std::span<const std::string_view> QuantizedExpressedOps();
 
 // The type of a quantized tensor's storage integers (any other type as it
 // is).

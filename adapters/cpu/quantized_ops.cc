@@ -389,16 +389,6 @@ absl::StatusOr<Results> RunQuantizedConvolution(const Case& c, const Device& dev
   return OneResult(std::move(result));
 }
 
-// The ops that only move elements, and bitcast_convert (the storage's
-// bits): their kernels run on the storage integers, and the results take
-// the quantized types the case asks for.
-constexpr std::string_view kStorageOps[] = {"bitcast_convert", "broadcast_in_dim",
-                                            "concatenate",     "constant",
-                                            "dynamic_slice",   "dynamic_update_slice",
-                                            "gather",          "pad",
-                                            "reshape",         "reverse",
-                                            "slice",           "transpose"};
-
 AdapterSupport SupportsOnStorage(const Case& c) { return SupportsCase(OnStorage(c)); }
 
 absl::StatusOr<Results> RunOnStorage(const Case& c, const Device& device) {
@@ -413,38 +403,6 @@ absl::StatusOr<Results> RunOnStorage(const Case& c, const Device& device) {
   }
   return results;
 }
-
-// The ops run as dequantize, the float op in the expressed type, quantize.
-constexpr std::string_view kThroughExpressedOps[] = {"atan2",
-                                                     "batch_norm_grad",
-                                                     "batch_norm_inference",
-                                                     "batch_norm_training",
-                                                     "cbrt",
-                                                     "ceil",
-                                                     "cholesky",
-                                                     "compare",
-                                                     "cosine",
-                                                     "divide",
-                                                     "exponential",
-                                                     "exponential_minus_one",
-                                                     "floor",
-                                                     "iota",
-                                                     "log",
-                                                     "log_plus_one",
-                                                     "logistic",
-                                                     "power",
-                                                     "reduce_precision",
-                                                     "remainder",
-                                                     "round_nearest_afz",
-                                                     "round_nearest_even",
-                                                     "rsqrt",
-                                                     "select",
-                                                     "sign",
-                                                     "sine",
-                                                     "sqrt",
-                                                     "tan",
-                                                     "tanh",
-                                                     "triangular_solve"};
 
 // The case with its quantized operands dequantized and its quantized
 // results of their expressed types.
@@ -532,10 +490,12 @@ const OpEntry* FindQuantizedOp(std::string_view name) {
         {"convolution", 2,
          &SupportsKernelOrExpressed<SupportsQuantizedConvolution, RunQuantizedConvolution>,
          &RunKernelOrExpressed<SupportsQuantizedConvolution, RunQuantizedConvolution>});
-    for (std::string_view op : kStorageOps) {
+    for (std::string_view op : QuantizedStorageOps()) {
       ops.push_back({op, kVariadic, &SupportsOnStorage, &RunOnStorage});
     }
-    for (std::string_view op : kThroughExpressedOps) {
+    // After the integer kernels: an op with one finds it first (and its
+    // entry falls back to this path itself).
+    for (std::string_view op : QuantizedExpressedOps()) {
       ops.push_back({op, kVariadic, &SupportsThroughExpressed, &RunThroughExpressed});
     }
     ops.push_back({"is_finite", 1, &SupportsQuantizedIsFinite, &RunQuantizedIsFinite});

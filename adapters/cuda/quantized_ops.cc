@@ -16,54 +16,6 @@
 namespace hlocheck::cuda {
 namespace {
 
-constexpr std::string_view kStorageOps[] = {"bitcast_convert", "broadcast_in_dim",
-                                            "concatenate",     "constant",
-                                            "dynamic_slice",   "dynamic_update_slice",
-                                            "gather",          "pad",
-                                            "reshape",         "reverse",
-                                            "slice",           "transpose"};
-
-constexpr std::string_view kThroughExpressedOps[] = {"abs",
-                                                     "add",
-                                                     "atan2",
-                                                     "batch_norm_grad",
-                                                     "batch_norm_inference",
-                                                     "batch_norm_training",
-                                                     "cbrt",
-                                                     "ceil",
-                                                     "cholesky",
-                                                     "clamp",
-                                                     "compare",
-                                                     "convolution",
-                                                     "cosine",
-                                                     "divide",
-                                                     "dot_general",
-                                                     "exponential",
-                                                     "exponential_minus_one",
-                                                     "floor",
-                                                     "iota",
-                                                     "log",
-                                                     "log_plus_one",
-                                                     "logistic",
-                                                     "maximum",
-                                                     "minimum",
-                                                     "multiply",
-                                                     "negate",
-                                                     "power",
-                                                     "reduce_precision",
-                                                     "remainder",
-                                                     "round_nearest_afz",
-                                                     "round_nearest_even",
-                                                     "rsqrt",
-                                                     "select",
-                                                     "sign",
-                                                     "sine",
-                                                     "sqrt",
-                                                     "subtract",
-                                                     "tan",
-                                                     "tanh",
-                                                     "triangular_solve"};
-
 AdapterSupport SupportsOnStorage(const Case& c) { return SupportsCase(OnStorage(c)); }
 
 absl::StatusOr<Results> RunOnStorage(const Case& c, Context& context) {
@@ -161,8 +113,10 @@ absl::StatusOr<Results> RunThroughExpressed(const Case& c, Context& context) {
 const OpEntry* FindQuantizedOp(std::string_view name) {
   static const std::vector<OpEntry> table = [] {
     std::vector<OpEntry> ops;
-    for (std::string_view op : kStorageOps) ops.push_back({op, &SupportsOnStorage, &RunOnStorage});
-    for (std::string_view op : kThroughExpressedOps) {
+    for (std::string_view op : QuantizedStorageOps()) {
+      ops.push_back({op, &SupportsOnStorage, &RunOnStorage});
+    }
+    for (std::string_view op : QuantizedExpressedOps()) {
       ops.push_back({op, &SupportsThroughExpressed, &RunThroughExpressed});
     }
     return ops;

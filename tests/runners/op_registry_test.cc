@@ -7,6 +7,7 @@
 #include <string>
 
 #include "adapters/adapter.h"
+#include "core/quantized_case.h"
 #include "oracle/oracle.h"
 #include "runners/op_support.h"
 #include "spec/registry.h"
@@ -24,6 +25,40 @@ TEST(OpRegistryTest, OracleAndBackendOpsAreSpecOps) {
       << "registries name ops that spec/ops lacks: " << ::testing::PrintToString(table->unknown);
   ASSERT_FALSE(table->backends.empty());
   EXPECT_EQ(table->backends[0], "cpu");
+}
+
+// The adapters' two paths for quantized tensors (core/quantized_case.h)
+// against each op's `quantized_semantics`: every dequantize_op_quantize op
+// (and compare's, select's form) is on the expressed-type list, every
+// storage op the adapters run on storage is one, and nothing else is on
+// either list but bitcast_convert (storage bits) and iota (own, quantized
+// indices).
+TEST(OpRegistryTest, QuantizedPathsFollowTheSpecsSemantics) {
+  using QS = spec::QuantizedSemantics;
+  const std::set<std::string_view> storage(QuantizedStorageOps().begin(),
+                                           QuantizedStorageOps().end());
+  const std::set<std::string_view> expressed(QuantizedExpressedOps().begin(),
+                                             QuantizedExpressedOps().end());
+  for (std::string_view op : storage) {
+    const spec::OpSpec* spec = TestRegistry().Find(std::string(op));
+    ASSERT_NE(spec, nullptr) << op;
+    EXPECT_TRUE(spec->quantized_semantics == QS::kStorage || op == "bitcast_convert") << op;
+  }
+  for (std::string_view op : expressed) {
+    const spec::OpSpec* spec = TestRegistry().Find(std::string(op));
+    ASSERT_NE(spec, nullptr) << op;
+    const QS s = spec->quantized_semantics;
+    EXPECT_TRUE(s == QS::kDequantizeOpQuantize || s == QS::kDequantizeCompare ||
+                s == QS::kDequantizeSelectQuantize || op == "iota")
+        << op;
+  }
+  for (const spec::OpSpec& op : TestRegistry().ops()) {
+    const QS s = op.quantized_semantics;
+    if (s == QS::kDequantizeOpQuantize || s == QS::kDequantizeCompare ||
+        s == QS::kDequantizeSelectQuantize) {
+      EXPECT_EQ(expressed.count(op.name), 1u) << op.name << " is computed in the expressed type";
+    }
+  }
 }
 
 TEST(OpRegistryTest, EverySpecOpIsImplementedOrPlannedNeverBoth) {
