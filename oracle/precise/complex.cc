@@ -7,6 +7,9 @@
 #include <climits>
 #include <cmath>
 #include <complex>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "core/exact_value.h"
 #include "oracle/precise/elementary.h"
@@ -121,6 +124,25 @@ struct Trig {
   }
   MpfrNumber c;  // cos y, relative error <= 2^-precision
   MpfrNumber s;  // sin y, likewise
+};
+
+// Trig of one y at each precision the Ziv loops ask for, computed once for
+// the real and the imaginary part: MPFR's argument reduction of a large y
+// costs more than the rest of the function.
+class TrigCache {
+ public:
+  explicit TrigCache(double y) : y_(y) {}
+  const Trig& At(mpfr_prec_t precision) {
+    for (const auto& [p, trig] : cache_) {
+      if (p == precision) return *trig;
+    }
+    cache_.emplace_back(precision, std::make_unique<Trig>(precision, y_));
+    return *cache_.back().second;
+  }
+
+ private:
+  double y_;
+  std::vector<std::pair<mpfr_prec_t, std::unique_ptr<Trig>>> cache_;
 };
 
 // Precision that holds a sum of products of two doubles exactly (product
@@ -263,8 +285,9 @@ ComplexBits ComplexExpm1(const FloatFormat& part, double re, double im) {
     return Encode(part, real, Tiny(std::sin(im) < 0));
   }
   // Each MPFR operation rounds to nearest: relative error eps = 2^-precision.
+  TrigCache trigs(im);
   ExactValue real = ZivPart([&](mpfr_prec_t precision, mpfr_ptr value) {
-    Trig trig(precision, im);
+    const Trig& trig = trigs.At(precision);
     MpfrNumber t1(precision);
     MpfrNumber t2(precision);
     mpfr_set_d(t1.get(), re, MPFR_RNDN);
@@ -281,7 +304,7 @@ ComplexBits ComplexExpm1(const FloatFormat& part, double re, double im) {
     return largest + 4 - static_cast<long>(precision);
   });
   ExactValue imag = ZivPart([&](mpfr_prec_t precision, mpfr_ptr value) {
-    Trig trig(precision, im);
+    const Trig& trig = trigs.At(precision);
     mpfr_set_d(value, re, MPFR_RNDN);
     mpfr_exp(value, value, MPFR_RNDN);
     mpfr_mul(value, value, trig.s.get(), MPFR_RNDN);  // relative error <= 3 eps
@@ -303,17 +326,31 @@ ComplexBits ComplexLogistic(const FloatFormat& part, double re, double im) {
   if (im == 0) return Encode(part, Logistic::ToOdd(re), SignedZero(im));
   const bool cos_negative = std::cos(im) < 0;
   const bool sin_negative = std::sin(im) < 0;  // neither is zero for a double y != 0
-  if (re > kHugeExponent) {
-    // 1 - wc (+ smaller terms): just below 1 for c > 0, just above for c < 0.
-    ExactValue real = cos_negative ? ExactValue::Finite(false, (uint64_t{1} << 63) | 1, -63)
-                                   : ExactValue::Finite(false, ~uint64_t{0}, -64);
-    return Encode(part, real, Tiny(sin_negative));
-  }
+  // 1 - wc (+ smaller terms): just below 1 for c > 0, just above for c < 0,
+  // rounded to odd.
+  const ExactValue next_to_one = cos_negative
+                                     ? ExactValue::Finite(false, (uint64_t{1} << 63) | 1, -63)
+                                     : ExactValue::Finite(false, ~uint64_t{0}, -64);
+  if (re > kHugeExponent) return Encode(part, next_to_one, Tiny(sin_negative));
   if (re < -kHugeExponent) return Encode(part, Tiny(cos_negative), Tiny(sin_negative));
+  if (re == 0) {
+    // logistic(iy) = 1/2 + (i/2) tan(y/2): the real part is exact, which a
+    // Ziv loop could never round (it would climb to kMaxPrecision for each
+    // such element); tan(y/2) of a double y != 0 is irrational.
+    ExactValue imag = ZivPart([&](mpfr_prec_t precision, mpfr_ptr value) {
+      mpfr_set_d(value, im, MPFR_RNDN);
+      mpfr_div_2ui(value, value, 1, MPFR_RNDN);  // y/2, exact in MPFR's exponent range
+      mpfr_tan(value, value, MPFR_RNDN);
+      mpfr_div_2ui(value, value, 1, MPFR_RNDN);  // relative error <= eps
+      return Exponent(value) + 1 - static_cast<long>(precision);
+    });
+    return Encode(part, ExactValue::FromDouble(0.5), imag);
+  }
   const bool positive = re >= 0;
+  TrigCache trigs(im);
   auto evaluate = [&](mpfr_prec_t precision, mpfr_ptr value, bool real_part) -> long {
     const long p = static_cast<long>(precision);
-    Trig trig(precision, im);
+    const Trig& trig = trigs.At(precision);
     MpfrNumber w(precision);
     MpfrNumber wc(precision);
     MpfrNumber d(precision);
@@ -347,8 +384,14 @@ ComplexBits ComplexLogistic(const FloatFormat& part, double re, double im) {
     // |error| <= 3 eps w / D + w 17 eps / D^2 + eps |value| <= 20 eps w m + eps |value|.
     return std::max(Exponent(w.get()) + CeilLog2(20 * m), Exponent(value)) + 2 - p;
   };
-  ExactValue real = ZivPart(
-      [&](mpfr_prec_t precision, mpfr_ptr value) { return evaluate(precision, value, true); });
+  // For x > 100, w < 2^-144 and |c| > 2^-70 (for every double y): the real
+  // part is next_to_one, which a Ziv loop could only tell from 1 at about
+  // x / ln 2 bits (it would climb to kMaxPrecision for each such element).
+  constexpr double kRealPartNextToOne = 100;
+  ExactValue real =
+      re > kRealPartNextToOne ? next_to_one : ZivPart([&](mpfr_prec_t precision, mpfr_ptr value) {
+        return evaluate(precision, value, true);
+      });
   ExactValue imag = ZivPart(
       [&](mpfr_prec_t precision, mpfr_ptr value) { return evaluate(precision, value, false); });
   return Encode(part, real, imag);
