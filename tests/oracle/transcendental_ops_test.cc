@@ -188,6 +188,26 @@ TEST(ComplexTranscendentalTest, LogisticIsOneOverOnePlusExp) {
         mpc_ui_div(out, 1, out, MPC_RNDNN);
       },
       40);
+  // The shortcuts: logistic(iy) = 1/2 + (i/2) tan(y/2), and for x > 100 a
+  // real part next to 1 (rounding to 1.0) with ws/D computed as usual.
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> y(-1e6, 1e6);
+  std::uniform_real_distribution<double> large_x(100.0, 600.0);
+  auto formula = [](mpc_ptr out, mpc_srcptr z) {
+    mpc_neg(out, z, MPC_RNDNN);
+    mpc_exp(out, out, MPC_RNDNN);
+    mpc_add_ui(out, out, 1, MPC_RNDNN);
+    mpc_ui_div(out, 1, out, MPC_RNDNN);
+  };
+  for (int i = 0; i < 300; ++i) {
+    for (const double re : {0.0, large_x(random)}) {
+      const double im = y(random);
+      const std::complex<double> expected = Mpc1000(re, im, formula);
+      const std::complex<double> actual = Of(precise::ComplexLogistic(F64(), re, im));
+      ASSERT_TRUE(Same(actual.real(), expected.real())) << re << " " << im;
+      ASSERT_TRUE(Same(actual.imag(), expected.imag())) << re << " " << im;
+    }
+  }
 }
 
 TEST(ComplexTranscendentalTest, RsqrtIsOneOverSqrt) {
