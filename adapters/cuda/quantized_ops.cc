@@ -5,8 +5,10 @@
 // StableHLO's stablehlo-legalize-quantized-op-to-qdq decomposition writes
 // them: each quantized operand through the uniform_dequantize kernel, the
 // op's own kernel in the expressed type, each quantized result through the
-// uniform_quantize kernel. There are no integer kernels on CUDA yet (the
-// CPU adapter has them for add, dot_general, convolution and others).
+// uniform_quantize kernel; is_finite is true. There are no integer kernels
+// on CUDA yet (the CPU adapter has them for add, dot_general, convolution
+// and others).
+#include <algorithm>
 #include <string_view>
 
 #include "adapters/cuda/cuda_internal.h"
@@ -108,6 +110,29 @@ absl::StatusOr<Results> RunThroughExpressed(const Case& c, Context& context) {
   return results;
 }
 
+// is_finite of a quantized tensor: true everywhere (every storage integer
+// stands for a finite value). No kernel: the answer does not depend on the
+// data, as a compiler folds it.
+AdapterSupport SupportsQuantizedIsFinite(const Case& c) {
+  if (c.operands.size() != 1 || c.result_types.size() != 1 ||
+      c.result_types[0].element_type != ElementType::kI1) {
+    return AdapterSupport::No("is_finite: needs one operand and an i1 result");
+  }
+  return AdapterSupport::Yes();
+}
+
+absl::StatusOr<Results> RunQuantizedIsFinite(const Case& c, Context&) {
+  if (AdapterSupport s = SupportsQuantizedIsFinite(c); !s.supported) {
+    return absl::InvalidArgumentError(s.reason);
+  }
+  Tensor result(c.result_types[0]);
+  auto out = result.values<ElementType::kI1>();
+  std::fill(out.begin(), out.end(), 1);
+  Results results;
+  results.push_back(std::move(result));
+  return results;
+}
+
 }  // namespace
 
 const OpEntry* FindQuantizedOp(std::string_view name) {
@@ -119,6 +144,7 @@ const OpEntry* FindQuantizedOp(std::string_view name) {
     for (std::string_view op : QuantizedExpressedOps()) {
       ops.push_back({op, &SupportsThroughExpressed, &RunThroughExpressed});
     }
+    ops.push_back({"is_finite", &SupportsQuantizedIsFinite, &RunQuantizedIsFinite});
     return ops;
   }();
   if (name.starts_with("stablehlo.")) name.remove_prefix(10);
