@@ -59,7 +59,14 @@ absl::StatusOr<Case> ReadGridCase(const Module& module, const Operation& run_par
     auto value = op.attributes.find("value");
     if (op.name == "stablehlo.constant" && op.results.size() == 1 && value != op.attributes.end() &&
         std::holds_alternative<Tensor>(value->second)) {
-      constants[op.results[0]] = std::get<Tensor>(value->second);
+      const Tensor& literal = std::get<Tensor>(value->second);
+      // A quantized constant's value is its storage integers.
+      const bool quantized = op.result_types.size() == 1 && op.result_types[0].is_tensor() &&
+                             op.result_types[0].quantization.has_value() &&
+                             op.result_types[0].shape == literal.shape() &&
+                             op.result_types[0].element_type == literal.element_type();
+      constants[op.results[0]] =
+          quantized ? Tensor::Reusing(op.result_types[0].tensor(), Tensor(literal)) : literal;
     }
   }
   Case c;

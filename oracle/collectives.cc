@@ -9,6 +9,7 @@
 #include "core/status_macros.h"
 #include "oracle/accumulation.h"
 #include "oracle/data_movement_helpers.h"
+#include "oracle/quantization.h"
 
 namespace hlocheck::oracle {
 
@@ -504,10 +505,6 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> MovedResults(
   // The variadic forms (the public spec's) work operand by operand.
   for (size_t j = 0; j < n; ++j) {
     const TensorType& type = result_types[j];
-    if (type.quantization) {
-      return absl::UnimplementedError("unsupported: stablehlo." + op +
-                                      " on quantized tensors (issue 20)");
-    }
     std::vector<bool> written(static_cast<size_t>(grid.size()), false);
     auto set = [&](ProcessId process, Tensor value) -> absl::Status {
       HLOCHECK_RETURN_IF_ERROR(CheckType(value, type, op));
@@ -579,6 +576,12 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> MovedResults(
             absl::StrCat(op, ": process ", grid.At(flat).ToString(), " is in no group"));
       }
       results[flat][j] = Tensor(type);
+      // A quantized zero is quantize(0): the zero point's storage.
+      if (type.quantization) {
+        for (int64_t i = 0; i < type.num_elements(); ++i) {
+          SetStorage(results[flat][j], i, ParametersAt(type, i).zero_point);
+        }
+      }
     }
   }
   return results;

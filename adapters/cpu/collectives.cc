@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adapters/cpu/data_movement_internal.h"
+#include "adapters/cpu/quantization_internal.h"
 #include "adapters/cpu/region.h"
 #include "adapters/region/process_groups.h"
 #include "core/status_macros.h"
@@ -129,12 +130,36 @@ absl::StatusOr<Tensor> ReduceGroup(const Case& c, size_t members, int64_t n, int
   return result;
 }
 
+// A result before anything is written to it: zeros, for a quantized type
+// quantize(0) (its zero point's storage, per axis where it is).
+Tensor ZerosOf(const TensorType& type) {
+  Tensor zeros(type);
+  if (!type.quantization) return zeros;
+  const AxisWalk walk(type);
+  DispatchElementType(type.element_type, [&]<ElementType T>() {
+    if constexpr (IsInteger(T)) {
+      auto out = zeros.values<T>();
+      for (size_t i = 0; i < out.size(); ++i) {
+        out[i] = static_cast<ContainerT<T>>(
+            type.quantization->zero_points[walk.At(static_cast<int64_t>(i))]);
+      }
+    }
+  });
+  return zeros;
+}
+
 AdapterSupport SupportsCollective(const Case& c) {
+  // The collectives that move data move quantized tensors' storage; those
+  // that reduce would run their bodies on quantized scalars (not here).
+  const bool moves = c.op == "all_gather" || c.op == "all_to_all" || c.op == "collective_permute" ||
+                     c.op == "collective_broadcast";
   for (const Tensor& t : c.operands) {
-    if (t.type().quantization) return AdapterSupport::No(c.op + " on quantized tensors");
+    if (t.type().quantization && !moves) {
+      return AdapterSupport::No(c.op + " on quantized tensors");
+    }
   }
   for (const TensorType& t : c.result_types) {
-    if (t.quantization) return AdapterSupport::No(c.op + " on quantized tensors");
+    if (t.quantization && !moves) return AdapterSupport::No(c.op + " on quantized tensors");
     if (t.shape.empty() && (c.op == "all_gather" || c.op == "all_to_all")) {
       return AdapterSupport::No(c.op + " of 0-dimensional tensors");
     }
@@ -206,7 +231,7 @@ absl::StatusOr<Results> RunCollective(const Case& c, const Device& device) {
     std::vector<std::vector<Tensor>> scatter_parts;  // reduce_scatter: by member, by operand
     for (int64_t j = 0; j < n; ++j) {
       const TensorType& type = c.result_types[p * n + j];
-      Tensor result(type);
+      Tensor result = ZerosOf(type);
       const int64_t g = group_of[p];
       if (g < 0) {
         results[p * n + j] = std::move(result);  // zeros: in no group, or no one's target

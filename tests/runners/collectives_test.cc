@@ -256,6 +256,54 @@ module @hlocheck_case {
   }
 }
 
+// collective_permute of a quantized tensor moves its storage integers, and
+// a process no pair targets holds quantize(0): the zero point (3 here), not
+// storage 0. The oracle and the CPU adapter agree on it.
+TEST(CollectivesTest, QuantizedCollectivePermuteLeavesTheZeroPointWhereNothingArrives) {
+  const std::string q = "tensor<2x!quant.uniform<i8:f32, 5.000000e-01:3>>";
+  const std::string text = R"(
+module @hlocheck_case {
+  func.func @process(%x: )" +
+                           q + R"() -> ()" + q + R"() {
+    %result = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>} : ()" +
+                           q + ") -> " + q + R"(
+    func.return %result : )" +
+                           q + R"(
+  }
+  func.func @main() {
+    %x_0 = "stablehlo.constant"() {value = dense<[1, 2]> : tensor<2xi8>} : () -> )" +
+                           q + R"(
+    %x_1 = "stablehlo.constant"() {value = dense<[5, 6]> : tensor<2xi8>} : () -> )" +
+                           q + R"(
+    %x_2 = "stablehlo.constant"() {value = dense<[7, 8]> : tensor<2xi8>} : () -> )" +
+                           q + R"(
+    %results:3 = "interpreter.run_parallel"(%x_0, %x_1, %x_2) {programs = [[@process], [@process], [@process]]} : ()" +
+                           q + ", " + q + ", " + q + ") -> (" + q + ", " + q + ", " + q + R"()
+    func.return
+  }
+}
+)";
+  auto c = mlir::ReadCaseModule(text, "quantized_permute.mlir", TestRegistry());
+  ASSERT_TRUE(c.ok()) << c.status();
+  auto cpu = CreateAdapter("cpu", {});
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  ASSERT_TRUE((*cpu)->Supports(*c).supported) << (*cpu)->Supports(*c).reason;
+  auto got = (*cpu)->Run(*c);
+  ASSERT_TRUE(got.ok()) << got.status();
+  std::vector<std::vector<Tensor>> operands;
+  for (int64_t p = 0; p < 3; ++p) operands.push_back(OneProcess(*c, p).operands);
+  auto expected = oracle::GridResults("collective_permute", c->attributes, c->regions,
+                                      {c->result_types[0]}, oracle::ProcessGrid{3, 1}, operands);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  ASSERT_EQ(got->size(), 3u);
+  const std::vector<std::vector<int8_t>> storage = {{3, 3}, {1, 2}, {3, 3}};
+  for (size_t p = 0; p < 3; ++p) {
+    EXPECT_TRUE((*got)[p] == expected->at(p).at(0)) << "process " << p;
+    auto values = expected->at(p).at(0).values<ElementType::kSI8>();
+    EXPECT_EQ(std::vector<int8_t>(values.begin(), values.end()), storage[p]) << "process " << p;
+  }
+}
+
 // The spec's process groups (seed 002's definitions and its examples).
 TEST(CollectivesTest, ProcessGroupsFollowTheSpecsDefinitions) {
   const oracle::ProcessGrid grid{4, 2};
