@@ -79,4 +79,14 @@ Case OnStorage(const Case& c) {
   return s;
 }
 
+absl::StatusOr<std::vector<Tensor>> FromStorage(const Case& c, std::vector<Tensor> results) {
+  if (results.size() != c.result_types.size()) {
+    return absl::InternalError(c.op + ": another number of results");
+  }
+  for (size_t r = 0; r < results.size(); ++r) {
+    results[r] = Tensor::Reusing(c.result_types[r], std::move(results[r]));
+  }
+  return results;
+}
+
 }  // namespace hlocheck

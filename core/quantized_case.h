@@ -8,7 +8,9 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "absl/status/statusor.h"
 #include "core/case.h"
 
 namespace hlocheck {
@@ -31,6 +33,10 @@ TensorType StorageType(const TensorType& type);
 // `c` with every quantized operand, result type and tensor attribute
 // (constant's value) of its storage type.
 Case OnStorage(const Case& c);
+
+// The results of OnStorage(c) as c's own results: each of c's result type
+// (its storage integers kept). An error where their number differs.
+absl::StatusOr<std::vector<Tensor>> FromStorage(const Case& c, std::vector<Tensor> results);
 
 }  // namespace hlocheck
 

@@ -275,6 +275,16 @@ Tensor Storage(const Tensor& tensor) {
   return Tensor::Reusing(TensorType(tensor.shape(), tensor.element_type()), Tensor(tensor));
 }
 
+// `name = ` the constant `tensor`: a quantized one in generic form, its
+// value the storage integers (a dense attribute holds no quantized type).
+std::string ConstantText(const std::string& name, const Tensor& tensor) {
+  if (tensor.type().quantization) {
+    return name + " = \"stablehlo.constant\"() {value = " + PrintDenseAttribute(Storage(tensor)) +
+           "} : () -> " + tensor.type().ToString();
+  }
+  return name + " = stablehlo.constant " + PrintDenseAttribute(tensor);
+}
+
 // Lines that build the value `name` of `type` from `leaves` (taken in
 // order): a constant per tensor (a quantized one in generic form, its value
 // the storage integers), after_all for a token, tuple for a tuple. With
@@ -295,12 +305,8 @@ void BuildValue(const ValueType& type, const std::string& name, const std::vecto
                  ") -> " + leaf.type().ToString() + "\n";
       } else if (arguments != nullptr) {
         arguments->push_back(name + ": " + leaf.type().ToString());
-      } else if (leaf.type().quantization) {
-        *text += "  " + name +
-                 " = \"stablehlo.constant\"() {value = " + PrintDenseAttribute(Storage(leaf)) +
-                 "} : () -> " + leaf.type().ToString() + "\n";
       } else {
-        *text += "  " + name + " = stablehlo.constant " + PrintDenseAttribute(leaf) + "\n";
+        *text += "  " + ConstantText(name, leaf) + "\n";
       }
       return;
     }
@@ -408,8 +414,7 @@ std::string PrintGridCaseModule(const spec::SpecRegistry& registry, const spec::
     for (size_t i = 0; i < process.operands.size() && i < names.size(); ++i) {
       inputs.push_back(names[i] + "_" + std::to_string(p));
       input_types.push_back(process.operands[i].type().ToString());
-      text += "    " + inputs.back() + " = stablehlo.constant " +
-              PrintDenseAttribute(process.operands[i]) + "\n";
+      text += "    " + ConstantText(inputs.back(), process.operands[i]) + "\n";
     }
   }
   std::vector<std::string> rows;

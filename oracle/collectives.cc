@@ -96,6 +96,11 @@ bool IsGridCollective(const std::string& op) {
          op == "collective_reduce";
 }
 
+bool MovesAcrossProcesses(const std::string& op) {
+  return op == "all_gather" || op == "all_to_all" || op == "collective_permute" ||
+         op == "collective_broadcast";
+}
+
 namespace {
 
 using Attributes = std::map<std::string, Attribute>;

@@ -24,13 +24,7 @@ absl::StatusOr<Results> RunOnStorage(const Case& c, Context& context) {
   const OpEntry* op = FindOp(c.op);
   if (op == nullptr) return absl::UnimplementedError(c.op + " is not implemented on CUDA yet");
   HLOCHECK_ASSIGN_OR_RETURN(Results results, op->run(OnStorage(c), context));
-  if (results.size() != c.result_types.size()) {
-    return absl::InternalError(c.op + ": another number of results");
-  }
-  for (size_t r = 0; r < results.size(); ++r) {
-    results[r] = Tensor::Reusing(c.result_types[r], std::move(results[r]));
-  }
-  return results;
+  return FromStorage(c, std::move(results));
 }
 
 TensorType ExpressedType(const TensorType& type) {
