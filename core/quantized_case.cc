@@ -79,6 +79,17 @@ Case OnStorage(const Case& c) {
   return s;
 }
 
+TensorType ExpressedType(const TensorType& type) {
+  return type.quantization ? TensorType(type.shape, type.quantization->expressed_type) : type;
+}
+
+Case WithExpressedTypes(const Case& c, std::vector<Tensor> operands) {
+  Case f = c;
+  f.operands = std::move(operands);
+  for (TensorType& t : f.result_types) t = ExpressedType(t);
+  return f;
+}
+
 absl::StatusOr<std::vector<Tensor>> FromStorage(const Case& c, std::vector<Tensor> results) {
   if (results.size() != c.result_types.size()) {
     return absl::InternalError(c.op + ": another number of results");

@@ -34,6 +34,16 @@ TensorType StorageType(const TensorType& type);
 // (constant's value) of its storage type.
 Case OnStorage(const Case& c);
 
+// The type a quantized tensor's values have once dequantized: its
+// expressed type (any other type as it is).
+TensorType ExpressedType(const TensorType& type);
+
+// `c` with `operands` (its own, quantized ones dequantized by the caller,
+// or placeholders of those types where only the types matter) and every
+// quantized result type of its expressed type: the float case a backend
+// runs for an op on quantized tensors without an integer kernel.
+Case WithExpressedTypes(const Case& c, std::vector<Tensor> operands);
+
 // The results of OnStorage(c) as c's own results: each of c's result type
 // (its storage integers kept). An error where their number differs.
 absl::StatusOr<std::vector<Tensor>> FromStorage(const Case& c, std::vector<Tensor> results);

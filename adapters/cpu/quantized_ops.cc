@@ -401,19 +401,26 @@ absl::StatusOr<Results> RunOnStorage(const Case& c, const Device& device) {
 // The case with its quantized operands dequantized and its quantized
 // results of their expressed types.
 Case InExpressedType(const Case& c) {
-  Case f = c;
-  for (Tensor& t : f.operands) {
-    if (const auto& q = t.type().quantization) {
-      t = FloatFromExpressed(Expressed(t), TensorType(t.shape(), q->expressed_type));
-    }
+  std::vector<Tensor> operands;
+  for (const Tensor& t : c.operands) {
+    operands.push_back(
+        t.type().quantization ? FloatFromExpressed(Expressed(t), ExpressedType(t.type())) : t);
   }
-  for (TensorType& t : f.result_types) {
-    if (t.quantization) t = TensorType(t.shape, t.quantization->expressed_type);
-  }
-  return f;
+  return WithExpressedTypes(c, std::move(operands));
 }
 
-AdapterSupport SupportsThroughExpressed(const Case& c) { return SupportsCase(InExpressedType(c)); }
+// Only the types matter here: placeholders, not the dequantized values.
+AdapterSupport SupportsThroughExpressed(const Case& c) {
+  std::vector<Tensor> placeholders;
+  for (const Tensor& t : c.operands) {
+    if (t.type().quantization) {
+      placeholders.emplace_back(ExpressedType(t.type()));
+    } else {
+      placeholders.push_back(t);
+    }
+  }
+  return SupportsCase(WithExpressedTypes(c, std::move(placeholders)));
+}
 
 absl::StatusOr<Results> RunThroughExpressed(const Case& c, const Device& device) {
   const OpEntry* op = FindOp(c.op);

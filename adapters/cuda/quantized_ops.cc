@@ -27,10 +27,6 @@ absl::StatusOr<Results> RunOnStorage(const Case& c, Context& context) {
   return FromStorage(c, std::move(results));
 }
 
-TensorType ExpressedType(const TensorType& type) {
-  return type.quantization ? TensorType(type.shape, type.quantization->expressed_type) : type;
-}
-
 // A one-operand uniform_quantize or uniform_dequantize case.
 Case Conversion(std::string op, Tensor operand, TensorType result) {
   Case c;
@@ -38,16 +34,6 @@ Case Conversion(std::string op, Tensor operand, TensorType result) {
   c.operands.push_back(std::move(operand));
   c.result_types.push_back(std::move(result));
   return c;
-}
-
-// The case with each quantized operand and result of its expressed type;
-// the operands' values are `operands` (placeholders of that type for
-// Supports).
-Case InExpressedType(const Case& c, std::vector<Tensor> operands) {
-  Case f = c;
-  f.operands = std::move(operands);
-  for (TensorType& t : f.result_types) t = ExpressedType(t);
-  return f;
 }
 
 AdapterSupport SupportsThroughExpressed(const Case& c) {
@@ -67,7 +53,7 @@ AdapterSupport SupportsThroughExpressed(const Case& c) {
     const Case quantize = Conversion("uniform_quantize", Tensor(ExpressedType(t)), t);
     if (AdapterSupport s = SupportsCase(quantize); !s.supported) return s;
   }
-  return SupportsCase(InExpressedType(c, std::move(placeholders)));
+  return SupportsCase(WithExpressedTypes(c, std::move(placeholders)));
 }
 
 absl::StatusOr<Results> RunThroughExpressed(const Case& c, Context& context) {
@@ -89,7 +75,7 @@ absl::StatusOr<Results> RunThroughExpressed(const Case& c, Context& context) {
     operands.push_back(std::move(expressed.at(0)));
   }
   HLOCHECK_ASSIGN_OR_RETURN(Results results,
-                            op->run(InExpressedType(c, std::move(operands)), context));
+                            op->run(WithExpressedTypes(c, std::move(operands)), context));
   if (results.size() != c.result_types.size()) {
     return absl::InternalError(c.op + ": another number of results");
   }

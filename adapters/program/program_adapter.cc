@@ -103,20 +103,16 @@ absl::StatusOr<std::vector<Tensor>> ProgramAdapter::Run(const Case& c) {
 
 namespace {
 
-// What crosses @main's boundary (mlir/writer.h): a quantized tensor as its
-// storage integers.
-TensorType AtBoundary(const TensorType& type) { return StorageType(type); }
-
-// The case's inputs (`inputs` when none is quantized, else `storage`
-// filled with copies at the boundary's types) and result types at the
-// boundary.
-std::span<const Tensor> InputsAtBoundary(std::span<const Tensor> inputs,
-                                         std::vector<Tensor>& storage) {
+// The case's inputs as they cross @main's boundary (mlir/writer.h): a
+// quantized tensor as its storage integers (`inputs` itself when none is
+// quantized, else copies in `storage`).
+std::span<const Tensor> InputsStorageType(std::span<const Tensor> inputs,
+                                          std::vector<Tensor>& storage) {
   bool quantized = false;
   for (const Tensor& t : inputs) quantized |= t.type().quantization.has_value();
   if (!quantized) return inputs;
   for (const Tensor& t : inputs)
-    storage.push_back(Tensor::Reusing(AtBoundary(t.type()), Tensor(t)));
+    storage.push_back(Tensor::Reusing(StorageType(t.type()), Tensor(t)));
   return storage;
 }
 
@@ -125,7 +121,7 @@ absl::StatusOr<std::vector<Tensor>> ResultsOfTypes(absl::StatusOr<std::vector<Te
                                                    std::span<const TensorType> types) {
   if (!results.ok() || results->size() != types.size()) return results;
   for (size_t r = 0; r < types.size(); ++r) {
-    if (types[r].quantization && (*results)[r].type() == AtBoundary(types[r])) {
+    if (types[r].quantization && (*results)[r].type() == StorageType(types[r])) {
       (*results)[r] = Tensor::Reusing(types[r], std::move((*results)[r]));
     }
   }
@@ -138,9 +134,9 @@ absl::StatusOr<std::vector<Tensor>> ProgramAdapter::RunModule(const Case& c,
                                                               const std::string& module) {
   std::vector<Tensor> storage;
   std::span<const Tensor> inputs;
-  if (!inputs_as_constants_) inputs = InputsAtBoundary(c.operands, storage);
+  if (!inputs_as_constants_) inputs = InputsStorageType(c.operands, storage);
   std::vector<TensorType> result_types;
-  for (const TensorType& t : c.result_types) result_types.push_back(AtBoundary(t));
+  for (const TensorType& t : c.result_types) result_types.push_back(StorageType(t));
   return ResultsOfTypes(backend_->Run(module, inputs, result_types), c.result_types);
 }
 
@@ -198,7 +194,7 @@ absl::Status ProgramAdapter::TryTogether(std::span<const Case* const> cases,
     program.push_back({registry_.Find(c->op), c});
     if (!inputs_as_constants_) {
       for (const Tensor& t : c->operands) {
-        inputs.push_back(Tensor::Reusing(AtBoundary(t.type()), Tensor(t)));
+        inputs.push_back(Tensor::Reusing(StorageType(t.type()), Tensor(t)));
       }
     }
     result_types.insert(result_types.end(), c->result_types.begin(), c->result_types.end());
@@ -207,7 +203,7 @@ absl::Status ProgramAdapter::TryTogether(std::span<const Case* const> cases,
       registry_, program,
       inputs_as_constants_ ? mlir::ProgramInputs::kConstants : mlir::ProgramInputs::kArguments);
   std::vector<TensorType> boundary_types;
-  for (const TensorType& t : result_types) boundary_types.push_back(AtBoundary(t));
+  for (const TensorType& t : result_types) boundary_types.push_back(StorageType(t));
   absl::StatusOr<std::vector<Tensor>> all =
       ResultsOfTypes(backend_->Run(module, inputs, boundary_types), result_types);
   if (!all.ok()) return all.status();
