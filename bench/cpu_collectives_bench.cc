@@ -1,10 +1,10 @@
 // The CPU adapter's all_reduce: 8 simulated processes (8 replicas, one
 // group), 64 MiB of f32 each, summed, against a memcpy of the same 512 MiB
-// in the same run. The adapter runs one thread per process; each reduces an
-// eighth of the elements over all 8 operands into the group's buffer, then
-// copies the whole result (reduce-scatter, then all-gather): it reads the
-// 512 MiB of operands once and writes 64 MiB, then reads 64 MiB eight times
-// and writes the 512 MiB of results. The summary prints the time ratio to
+// in the same run. The adapter reduces the group's buffer once, its
+// elements split among the pool's threads (reading the 512 MiB of operands
+// once and writing 64 MiB), then builds the 8 results in parallel, each a
+// copy of the buffer (reading 64 MiB eight times and writing the 512 MiB of
+// results). The summary prints the time ratio to
 // memcpy's.
 //
 //   cpu_collectives_bench [benchmark flags]

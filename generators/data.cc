@@ -160,14 +160,21 @@ std::vector<ContainerT<T>> ConversionEdges() {
   return values;
 }
 
-// The float formats narrower than `wide` (fewer significand bits): the
-// destinations whose ties a value of `wide` can hold exactly.
-std::vector<const FloatFormat*> NarrowerFormats(int significand_bits) {
-  std::vector<const FloatFormat*> formats;
-  for (ElementType t : AllElementTypes()) {
-    if (IsFloat(t) && Format(t).mantissa_bits + 1 < significand_bits) formats.push_back(&Format(t));
-  }
-  return formats;
+// The float formats with fewer significand bits than `significand_bits`:
+// the destinations whose ties a value of that precision can hold exactly.
+// Listed once per precision (it is asked for every element drawn).
+const std::vector<const FloatFormat*>& NarrowerFormats(int significand_bits) {
+  constexpr int kMost = 65;  // no element type has more (ui64's 64 magnitude bits)
+  static const auto* const by_precision = [] {
+    auto* lists = new std::vector<std::vector<const FloatFormat*>>(kMost + 1);
+    for (int bits = 0; bits <= kMost; ++bits) {
+      for (ElementType t : AllElementTypes()) {
+        if (IsFloat(t) && Format(t).mantissa_bits + 1 < bits) (*lists)[bits].push_back(&Format(t));
+      }
+    }
+    return lists;
+  }();
+  return (*by_precision)[std::clamp(significand_bits, 0, kMost)];
 }
 
 // An exact rounding tie of a narrower format, or one ULP of T beside it:
@@ -182,7 +189,7 @@ ContainerT<T> RoundingTie(Bits& bits) {
     return {RoundingTie<kPart>(bits), RoundingTie<kPart>(bits)};
   } else if constexpr (IsFloat(T)) {
     const FloatFormat& wide = Format(T);
-    const auto narrow = NarrowerFormats(wide.mantissa_bits + 1);
+    const auto& narrow = NarrowerFormats(wide.mantissa_bits + 1);
     if (narrow.empty()) return SmallInteger<T>(bits);
     const FloatFormat& f = *narrow[bits.Below(narrow.size())];
     // Exponents of the narrow format's binades, its subnormals' included;
@@ -214,7 +221,7 @@ ContainerT<T> RoundingTie(Bits& bits) {
     return FloatFromBits<T>(pattern);
   } else if constexpr (IsInteger(T) && !IsBool(T)) {
     const int magnitude_bits = BitWidth(T) - (IsSignedInt(T) ? 1 : 0);
-    const auto narrow = NarrowerFormats(magnitude_bits);
+    const auto& narrow = NarrowerFormats(magnitude_bits);
     if (narrow.empty()) return SmallInteger<T>(bits);
     const int m = narrow[bits.Below(narrow.size())]->mantissa_bits;
     // 2^k + (2r + 1) 2^(k - m - 1) for k in [m + 1, magnitude_bits - 1].

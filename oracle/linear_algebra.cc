@@ -48,6 +48,31 @@ struct Matrix {
 
 bool Finite(const Value& v) { return std::isfinite(v.real()) && std::isfinite(v.imag()); }
 
+// Products, quotients and magnitudes of finite values, in real arithmetic
+// where the imaginary parts are zero (every element of a real type):
+// std::complex<long double>'s operators call the runtime's __mulxc3 and
+// __divxc3, with their checks for NaN and their scaling, and std::abs a
+// hypotl, which made these ops the slowest of the oracle's. The same
+// values (the real quotient rounded once rather than through the scaled
+// complex formula).
+Value Times(const Value& a, const Value& b) {
+  if (a.imag() == 0 && b.imag() == 0) return Value(a.real() * b.real(), 0);
+  return a * b;
+}
+
+Value Over(const Value& a, const Value& b) {
+  if (a.imag() == 0 && b.imag() == 0) return Value(a.real() / b.real(), 0);
+  return a / b;
+}
+
+long double Magnitude(const Value& v) { return v.imag() == 0 ? fabsl(v.real()) : std::abs(v); }
+
+std::vector<long double> Magnitudes(const Matrix& m) {
+  std::vector<long double> magnitudes(m.values.size());
+  for (size_t i = 0; i < magnitudes.size(); ++i) magnitudes[i] = Magnitude(m.values[i]);
+  return magnitudes;
+}
+
 // What the element type's parts allow: unit roundoff, smallest subnormal,
 // largest finite value; and gamma for `steps` rounded steps of the type's
 // arithmetic (complex products round several times: Higham 3.6).
@@ -72,15 +97,21 @@ std::optional<Matrix> TriangularInverse(const Matrix& m, bool lower) {
   for (int64_t i = 0; i < n; ++i) {
     if (m(i, i) == Value(0, 0)) return std::nullopt;
   }
-  // Column k of the inverse solves m x = e_k.
+  // Column k of the inverse solves m x = e_k. It is triangular like m: x_i
+  // is zero before k (lower; after k for upper), so the substitution starts
+  // at k. The column is built contiguously, then stored.
+  std::vector<Value> x(static_cast<size_t>(n));
   for (int64_t k = 0; k < n; ++k) {
+    std::fill(x.begin(), x.end(), Value(0, 0));
     for (int64_t step = 0; step < n; ++step) {
       const int64_t i = lower ? step : n - 1 - step;
+      if (lower ? i < k : i > k) continue;
       Value sum = i == k ? Value(1, 0) : Value(0, 0);
-      const int64_t first = lower ? 0 : i + 1, last = lower ? i : n;
-      for (int64_t j = first; j < last; ++j) sum -= m(i, j) * inverse(j, k);
-      inverse(i, k) = sum / m(i, i);
+      const int64_t first = lower ? k : i + 1, last = lower ? i : k + 1;
+      for (int64_t j = first; j < last; ++j) sum -= Times(m(i, j), x[j]);
+      x[i] = Over(sum, m(i, i));
     }
+    for (int64_t i = 0; i < n; ++i) inverse(i, k) = x[i];
   }
   return inverse;
 }
@@ -137,8 +168,8 @@ std::optional<Matrix> ExactCholesky(const Matrix& a) {
     l(j, j) = Value(sqrtl(pivot), 0);
     for (int64_t i = j + 1; i < n; ++i) {
       Value sum = a(i, j);
-      for (int64_t k = 0; k < j; ++k) sum -= l(i, k) * std::conj(l(j, k));
-      l(i, j) = sum / l(j, j);
+      for (int64_t k = 0; k < j; ++k) sum -= Times(l(i, k), std::conj(l(j, k)));
+      l(i, j) = Over(sum, l(j, j));
     }
   }
   return l;
@@ -153,11 +184,11 @@ std::optional<std::vector<long double>> CholeskyBounds(const Matrix& l, const Pr
   const double gamma = p.GammaFor(n);
   if (!inverse || !(gamma < 0.5)) return std::nullopt;
   // G = |L^-1| |L| and H = G G^T: |L^-1 dA L^-H| <= gamma H.
+  const std::vector<long double> abs_inverse = Magnitudes(*inverse), abs_l = Magnitudes(l);
   std::vector<long double> g(static_cast<size_t>(n * n), 0), h(static_cast<size_t>(n * n), 0);
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j <= i; ++j) {
-      for (int64_t k = j; k <= i; ++k)
-        g[i * n + j] += std::abs((*inverse)(i, k)) * std::abs(l(k, j));
+      for (int64_t k = j; k <= i; ++k) g[i * n + j] += abs_inverse[i * n + k] * abs_l[k * n + j];
     }
   }
   long double h_norm = 0;
@@ -177,7 +208,7 @@ std::optional<std::vector<long double>> CholeskyBounds(const Matrix& l, const Pr
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j <= i; ++j) {
       long double sum = 0;
-      for (int64_t k = j; k <= i; ++k) sum += std::abs(l(i, k)) * h[k * n + j];
+      for (int64_t k = j; k <= i; ++k) sum += abs_l[i * n + k] * h[k * n + j];
       bounds[i * n + j] = gamma * sum / (1 - 4 * rho);
     }
   }
@@ -214,7 +245,7 @@ Results Cholesky(const Case& c, bool lower) {
         }
         // The upper factor is L^H.
         const Value v = lower ? (*l)(i, j) : std::conj((*l)(j, i));
-        const long double abs_v = std::abs(v);
+        const long double abs_v = Magnitude(v);
         const double bound =
             bounds ? static_cast<double>((*bounds)[lower ? i * n + j : j * n + i] + p.u * abs_v +
                                          4 * n * p.tiny + ldexpl(abs_v, -58))
@@ -305,11 +336,9 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
         finite_matrix ? TriangularInverse(s.m, s.m_lower) : std::nullopt;
     // D = |M^-1| |M| and its infinity norm (|.| of each element computed
     // once: a complex long double's is a hypotl).
-    std::vector<long double> abs_m(static_cast<size_t>(n * n)), abs_inverse(abs_m.size(), 0);
-    for (int64_t i = 0; i < n * n; ++i) {
-      abs_m[i] = std::abs(s.m.values[i]);
-      if (inverse) abs_inverse[i] = std::abs(inverse->values[i]);
-    }
+    const std::vector<long double> abs_m = Magnitudes(s.m);
+    const std::vector<long double> abs_inverse =
+        inverse ? Magnitudes(*inverse) : std::vector<long double>(abs_m.size(), 0);
     std::vector<long double> d(static_cast<size_t>(n * n), 0);
     long double d_norm = 0;
     // Underflow: each step's rounding may err by half a smallest subnormal
@@ -321,8 +350,10 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
       for (int64_t i = 0; i < n; ++i) {
         long double row = 0;
         for (int64_t j = 0; j < n; ++j) {
+          // M^-1 is triangular like M: only k between i and j contribute.
           long double sum = 0;
-          for (int64_t k = 0; k < n; ++k) sum += abs_inverse[i * n + k] * abs_m[k * n + j];
+          const int64_t first = s.m_lower ? j : i, last = s.m_lower ? i : j;
+          for (int64_t k = first; k <= last; ++k) sum += abs_inverse[i * n + k] * abs_m[k * n + j];
           d[i * n + j] = sum;
           row += sum;
           underflow_gain[i] += abs_inverse[i * n + j] * (1 + abs_m[j * n + j]);
@@ -347,14 +378,14 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
         for (int64_t step = 0; step < n; ++step) {
           const int64_t i = s.m_lower ? step : n - 1 - step;
           const int64_t first = s.m_lower ? 0 : i + 1, last = s.m_lower ? i : n;
-          for (int64_t j = first; j < last; ++j) y[i] -= s.m(i, j) * y[j];
-          y[i] /= s.m(i, i);
+          for (int64_t j = first; j < last; ++j) y[i] -= Times(s.m(i, j), y[j]);
+          y[i] = Over(y[i], s.m(i, i));
         }
       }
       // |y - y^| <= gamma D |y^| <= gamma D |y| + gamma ||D|| eta, with
       // eta = ||y - y^||_inf <= gamma ||D |y|||_inf / (1 - gamma ||D||).
       std::vector<long double> dy(static_cast<size_t>(n), 0), abs_y(static_cast<size_t>(n));
-      for (int64_t i = 0; i < n; ++i) abs_y[i] = std::abs(y[i]);
+      for (int64_t i = 0; i < n; ++i) abs_y[i] = Magnitude(y[i]);
       long double dy_norm = 0, magnitude = 0;
       for (int64_t i = 0; i < n && inverse; ++i) {
         long double product = 0;

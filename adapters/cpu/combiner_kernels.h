@@ -42,6 +42,25 @@ auto CombineFunction() {
   }
 }
 
+// The kernels cover combiners of the pair (argument i, argument N + i)
+// only; and, or and xor on integers and booleans alone.
+inline bool KernelCovers(Combiner kind, ElementType type) {
+  switch (kind) {
+    case Combiner::kAdd:
+    case Combiner::kMultiply:
+      return true;
+    case Combiner::kMaximum:
+    case Combiner::kMinimum:
+      return !IsComplex(type);
+    case Combiner::kAnd:
+    case Combiner::kOr:
+    case Combiner::kXor:
+      return IsInteger(type) || IsBool(type);
+    default:
+      return false;
+  }
+}
+
 // Calls fn(combine) with the scalar function of `kind` for T; false, and fn
 // not called, where the kind has none (kGeneral, kKeep, or and/or/xor of a
 // type that is not an integer or boolean).

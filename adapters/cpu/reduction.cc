@@ -110,25 +110,6 @@ void ReduceWithCombiner(const Combine& combine, const Tensor& input, const Tenso
   });
 }
 
-// The kernels cover combiners of the pair (argument i, argument N + i)
-// only; and, or and xor on integers and booleans alone.
-bool KernelCovers(Combiner kind, ElementType type) {
-  switch (kind) {
-    case Combiner::kAdd:
-    case Combiner::kMultiply:
-      return true;
-    case Combiner::kMaximum:
-    case Combiner::kMinimum:
-      return !IsComplex(type);
-    case Combiner::kAnd:
-    case Combiner::kOr:
-    case Combiner::kXor:
-      return IsInteger(type) || IsBool(type);
-    default:
-      return false;
-  }
-}
-
 bool AllCovered(const std::vector<Combiner>& kinds, const Case& c) {
   for (size_t i = 0; i < kinds.size(); ++i) {
     if (!KernelCovers(kinds[i], c.result_types[i].element_type)) return false;

@@ -59,6 +59,7 @@ Value Value::FromTensor(const Tensor& tensor) {
     // (tensor<2x0xi64> is [[], []]).
     std::function<Value(size_t, int64_t&)> build = [&](size_t d, int64_t& next) -> Value {
       std::vector<Value> items;
+      items.reserve(static_cast<size_t>(shape[d]));
       for (int64_t i = 0; i < shape[d]; ++i) {
         items.push_back(d + 1 == shape.size() ? ElementValue<T>(values[next++])
                                               : build(d + 1, next));
@@ -66,9 +67,9 @@ Value Value::FromTensor(const Tensor& tensor) {
       return Value(std::move(items));
     };
     int64_t next = 0;
-    ListValue list = build(0, next).as_list();
-    list.tensor_type = ValueType::Of(tensor.type());
-    return Value(std::move(list));
+    Value list = build(0, next);  // moved, not copied: a constant has up to 4,096 elements
+    std::get<ListValue>(list.storage_).tensor_type = ValueType::Of(tensor.type());
+    return list;
   });
 }
 

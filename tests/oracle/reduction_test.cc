@@ -10,11 +10,16 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
 
+#include "core/element_value.h"
+#include "core/exact_value.h"
+#include "oracle/accumulation.h"
 #include "oracle/compare.h"
+#include "oracle/step_errors.h"
 #include "tests/oracle/data_movement_test_util.h"
 #include "tests/support/case_builders.h"
 
@@ -355,6 +360,137 @@ RC_GTEST_PROP(ReduceOracleProperty, AnyPermutationOfAFloatSumPasses, ()) {
   std::vector<ResultExpectation> e = SumOf(v);
   std::shuffle(v.begin(), v.end(), rng);
   RC_ASSERT(Passes(e, {F32({1}, {Sequential(v, false)})}));
+}
+
+// Property: where the oracle recognises an exact combiner with its
+// identity it folds with the op directly, without interpreting the body
+// (the gate's reductions spend most of their oracle time there otherwise):
+// the references are the interpreted body's, bit for bit (NaN for NaN),
+// for reduce and for the collectives' reduction (no init value), over
+// every integer and boolean monoid and float maximum and minimum, with
+// random bit patterns (NaN, infinities and signed zeros among them).
+template <ElementType T>
+Tensor RandomBits(Shape shape) {
+  Tensor t(std::move(shape), T);
+  for (auto& v : t.values<T>()) {
+    uint64_t bits = *rc::gen::arbitrary<uint64_t>();
+    switch (*rc::gen::inRange(0, 4)) {  // zeros of both signs, now and then
+      case 0:
+        bits = 0;
+        break;
+      case 1:
+        bits = uint64_t{1} << (BitWidth(T) - 1);
+        break;
+      default:
+        break;
+    }
+    if constexpr (IsBool(T)) {
+      v = static_cast<ContainerT<T>>(bits & 1);
+    } else if constexpr (IsInteger(T)) {
+      v = WrapInteger<T>(bits);
+    } else {
+      v = FloatFromBits<T>(BitWidth(T) == 64 ? bits : bits & ((uint64_t{1} << BitWidth(T)) - 1));
+    }
+  }
+  return t;
+}
+
+// The scalar of T that is `kind`'s identity, among the candidates an
+// identity can be; none where T has none.
+template <ElementType T>
+std::optional<Tensor> IdentityOf(oracle::Combiner kind) {
+  std::vector<ContainerT<T>> candidates;
+  if constexpr (IsBool(T)) {
+    candidates = {0, 1};
+  } else if constexpr (IsInteger(T)) {
+    for (uint64_t bits : {uint64_t{0}, uint64_t{1}, ~uint64_t{0},
+                          static_cast<uint64_t>(IntegerMin(T)), IntegerMaxUnsigned(T)}) {
+      candidates.push_back(WrapInteger<T>(bits));
+    }
+  } else {
+    const FloatFormat& f = Format(T);
+    for (double x : {0.0, 1.0, -HUGE_VAL, HUGE_VAL, oracle::MaxFinite(f), -oracle::MaxFinite(f)}) {
+      uint8_t flags = 0;
+      candidates.push_back(
+          FromExact<T>(ExactValue::FromDouble(x), RoundingMode::kNearestEven, &flags));
+    }
+    candidates.push_back(FloatFromBits<T>(0));
+  }
+  for (const ContainerT<T>& candidate : candidates) {
+    if (oracle::IsIdentity(kind, T, &candidate)) return Make<T>({}, {candidate});
+  }
+  return std::nullopt;
+}
+
+template <ElementType T>
+void ExpectDirectFoldIsTheBodys() {
+  using oracle::Combiner;
+  std::vector<std::pair<std::string, Combiner>> kinds = {{"maximum", Combiner::kMaximum},
+                                                         {"minimum", Combiner::kMinimum}};
+  if constexpr (IsInteger(T) || IsBool(T)) {
+    kinds.insert(kinds.end(), {{"add", Combiner::kAdd},
+                               {"multiply", Combiner::kMultiply},
+                               {"and", Combiner::kAnd},
+                               {"or", Combiner::kOr},
+                               {"xor", Combiner::kXor}});
+  }
+  const auto& [name, kind] = *rc::gen::elementOf(kinds);
+  const Tensor input =
+      RandomBits<T>({*rc::gen::inRange<int64_t>(1, 4), *rc::gen::inRange<int64_t>(0, 6)});
+  auto same = [](const ResultExpectation& direct, const ResultExpectation& interpreted) {
+    RC_ASSERT(direct.check == Check::kExact);
+    RC_ASSERT(direct.free.empty());
+    RC_ASSERT(interpreted.free.size() == static_cast<size_t>(direct.reference.num_elements()));
+    RC_ASSERT(Passes({direct}, {interpreted.reference}));
+  };
+  if (std::optional<Tensor> identity = IdentityOf<T>(kind)) {
+    const std::vector<ResultExpectation> direct =
+        RunOk(ReduceCase({input}, {*identity}, {1}, Body(name, {T})));
+    const std::vector<ResultExpectation> interpreted =
+        RunOk(ReduceCase({input}, {*identity}, {1}, Body(name, {T}, true)));
+    RC_ASSERT(direct.size() == 1u && interpreted.size() == 1u);
+    same(direct[0], interpreted[0]);
+  }
+  // The collectives' reduction: the group's operands stacked, no init value.
+  const int64_t members = input.shape()[0];
+  const TensorType one_result({input.shape()[1]}, T);
+  Tensor stacked(Shape{input.num_elements()}, T);
+  if (!input.bytes().empty()) {
+    std::memcpy(stacked.bytes().data(), input.bytes().data(), input.bytes().size());
+  }
+  auto across = [&](bool hidden) {
+    auto reduced =
+        oracle::ReduceAcrossGroup(std::span<const Tensor>(&stacked, 1), Body(name, {T}, hidden),
+                                  std::span<const TensorType>(&one_result, 1), members);
+    RC_ASSERT(reduced.ok());
+    return std::move(reduced->at(0));
+  };
+  same(across(false), across(true));
+}
+
+RC_GTEST_PROP(ReduceOracleProperty, ADirectFoldGivesTheInterpretedBodysValues, ()) {
+  switch (*rc::gen::inRange(0, 10)) {
+    case 0:
+      return ExpectDirectFoldIsTheBodys<ET::kI1>();
+    case 1:
+      return ExpectDirectFoldIsTheBodys<ET::kSI4>();
+    case 2:
+      return ExpectDirectFoldIsTheBodys<ET::kUI8>();
+    case 3:
+      return ExpectDirectFoldIsTheBodys<ET::kSI16>();
+    case 4:
+      return ExpectDirectFoldIsTheBodys<ET::kUI32>();
+    case 5:
+      return ExpectDirectFoldIsTheBodys<ET::kSI64>();
+    case 6:
+      return ExpectDirectFoldIsTheBodys<ET::kF32>();
+    case 7:
+      return ExpectDirectFoldIsTheBodys<ET::kBF16>();
+    case 8:
+      return ExpectDirectFoldIsTheBodys<ET::kF8E4M3FNUZ>();
+    default:
+      return ExpectDirectFoldIsTheBodys<ET::kF64>();
+  }
 }
 
 // ------------------------------------------------------- reduce_window
