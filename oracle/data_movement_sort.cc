@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "core/status_macros.h"
 #include "oracle/data_movement_helpers.h"
+#include "oracle/element_comparison.h"
 
 namespace hlocheck::oracle {
 namespace {
@@ -31,6 +32,11 @@ constexpr int64_t kFullOrderCheckLength = 32;
 // prepared once per op (the first comparison verifies it) and its
 // arguments are 0-dimensional tensors reused from one comparison to the
 // next.
+//
+// A comparator that is one compare of the first input's pair (in either
+// order), returned as it is, is not interpreted: the comparison is
+// compare's own (CompareElements), on the elements in place. Most sorts'
+// comparators are, and interpreting them was most of sort's time.
 class SliceComparator {
  public:
   SliceComparator(const Region& comparator, std::span<const Tensor> inputs)
@@ -40,6 +46,7 @@ class SliceComparator {
       arguments_.emplace_back(Shape{}, input.element_type());
       element_bytes_.push_back(ContainerBytes(input.element_type()));
     }
+    if (!inputs.empty()) RecogniseOneCompare(comparator, inputs[0]);
   }
 
   // Compares within the slice whose elements lie at `offsets` (row-major
@@ -53,6 +60,7 @@ class SliceComparator {
   // comparator is kept in status() and reads as false.
   bool Less(int64_t a, int64_t b) {
     if (!status_.ok()) return false;
+    if (direct_ != nullptr) return direct_(*this, (*offsets_)[a], (*offsets_)[b]);
     for (size_t i = 0; i < views_.size(); ++i) {
       std::memcpy(arguments_[2 * i].raw(), views_[i].at_linear((*offsets_)[a]), element_bytes_[i]);
       std::memcpy(arguments_[2 * i + 1].raw(), views_[i].at_linear((*offsets_)[b]),
@@ -78,6 +86,52 @@ class SliceComparator {
   bool open() const { return open_; }
 
  private:
+  // Sets direct_ where the body is `return compare(x0, x1)` or
+  // `compare(x1, x0)` of the first input's arguments, with attributes the
+  // compare op accepts.
+  void RecogniseOneCompare(const Region& region, const Tensor& key) {
+    if (region.blocks.size() != 1) return;
+    const Block& block = region.blocks[0];
+    if (block.arguments.size() != 2 * views_.size() || block.operations.size() != 2) return;
+    const Operation& compare = block.operations[0];
+    const Operation& terminator = block.operations[1];
+    if (compare.name != "stablehlo.compare" || compare.operands.size() != 2 ||
+        compare.results.size() != 1 || terminator.operands.size() != 1 ||
+        terminator.operands[0] != compare.results[0]) {
+      return;
+    }
+    const ValueId lhs = block.arguments[0], rhs = block.arguments[1];
+    const bool forward = compare.operands[0] == lhs && compare.operands[1] == rhs;
+    const bool backward = compare.operands[0] == rhs && compare.operands[1] == lhs;
+    if (!forward && !backward) return;
+    Case attributes;  // the compare's attributes, read as the compare op reads them
+    attributes.attributes = compare.attributes;
+    const absl::StatusOr<ComparisonDirection> direction =
+        ComparisonDirectionAttribute(attributes, "comparison_direction");
+    const absl::StatusOr<std::string> type = EnumAttribute(attributes, "compare_type", "");
+    if (!direction.ok() || !type.ok()) return;  // the interpreted body reports it
+    direction_ = *direction;
+    total_order_ = *type == "TOTALORDER";
+    swapped_ = backward;
+    DispatchElementType(key.element_type(), [&]<ElementType T>() {
+      direct_ = [](SliceComparator& self, int64_t a, int64_t b) {
+        ContainerT<T> x, y;
+        std::memcpy(&x, self.views_[0].at_linear(a), sizeof(x));
+        std::memcpy(&y, self.views_[0].at_linear(b), sizeof(y));
+        bool open = false;
+        const bool holds =
+            self.swapped_ ? CompareElements<T>(self.direction_, self.total_order_, y, x, &open)
+                          : CompareElements<T>(self.direction_, self.total_order_, x, y, &open);
+        self.open_ = self.open_ || open;
+        return holds;
+      };
+    });
+  }
+
+  bool (*direct_)(SliceComparator&, int64_t, int64_t) = nullptr;
+  ComparisonDirection direction_ = ComparisonDirection::kLt;
+  bool total_order_ = false;
+  bool swapped_ = false;
   PreparedRegion comparator_;
   std::vector<ElementView> views_;
   std::vector<Tensor> arguments_;  // lhs and rhs of every input

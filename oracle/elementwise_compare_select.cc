@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "core/case_attributes.h"
 #include "core/status_macros.h"
+#include "oracle/element_comparison.h"
 #include "oracle/element_encoding.h"
 #include "oracle/element_results.h"
 #include "oracle/oracle.h"
@@ -113,57 +114,6 @@ Results Clamp(const Case& c) {
   return OneResult(std::move(result), Check::kExact, std::move(free));
 }
 
-bool Holds(ComparisonDirection direction, std::partial_ordering order) {
-  switch (direction) {
-    case ComparisonDirection::kEq:
-      return order == 0;
-    case ComparisonDirection::kNe:
-      return order != 0;  // true for unordered (compareQuietNotEqual)
-    case ComparisonDirection::kGe:
-      return order >= 0;
-    case ComparisonDirection::kGt:
-      return order > 0;
-    case ComparisonDirection::kLe:
-      return order <= 0;
-    case ComparisonDirection::kLt:
-      return order < 0;
-  }
-  return false;
-}
-
-// Lexicographic comparison of (real, imaginary) pairs, each part compared as
-// IEEE-754 compareQuiet* does.
-bool HoldsLexicographically(ComparisonDirection direction, std::partial_ordering re,
-                            std::partial_ordering im) {
-  bool equal = re == 0 && im == 0;
-  switch (direction) {
-    case ComparisonDirection::kEq:
-      return equal;
-    case ComparisonDirection::kNe:
-      return !equal;
-    case ComparisonDirection::kGe:
-      return re > 0 || (re == 0 && im >= 0);
-    case ComparisonDirection::kGt:
-      return re > 0 || (re == 0 && im > 0);
-    case ComparisonDirection::kLe:
-      return re < 0 || (re == 0 && im <= 0);
-    case ComparisonDirection::kLt:
-      return re < 0 || (re == 0 && im < 0);
-  }
-  return false;
-}
-
-// The position of a value in IEEE-754 totalOrder: -NaN < -Inf < ... < -0 <
-// +0 < ... < +Inf < +NaN, NaNs ordered by payload (a quiet NaN beyond a
-// signalling one), i.e. the order of sign-magnitude bit patterns.
-template <ElementType T>
-int64_t TotalOrderKey(ContainerT<T> value) {
-  const FloatFormat& format = Format(T);
-  uint64_t bits = FloatBits<T>(value);
-  auto magnitude = static_cast<int64_t>(bits & ~format.sign_mask());
-  return (bits & format.sign_mask()) != 0 ? -magnitude - 1 : magnitude;
-}
-
 // compare: the numbers for booleans and integers; IEEE-754 compareQuiet*
 // for floats with FLOAT; IEEE-754 totalOrder with TOTALORDER (for every
 // direction, as XLA's *TotalOrder comparisons: EQ means the same position in
@@ -184,26 +134,9 @@ Results Compare(const Case& c) {
     auto a = lhs.values<T>();
     auto b = rhs.values<T>();
     for (size_t i = 0; i < out.size(); ++i) {
-      bool holds;
-      if constexpr (IsBool(T) || IsInteger(T)) {
-        holds = Holds(direction, a[i] <=> b[i]);
-      } else if constexpr (IsFloat(T)) {
-        if (total_order) {
-          holds = Holds(direction, TotalOrderKey<T>(a[i]) <=> TotalOrderKey<T>(b[i]));
-          // The FNUZ NaN is the -0 pattern and has no sign: where it lies in
-          // totalOrder is not defined.
-          if (Format(T).nan_encoding == NanEncoding::kNegativeZero &&
-              (IsNaNValue<T>(a[i]) || IsNaNValue<T>(b[i]))) {
-            free.Mark(i, "the FNUZ NaN has no sign, so its place in totalOrder is not defined");
-          }
-        } else {
-          holds = Holds(direction, ToDouble<T>(a[i]) <=> ToDouble<T>(b[i]));
-        }
-      } else {
-        holds = HoldsLexicographically(direction, a[i].real() <=> b[i].real(),
-                                       a[i].imag() <=> b[i].imag());
-      }
-      out[i] = holds ? 1 : 0;
+      bool open = false;
+      out[i] = CompareElements<T>(direction, total_order, a[i], b[i], &open) ? 1 : 0;
+      if (open) free.Mark(i, kFnuzTotalOrderReason);
     }
   });
   return OneResult(std::move(result), Check::kExact, std::move(free));

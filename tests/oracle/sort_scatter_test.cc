@@ -256,6 +256,69 @@ TEST(SortTest, EmptyAndUnitSlices) {
   EXPECT_EQ(unit[0].reference, Literal("dense<[[5], [4]]> : tensor<2x1xi32>"));
 }
 
+// Property: a comparator that is one compare of the keys is not
+// interpreted but compared with compare's own function (sort's oracle
+// spends most of its time there otherwise); the expectation is the
+// interpreted comparator's, to the byte and the run, for every direction
+// and comparison type, on random bit patterns (NaN, infinities, signed zeros
+// and the FNUZ NaN among them). The interpreted one is the same compare
+// followed by and(p, p), which the oracle does not recognise.
+RC_GTEST_PROP(SortProperty, ARecognisedComparatorGivesTheInterpretedOnesExpectation, ()) {
+  struct Type {
+    std::string name;
+    ElementType type;
+    std::vector<std::string> compare_types;
+  };
+  const std::vector<Type> types = {
+      {"i8", ElementType::kSI8, {"", "SIGNED"}},
+      {"ui16", ElementType::kUI16, {"", "UNSIGNED"}},
+      {"i1", ElementType::kI1, {""}},
+      {"f32", ElementType::kF32, {"", "FLOAT", "TOTALORDER"}},
+      {"bf16", ElementType::kBF16, {"FLOAT", "TOTALORDER"}},
+      {"f8E4M3B11FNUZ", ElementType::kF8E4M3B11FNUZ, {"FLOAT", "TOTALORDER"}},
+      {"complex<f32>", ElementType::kComplexF32, {"", "FLOAT"}}};
+  const Type& t = *rc::gen::elementOf(types);
+  const std::string direction = *rc::gen::element<std::string>("LT", "GT", "LE", "GE", "EQ", "NE");
+  const std::string compare_type = *rc::gen::elementOf(t.compare_types);
+  const bool swapped = *rc::gen::arbitrary<bool>();
+  const bool stable = *rc::gen::arbitrary<bool>();
+  const Shape shape = {testing::Uniform<int64_t>(1, 3), testing::Uniform<int64_t>(0, 40)};
+  Tensor keys(shape, t.type);
+  for (std::byte& b : keys.bytes()) {
+    const auto random = *rc::gen::arbitrary<uint8_t>();
+    b = static_cast<std::byte>(t.type == ElementType::kI1 ? random & 1 : random);  // i1: 0 or 1
+  }
+  const Tensor values = testing::Numbered(shape);
+  const std::string k = "tensor<" + t.name + ">";
+  auto comparator = [&](bool hidden) {
+    const std::string compare = "  %p = stablehlo.compare " + direction + ", " +
+                                (swapped ? "%a1, %a0" : "%a0, %a1") +
+                                (compare_type.empty() ? "" : ", " + compare_type) + " : (" + k +
+                                ", " + k + ") -> tensor<i1>\n";
+    return RegionOf({k, k, "tensor<i32>", "tensor<i32>"}, "tensor<i1>",
+                    hidden ? compare +
+                                 "  %q = stablehlo.and %p, %p : tensor<i1>\n"
+                                 "  func.return %q : tensor<i1>"
+                           : compare + "  func.return %p : tensor<i1>");
+  };
+  const auto direct = TheOracle().Run(SortCase({keys, values}, 1, stable, comparator(false)));
+  const auto interpreted = TheOracle().Run(SortCase({keys, values}, 1, stable, comparator(true)));
+  RC_ASSERT(direct.ok() && interpreted.ok());
+  RC_ASSERT(direct->size() == 2u && interpreted->size() == 2u);
+  for (size_t r = 0; r < 2; ++r) {
+    const ResultExpectation& a = (*direct)[r];
+    const ResultExpectation& b = (*interpreted)[r];
+    RC_ASSERT(a.reference.bytes().size() == b.reference.bytes().size());
+    RC_ASSERT(std::equal(a.reference.bytes().begin(), a.reference.bytes().end(),
+                         b.reference.bytes().begin()));
+    RC_ASSERT((a.permutable == nullptr) == (b.permutable == nullptr));
+    if (a.permutable != nullptr) {
+      RC_ASSERT(a.permutable->run == b.permutable->run);
+      RC_ASSERT(a.permutable->reason == b.permutable->reason);
+    }
+  }
+}
+
 // Random keys with many ties, sorted along a random dimension, against
 // std::stable_sort; the unstable sort accepts the tie-respecting reversal.
 RC_GTEST_PROP(SortProperty, MatchesStableSortAndAcceptsReorderedTies, ()) {
