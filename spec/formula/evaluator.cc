@@ -1,5 +1,6 @@
 #include "spec/formula/evaluator.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -22,6 +23,7 @@ const Function* FunctionTable::Find(std::string_view name) const {
 std::vector<std::string> FunctionTable::Names() const {
   std::vector<std::string> names;
   for (const auto& [name, function] : functions_) names.push_back(name);
+  std::sort(names.begin(), names.end());
   return names;
 }
 

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,16 @@ class Evaluator;
 
 using Function = std::function<absl::StatusOr<Value>(std::span<const Value> args)>;
 
+// Hashes names for the evaluator's tables, looked up by string_view without
+// a copy. Hashed, not ordered: the generators and the verifier look names
+// up millions of times a gate run.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+};
+template <typename T>
+using NameTable = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
+
 // Named functions callable from formulas. The spec's global functions are in
 // SpecFunctions(); generators extend a copy with their random choices.
 class FunctionTable {
@@ -32,7 +43,7 @@ class FunctionTable {
   std::vector<std::string> Names() const;
 
  private:
-  std::map<std::string, Function, std::less<>> functions_;
+  NameTable<Function> functions_;
 };
 
 // rank, dim, dims, shape, size, axes, type, element_type, baseline_type,
@@ -82,8 +93,8 @@ class Evaluator {
   friend class EvalRun;
 
   const FunctionTable* functions_;
-  std::map<std::string, Value, std::less<>> members_;
-  std::map<std::string, Definition, std::less<>> definitions_;
+  NameTable<Value> members_;
+  NameTable<Definition> definitions_;
 };
 
 }  // namespace hlocheck::spec
