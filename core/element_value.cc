@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace hlocheck {
 namespace {
@@ -101,6 +102,19 @@ void ConvertLoop(const ContainerT<From>* source, ContainerT<To>* destination, in
       destination[i] = ContainerT<To>(static_cast<Part>(real), static_cast<Part>(imag));
     } else if constexpr (IsInteger(From) && IsInteger(To)) {
       destination[i] = ConvertInteger<From, To>(source[i], &flags);
+    } else if constexpr (IsFloat(From) && (To == ElementType::kF32 || To == ElementType::kF64)) {
+      // A finite value that f32 or f64 holds exactly (every value of a
+      // narrower format, most of the rest): the hardware's conversion gives
+      // the same bits, with no flags, as the exact path below, without
+      // building an ExactValue. The range check keeps the cast defined.
+      const double d = ToDouble<From>(source[i]);
+      const bool in_range = std::isfinite(d) && (To == ElementType::kF64 ||
+                                                 std::fabs(d) <= std::numeric_limits<float>::max());
+      if (in_range && static_cast<double>(static_cast<ContainerT<To>>(d)) == d) {
+        destination[i] = static_cast<ContainerT<To>>(d);
+      } else {
+        destination[i] = FromExact<To>(ToExact<From>(source[i]), mode, &flags);
+      }
     } else {
       destination[i] = FromExact<To>(ToExact<From>(source[i]), mode, &flags);
     }
@@ -129,6 +143,13 @@ uint8_t ConvertElement(ElementType from, const void* source, ElementType to, voi
 
 double RoundedToFloatType(ElementType type, double value) {
   if (type == ElementType::kF64) return value;
+  if (type == ElementType::kF32 && std::isfinite(value) &&
+      std::fabs(value) <= std::numeric_limits<float>::max()) {
+    // The hardware's round to nearest even (the oracle runs with the
+    // default environment: no flush to zero), the same value as the exact
+    // path; beyond f32's largest finite value the exact path decides.
+    return static_cast<double>(static_cast<float>(value));
+  }
   double result = value;
   DispatchElementType(type, [&]<ElementType T>() {
     if constexpr (IsFloat(T)) {
