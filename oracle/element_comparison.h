@@ -1,11 +1,15 @@
-// compare's semantics for one pair of elements, shared by the compare op and
-// by the bodies other ops' oracles recognise as one compare (sort's
-// comparator), so that both give the same answer by construction.
+// compare's, maximum's and minimum's semantics for one pair of elements,
+// shared by those ops and by the bodies other ops' oracles recognise as one
+// of them (sort's comparator, a reduction's combiner), so that both give
+// the same answer by construction.
 #ifndef HLOCHECK_ORACLE_ELEMENT_COMPARISON_H_
 #define HLOCHECK_ORACLE_ELEMENT_COMPARISON_H_
 
+#include <algorithm>
+#include <cmath>
 #include <compare>
 #include <cstdint>
+#include <limits>
 
 #include "core/case_attributes.h"
 #include "oracle/element_encoding.h"
@@ -90,6 +94,49 @@ bool CompareElements(ComparisonDirection direction, bool total_order, const Cont
     return Holds(direction, ToDouble<T>(a) <=> ToDouble<T>(b));
   } else {
     return HoldsLexicographically(direction, a.real() <=> b.real(), a.imag() <=> b.imag());
+  }
+}
+
+// The value an order-based op chooses, and whether the spec leaves the
+// choice open.
+template <typename V>
+struct Choice {
+  V value;
+  bool open = false;
+};
+
+// maximum (kMax) or minimum: logical OR / AND for booleans, the integer
+// extremum, IEEE-754 maximum / minimum for floats (NaN propagates, -0 < +0),
+// and the lexicographic extremum of (real, imaginary) for complex numbers.
+template <ElementType T, bool kMax>
+Choice<ContainerT<T>> Extremum(ContainerT<T> a, ContainerT<T> b) {
+  if constexpr (IsBool(T)) {
+    return {static_cast<ContainerT<T>>(kMax ? (a | b) & 1 : (a & b) & 1)};
+  } else if constexpr (IsInteger(T)) {
+    return {kMax ? std::max(a, b) : std::min(a, b)};
+  } else if constexpr (IsFloat(T)) {
+    if (IsNaNValue<T>(a)) return {a};
+    if (IsNaNValue<T>(b)) return {b};
+    double x = ToDouble<T>(a);
+    double y = ToDouble<T>(b);
+    if (x == y) {
+      // Equal numbers differ at most in the sign of zero: -0 < +0.
+      bool a_is_larger = !std::signbit(x) && std::signbit(y);
+      return {a_is_larger == kMax ? a : b};
+    }
+    return {(x > y) == kMax ? a : b};
+  } else {
+    using Part = typename ContainerT<T>::value_type;
+    double ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    if (std::isnan(ar) || std::isnan(ai) || std::isnan(br) || std::isnan(bi)) {
+      constexpr Part kNaN = std::numeric_limits<Part>::quiet_NaN();
+      return {{kNaN, kNaN}, true};
+    }
+    int order = ar < br ? -1 : ar > br ? 1 : ai < bi ? -1 : ai > bi ? 1 : 0;
+    bool open = (ar == br && std::signbit(ar) != std::signbit(br)) ||
+                (order == 0 && std::signbit(ai) != std::signbit(bi));
+    if (order == 0) return {a, open};
+    return {(order > 0) == kMax ? a : b, open};
   }
 }
 

@@ -20,52 +20,9 @@ namespace {
 
 using Results = absl::StatusOr<std::vector<ResultExpectation>>;
 
-// The value an order-based op chooses, and whether the spec leaves the
-// choice open.
-template <typename V>
-struct Choice {
-  V value;
-  bool open = false;
-};
-
 constexpr std::string_view kComplexOrderReason =
     "the lexicographic order of complex numbers is not defined for NaN parts, nor where only "
     "the signs of zero parts differ (#560 plans to remove it)";
-
-// maximum (kMax) or minimum: logical OR / AND for booleans, the integer
-// extremum, IEEE-754 maximum / minimum for floats (NaN propagates, -0 < +0),
-// and the lexicographic extremum of (real, imaginary) for complex numbers.
-template <ElementType T, bool kMax>
-Choice<ContainerT<T>> Extremum(ContainerT<T> a, ContainerT<T> b) {
-  if constexpr (IsBool(T)) {
-    return {static_cast<ContainerT<T>>(kMax ? (a | b) & 1 : (a & b) & 1)};
-  } else if constexpr (IsInteger(T)) {
-    return {kMax ? std::max(a, b) : std::min(a, b)};
-  } else if constexpr (IsFloat(T)) {
-    if (IsNaNValue<T>(a)) return {a};
-    if (IsNaNValue<T>(b)) return {b};
-    double x = ToDouble<T>(a);
-    double y = ToDouble<T>(b);
-    if (x == y) {
-      // Equal numbers differ at most in the sign of zero: -0 < +0.
-      bool a_is_larger = !std::signbit(x) && std::signbit(y);
-      return {a_is_larger == kMax ? a : b};
-    }
-    return {(x > y) == kMax ? a : b};
-  } else {
-    using Part = typename ContainerT<T>::value_type;
-    double ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
-    if (std::isnan(ar) || std::isnan(ai) || std::isnan(br) || std::isnan(bi)) {
-      constexpr Part kNaN = std::numeric_limits<Part>::quiet_NaN();
-      return {{kNaN, kNaN}, true};
-    }
-    int order = ar < br ? -1 : ar > br ? 1 : ai < bi ? -1 : ai > bi ? 1 : 0;
-    bool open = (ar == br && std::signbit(ar) != std::signbit(br)) ||
-                (order == 0 && std::signbit(ai) != std::signbit(bi));
-    if (order == 0) return {a, open};
-    return {(order > 0) == kMax ? a : b, open};
-  }
-}
 
 template <bool kMax>
 Results MaximumOrMinimum(const Case& c) {

@@ -30,6 +30,7 @@
 #include "core/status_macros.h"
 #include "oracle/accumulation.h"
 #include "oracle/data_movement_helpers.h"
+#include "oracle/element_comparison.h"
 #include "oracle/element_encoding.h"
 #include "oracle/element_results.h"
 
@@ -177,11 +178,12 @@ void BoundElement(ReductionResult& result, Combiner kind, const Tensor& input,
 enum class Policy { kExact, kBound, kConvention };
 
 // The body's value for a recognised combiner of `current` and `next`, as
-// the oracle's own ops compute it (add and multiply of integers wrap,
-// maximum and minimum propagate NaN and order -0 < +0, i1 add is or and
-// multiply and): for the exact policies, where every tree gives this value,
-// so that the body need not be interpreted element by element. Float add
-// and multiply never come here (their elements are bounded).
+// the oracle's own ops compute it (add and multiply of integers wrap, i1
+// add is or and multiply and; maximum and minimum are the ops' own
+// Extremum): for the exact policies, where every tree gives this value, so
+// that the body need not be interpreted element by element. Float add and
+// multiply never come here (their elements are bounded), nor complex
+// numbers (never exact).
 template <ElementType T>
 ContainerT<T> CombineDirectly(Combiner kind, ContainerT<T> current, ContainerT<T> next) {
   using C = ContainerT<T>;
@@ -190,6 +192,10 @@ ContainerT<T> CombineDirectly(Combiner kind, ContainerT<T> current, ContainerT<T
       return current;
     case Combiner::kReplace:
       return next;
+    case Combiner::kMaximum:
+      return Extremum<T, true>(current, next).value;
+    case Combiner::kMinimum:
+      return Extremum<T, false>(current, next).value;
     default:
       break;
   }
@@ -198,11 +204,9 @@ ContainerT<T> CombineDirectly(Combiner kind, ContainerT<T> current, ContainerT<T
     switch (kind) {
       case Combiner::kAdd:
       case Combiner::kOr:
-      case Combiner::kMaximum:
         return static_cast<C>(a || b);
       case Combiner::kMultiply:
       case Combiner::kAnd:
-      case Combiner::kMinimum:
         return static_cast<C>(a && b);
       default:  // kXor
         return static_cast<C>(a != b);
@@ -214,10 +218,6 @@ ContainerT<T> CombineDirectly(Combiner kind, ContainerT<T> current, ContainerT<T
         return WrapInteger<T>(a + b);
       case Combiner::kMultiply:
         return WrapInteger<T>(a * b);
-      case Combiner::kMaximum:
-        return std::max(current, next);
-      case Combiner::kMinimum:
-        return std::min(current, next);
       case Combiner::kAnd:
         return WrapInteger<T>(a & b);
       case Combiner::kOr:
@@ -225,16 +225,8 @@ ContainerT<T> CombineDirectly(Combiner kind, ContainerT<T> current, ContainerT<T
       default:  // kXor
         return WrapInteger<T>(a ^ b);
     }
-  } else if constexpr (IsFloat(T)) {
-    // kMaximum or kMinimum.
-    const double x = ToDouble<T>(current), y = ToDouble<T>(next);
-    if (std::isnan(x)) return current;
-    if (std::isnan(y)) return next;
-    const bool max = kind == Combiner::kMaximum;
-    if (x == y) return (!std::signbit(x) && std::signbit(y)) == max ? current : next;
-    return (x > y) == max ? current : next;
   } else {
-    return current;  // complex: never exact
+    return current;  // CombinesDirectly admits no other kind for floats
   }
 }
 
@@ -297,31 +289,38 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
   const int64_t count = result_types[0].num_elements();
   std::vector<int64_t> at;
   if (direct) {
-    for (int64_t position = 0; position < count; ++position) {
-      at.clear();
-      positions(position, at);
-      if (!with_init && at.empty()) {
-        return absl::InvalidArgumentError(std::string(what) + ": nothing to reduce");
-      }
-      for (size_t i = 0; i < n; ++i) {
-        DispatchElementType(result_types[i].element_type, [&]<ElementType T>() {
-          auto value = [&](int64_t a) {
-            return a == kInitValue ? init_values[i].values<T>()[0] : inputs[i].values<T>()[a];
-          };
-          auto reference = results[i].reference().values<T>();
-          if (policies[i] == Policy::kBound && !at.empty()) {
-            if constexpr (IsFloat(T) || IsComplex(T)) {
-              BoundElement<T>(results[i], kinds[i], inputs[i], init_values[i], at, position);
+    // One result at a time, its element type dispatched once.
+    for (size_t i = 0; i < n; ++i) {
+      absl::Status status =
+          DispatchElementType(result_types[i].element_type, [&]<ElementType T>() -> absl::Status {
+            const auto input = inputs[i].values<T>();
+            const ContainerT<T> init = init_values[i].values<T>().empty()
+                                           ? ContainerT<T>{}
+                                           : init_values[i].values<T>()[0];
+            auto reference = results[i].reference().values<T>();
+            for (int64_t position = 0; position < count; ++position) {
+              at.clear();
+              positions(position, at);
+              if (!with_init && at.empty()) {
+                return absl::InvalidArgumentError(std::string(what) + ": nothing to reduce");
+              }
+              if (policies[i] == Policy::kBound && !at.empty()) {
+                if constexpr (IsFloat(T) || IsComplex(T)) {
+                  BoundElement<T>(results[i], kinds[i], inputs[i], init_values[i], at, position);
+                }
+                continue;
+              }
+              // The left fold from the init value (or the first value).
+              auto value = [&](int64_t a) { return a == kInitValue ? init : input[a]; };
+              size_t k = 0;
+              ContainerT<T> folded = with_init ? init : value(at[k++]);
+              for (; k < at.size(); ++k)
+                folded = CombineDirectly<T>(kinds[i], folded, value(at[k]));
+              reference[position] = folded;
             }
-            return;
-          }
-          // The left fold from the init value (or the first value).
-          size_t k = 0;
-          ContainerT<T> folded = with_init ? init_values[i].values<T>()[0] : value(at[k++]);
-          for (; k < at.size(); ++k) folded = CombineDirectly<T>(kinds[i], folded, value(at[k]));
-          reference[position] = folded;
-        });
-      }
+            return absl::OkStatus();
+          });
+      HLOCHECK_RETURN_IF_ERROR(status);
     }
     std::vector<ResultExpectation> expectations;
     for (ReductionResult& result : results) expectations.push_back(std::move(result).Finish());
