@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
+#include "mlir/reader.h"
 #include "oracle/compare.h"
 #include "tests/oracle/data_movement_test_util.h"
 
@@ -49,6 +51,35 @@ inline float RoundToBf16(float v) {
   bits = (bits + 0x7fff + ((bits >> 16) & 1)) & 0xffff0000u;
   std::memcpy(&v, &bits, 4);
   return v;
+}
+
+// A region from the body of a function with the given argument types: the
+// body uses %a0, %a1, ... and ends with func.return.
+inline Region RegionOf(const std::vector<std::string>& argument_types,
+                       const std::string& result_types, const std::string& body) {
+  std::string text = "func.func @r(";
+  for (size_t i = 0; i < argument_types.size(); ++i) {
+    text += (i ? ", " : "") + std::string("%a") + std::to_string(i) + ": " + argument_types[i];
+  }
+  text += ") -> " + result_types + " {\n" + body + "\n}\n";
+  auto module = mlir::ReadModule(text, "test", **spec::DefaultRegistry());
+  EXPECT_TRUE(module.ok()) << module.status() << "\n" << text;
+  if (!module.ok()) return Region();
+  return module->functions.at(0).body;
+}
+
+// Whether every result passes, held to the reference exactly whatever the
+// YAML allows.
+inline bool PassesExactly(std::vector<ResultExpectation> e, const std::vector<Tensor>& actual) {
+  for (ResultExpectation& one : e) one.allowed_ulp = 0;
+  return AllPass(e, actual);
+}
+
+// The expectations' references.
+inline std::vector<Tensor> References(const std::vector<ResultExpectation>& e) {
+  std::vector<Tensor> out;
+  for (const ResultExpectation& r : e) out.push_back(r.reference);
+  return out;
 }
 
 }  // namespace hlocheck::testing

@@ -1,7 +1,7 @@
 // sort and scatter through `interpret`: the public interpreter's sort.mlir
 // and scatter.mlir, and the check dialect's acceptance of another order of an
 // unstable sort's ties. (The oracle's own sort and scatter tests are in
-// tests/oracle/sort_scatter_test.cc, which links no runner.)
+// tests/oracle/sort_test.cc and scatter_test.cc, which link no runner.)
 #include <gtest/gtest.h>
 
 #include <filesystem>
