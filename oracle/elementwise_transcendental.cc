@@ -304,9 +304,6 @@ Results Power(const Case& c) {
           "; complex power where |y log x| exceeds the inverse of the type's precision (the "
           "phase of the result is lost to rounding in any evaluation)";
       for (size_t i = 0; i < out.size(); ++i) {
-        precise::ComplexBits bits =
-            precise::ComplexPow(part, a[i].real(), a[i].imag(), b[i].real(), b[i].imag());
-        out[i] = {FloatFromBits<kPart>(bits.real), FloatFromBits<kPart>(bits.imag)};
         const std::complex<double> x(a[i].real(), a[i].imag());
         const std::complex<double> y(b[i].real(), b[i].imag());
         bool finite = std::isfinite(x.real()) && std::isfinite(x.imag()) &&
@@ -314,6 +311,23 @@ Results Power(const Case& c) {
         bool zero_base = x == 0.0;
         const std::complex<double> w = finite && !zero_base ? y * std::log(x) : 0.0;
         const double spread = unit * (std::abs(w) + 4);  // of w, absolute
+        if (!finite || zero_base || spread > 1) {
+          // Open whatever its value: the correctly rounded one would cost
+          // MPC about log2 |w| bits, for display only. C++'s value shows.
+          const std::complex<double> shown = std::pow(x, y);
+          out[i] = {static_cast<ContainerT<kPart>>(shown.real()),
+                    static_cast<ContainerT<kPart>>(shown.imag())};
+          expectation.free[i] = 1;
+          for (int part_index = 0; part_index < 2; ++part_index) {
+            expectation.center_hi.push_back(part_index == 0 ? shown.real() : shown.imag());
+            expectation.center_lo.push_back(0);
+            expectation.bound.push_back(0);
+          }
+          continue;
+        }
+        precise::ComplexBits bits =
+            precise::ComplexPow(part, a[i].real(), a[i].imag(), b[i].real(), b[i].imag());
+        out[i] = {FloatFromBits<kPart>(bits.real), FloatFromBits<kPart>(bits.imag)};
         const double re = static_cast<double>(out[i].real());
         const double im = static_cast<double>(out[i].imag());
         // An overflowing part is ±Inf: its sign is the sign of cos or sin of
@@ -323,7 +337,7 @@ Results Power(const Case& c) {
         const bool sign_unclear = std::fabs(std::cos(w.imag())) < 4 * spread ||
                                   std::fabs(std::sin(w.imag())) < 4 * spread;
         const bool near_threshold = w.real() - log_max < 4 * spread;
-        if (!finite || zero_base || spread > 1 || (overflows && (sign_unclear || near_threshold))) {
+        if (overflows && (sign_unclear || near_threshold)) {
           expectation.free[i] = 1;
         }
         const double bound = std::hypot(re, im) * spread + 4 * smallest;

@@ -8,10 +8,12 @@
 #include <cmath>
 #include <complex>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "core/exact_value.h"
+#include "oracle/precise/complex_fast.h"
 #include "oracle/precise/elementary.h"
 #include "oracle/precise/round_to_odd.h"
 
@@ -182,19 +184,30 @@ ComplexBits LogOf(const FloatFormat& part, double re, double im, bool plus_one) 
   return Encode(part, real, imag);
 }
 
+enum class Path { kFastFirst, kMpcOnly };
+
+std::optional<ComplexBits> FastFirst(Path path, ComplexFunction f, const FloatFormat& part,
+                                     double re, double im) {
+  if (path == Path::kMpcOnly) return std::nullopt;
+  return FastComplex(f, part, re, im);
+}
+
 }  // namespace
 
-ComplexBits ComplexExp(const FloatFormat& part, double re, double im) {
+ComplexBits EvaluateExp(const FloatFormat& part, double re, double im, Path path) {
+  if (auto fast = FastFirst(path, ComplexFunction::kExp, part, re, im)) return *fast;
   return ByMpc(mpc_exp, part, re, im);
 }
 ComplexBits ComplexLog(const FloatFormat& part, double re, double im) {
   // log|z| = log1p(re^2 + im^2 - 1) / 2, arg z = atan2(im, re).
   return LogOf(part, re, im, /*plus_one=*/false);
 }
-ComplexBits ComplexSin(const FloatFormat& part, double re, double im) {
+ComplexBits EvaluateSin(const FloatFormat& part, double re, double im, Path path) {
+  if (auto fast = FastFirst(path, ComplexFunction::kSin, part, re, im)) return *fast;
   return ByMpc(mpc_sin, part, re, im);
 }
-ComplexBits ComplexCos(const FloatFormat& part, double re, double im) {
+ComplexBits EvaluateCos(const FloatFormat& part, double re, double im, Path path) {
+  if (auto fast = FastFirst(path, ComplexFunction::kCos, part, re, im)) return *fast;
   return ByMpc(mpc_cos, part, re, im);
 }
 // tanh(x + iy) for |x| > kTanhSaturation: 1 - 2e^{-2|x|}(...) rounds to
@@ -217,18 +230,20 @@ ComplexBits SaturatedTanh(const FloatFormat& part, double x, double y) {
                 ExactValue::FromDouble(negative_imag ? -0.0 : 0.0));
 }
 
-ComplexBits ComplexTan(const FloatFormat& part, double re, double im) {
+ComplexBits EvaluateTan(const FloatFormat& part, double re, double im, Path path) {
   // tan(z) = -i tanh(iz), iz = -im + i re.
   if (std::isfinite(re) && std::isfinite(im) && std::fabs(im) > kTanhSaturation) {
     ComplexBits t = SaturatedTanh(part, -im, re);
     return {t.imag, t.real ^ part.sign_mask()};
   }
+  if (auto fast = FastFirst(path, ComplexFunction::kTan, part, re, im)) return *fast;
   return ByMpc(mpc_tan, part, re, im);
 }
-ComplexBits ComplexTanh(const FloatFormat& part, double re, double im) {
+ComplexBits EvaluateTanh(const FloatFormat& part, double re, double im, Path path) {
   if (std::isfinite(re) && std::isfinite(im) && std::fabs(re) > kTanhSaturation) {
     return SaturatedTanh(part, re, im);
   }
+  if (auto fast = FastFirst(path, ComplexFunction::kTanh, part, re, im)) return *fast;
   return ByMpc(mpc_tanh, part, re, im);
 }
 
@@ -237,11 +252,14 @@ ComplexBits ComplexLog1p(const FloatFormat& part, double re, double im) {
   return LogOf(part, re, im, /*plus_one=*/true);
 }
 
-ComplexBits ComplexPow(const FloatFormat& part, double x_re, double x_im, double y_re,
-                       double y_im) {
+ComplexBits EvaluatePow(const FloatFormat& part, double x_re, double x_im, double y_re, double y_im,
+                        Path path) {
   if (x_re == 0 && x_im == 0) {
     return Unspecified(
         part, std::pow(std::complex<double>(x_re, x_im), std::complex<double>(y_re, y_im)));
+  }
+  if (path == Path::kFastFirst) {
+    if (auto fast = FastComplexPow(part, x_re, x_im, y_re, y_im)) return *fast;
   }
   MpcNumber x(53);
   MpcNumber y(53);
@@ -251,7 +269,7 @@ ComplexBits ComplexPow(const FloatFormat& part, double x_re, double x_im, double
   return EncodeOdd(part, result.get(), mpc_pow(result.get(), x.get(), y.get(), MPC_RNDZZ));
 }
 
-ComplexBits ComplexRsqrt(const FloatFormat& part, double re, double im) {
+ComplexBits EvaluateRsqrt(const FloatFormat& part, double re, double im, Path path) {
   if (re == 0 && im == 0) return Unspecified(part, 1.0 / std::sqrt(std::complex<double>(re, im)));
   if (im == 0 && !std::isnan(re)) {
     // On the real axis: 1/sqrt(x ± 0i) = 1/sqrt(x) ∓ 0i for x > 0, and
@@ -260,6 +278,7 @@ ComplexBits ComplexRsqrt(const FloatFormat& part, double re, double im) {
     ExactValue magnitude = Rsqrt::ToOdd(-re);
     return Encode(part, ExactValue::Zero(false), std::signbit(im) ? magnitude : Negated(magnitude));
   }
+  if (auto fast = FastFirst(path, ComplexFunction::kRsqrt, part, re, im)) return *fast;
   // Elsewhere neither part is zero; MPC's pow detects exact results (1/sqrt(2i) = (1 - i)/2).
   MpcNumber z(53);
   MpcNumber exponent(53);
@@ -271,12 +290,13 @@ ComplexBits ComplexRsqrt(const FloatFormat& part, double re, double im) {
 
 // e^z - 1 = (e^x cos y - 1) + i e^x sin y, the real part written as
 // expm1(x) cos y - 2 sin^2(y/2) so that it keeps its relative accuracy near 0.
-ComplexBits ComplexExpm1(const FloatFormat& part, double re, double im) {
+ComplexBits EvaluateExpm1(const FloatFormat& part, double re, double im, Path path) {
   if (!std::isfinite(re) || !std::isfinite(im)) {
     return Unspecified(part, std::exp(std::complex<double>(re, im)) - 1.0);
   }
   // Real z: expm1(x) + i(±0) (e^x sin(±0) = ±0).
   if (im == 0) return Encode(part, Expm1::ToOdd(re), SignedZero(im));
+  if (auto fast = FastFirst(path, ComplexFunction::kExpm1, part, re, im)) return *fast;
   const bool cos_negative = std::cos(im) < 0;  // |cos y| > 2^-70 for every double y
   if (re < -kHugeExponent) {
     // -1 + e^x cos y with e^x < 2^-1400000, truncated to 64 bits and odd.
@@ -318,7 +338,7 @@ ComplexBits ComplexExpm1(const FloatFormat& part, double re, double im) {
 //   x >= 0: (1 + wc)/D + i ws/D;   x < 0: w(c + w)/D + i ws/D,
 // the second from e^z/(1 + e^z), so that nothing overflows or cancels
 // needlessly.
-ComplexBits ComplexLogistic(const FloatFormat& part, double re, double im) {
+ComplexBits EvaluateLogistic(const FloatFormat& part, double re, double im, Path path) {
   if (!std::isfinite(re) || !std::isfinite(im)) {
     return Unspecified(part, 1.0 / (1.0 + std::exp(-std::complex<double>(re, im))));
   }
@@ -346,6 +366,7 @@ ComplexBits ComplexLogistic(const FloatFormat& part, double re, double im) {
     });
     return Encode(part, ExactValue::FromDouble(0.5), imag);
   }
+  if (auto fast = FastFirst(path, ComplexFunction::kLogistic, part, re, im)) return *fast;
   const bool positive = re >= 0;
   TrigCache trigs(im);
   auto evaluate = [&](mpfr_prec_t precision, mpfr_ptr value, bool real_part) -> long {
@@ -397,7 +418,7 @@ ComplexBits ComplexLogistic(const FloatFormat& part, double re, double im) {
   return Encode(part, real, imag);
 }
 
-ComplexBits ComplexCbrt(const FloatFormat& part, double re, double im) {
+ComplexBits EvaluateCbrt(const FloatFormat& part, double re, double im, Path path) {
   if (!std::isfinite(re) || !std::isfinite(im)) {
     return Unspecified(part, std::pow(std::complex<double>(re, im), 1.0 / 3));
   }
@@ -420,6 +441,7 @@ ComplexBits ComplexCbrt(const FloatFormat& part, double re, double im) {
     });
     return Encode(part, real, std::signbit(im) ? Negated(imag) : imag);
   }
+  if (auto fast = FastFirst(path, ComplexFunction::kCbrt, part, re, im)) return *fast;
   // r (cos φ + i sin φ) with r = |z|^(1/3) and φ = atan2(y, x)/3, |φ| < π/3:
   // cos φ >= 1/2, and sin φ keeps the relative accuracy of φ; both parts are
   // within 7 eps relative (derivation in the report of issue 7).
@@ -446,6 +468,72 @@ ComplexBits ComplexCbrt(const FloatFormat& part, double re, double im) {
   ExactValue imag = ZivPart(
       [&](mpfr_prec_t precision, mpfr_ptr value) { return evaluate(precision, value, false); });
   return Encode(part, real, imag);
+}
+
+ComplexBits ComplexExp(const FloatFormat& part, double re, double im) {
+  return EvaluateExp(part, re, im, Path::kFastFirst);
+}
+ComplexBits ComplexSin(const FloatFormat& part, double re, double im) {
+  return EvaluateSin(part, re, im, Path::kFastFirst);
+}
+ComplexBits ComplexCos(const FloatFormat& part, double re, double im) {
+  return EvaluateCos(part, re, im, Path::kFastFirst);
+}
+ComplexBits ComplexTan(const FloatFormat& part, double re, double im) {
+  return EvaluateTan(part, re, im, Path::kFastFirst);
+}
+ComplexBits ComplexTanh(const FloatFormat& part, double re, double im) {
+  return EvaluateTanh(part, re, im, Path::kFastFirst);
+}
+ComplexBits ComplexRsqrt(const FloatFormat& part, double re, double im) {
+  return EvaluateRsqrt(part, re, im, Path::kFastFirst);
+}
+ComplexBits ComplexExpm1(const FloatFormat& part, double re, double im) {
+  return EvaluateExpm1(part, re, im, Path::kFastFirst);
+}
+ComplexBits ComplexLogistic(const FloatFormat& part, double re, double im) {
+  return EvaluateLogistic(part, re, im, Path::kFastFirst);
+}
+ComplexBits ComplexCbrt(const FloatFormat& part, double re, double im) {
+  return EvaluateCbrt(part, re, im, Path::kFastFirst);
+}
+ComplexBits ComplexPow(const FloatFormat& part, double x_re, double x_im, double y_re,
+                       double y_im) {
+  return EvaluatePow(part, x_re, x_im, y_re, y_im, Path::kFastFirst);
+}
+
+ComplexBits ComplexWithoutFastPath(ComplexFunction f, const FloatFormat& part, double re,
+                                   double im) {
+  switch (f) {
+    case ComplexFunction::kExp:
+      return EvaluateExp(part, re, im, Path::kMpcOnly);
+    case ComplexFunction::kSin:
+      return EvaluateSin(part, re, im, Path::kMpcOnly);
+    case ComplexFunction::kCos:
+      return EvaluateCos(part, re, im, Path::kMpcOnly);
+    case ComplexFunction::kTan:
+      return EvaluateTan(part, re, im, Path::kMpcOnly);
+    case ComplexFunction::kTanh:
+      return EvaluateTanh(part, re, im, Path::kMpcOnly);
+    case ComplexFunction::kRsqrt:
+      return EvaluateRsqrt(part, re, im, Path::kMpcOnly);
+    case ComplexFunction::kExpm1:
+      return EvaluateExpm1(part, re, im, Path::kMpcOnly);
+    case ComplexFunction::kLogistic:
+      return EvaluateLogistic(part, re, im, Path::kMpcOnly);
+    case ComplexFunction::kCbrt:
+      return EvaluateCbrt(part, re, im, Path::kMpcOnly);
+    case ComplexFunction::kPow:
+    case ComplexFunction::kAtan2:
+    case ComplexFunction::kCount:
+      break;
+  }
+  return Unspecified(part, std::complex<double>(NAN, NAN));  // not a function of one argument
+}
+
+ComplexBits ComplexPowWithoutFastPath(const FloatFormat& part, double x_re, double x_im,
+                                      double y_re, double y_im) {
+  return EvaluatePow(part, x_re, x_im, y_re, y_im, Path::kMpcOnly);
 }
 
 }  // namespace hlocheck::precise
@@ -518,6 +606,15 @@ AxisOfW FindAxisOfW(Atan2Terms& t) {
 
 ComplexBits ComplexAtan2(const FloatFormat& part, double y_re, double y_im, double x_re,
                          double x_im, bool* open) {
+  if (std::optional<ComplexBits> fast = FastComplexAtan2(part, y_re, y_im, x_re, x_im)) {
+    *open = false;
+    return *fast;
+  }
+  return ComplexAtan2WithoutFastPath(part, y_re, y_im, x_re, x_im, open);
+}
+
+ComplexBits ComplexAtan2WithoutFastPath(const FloatFormat& part, double y_re, double y_im,
+                                        double x_re, double x_im, bool* open) {
   const std::complex<double> y(y_re, y_im);
   const std::complex<double> x(x_re, x_im);
   auto by_formula = [&] {

@@ -22,6 +22,9 @@ struct ComplexBits {
   uint64_t imag;
 };
 
+// The functions below are correctly rounded through MPC and MPFR; where
+// the long double fast path of complex_fast.h decides, it gives the same
+// bits sooner.
 ComplexBits ComplexExp(const FloatFormat& part, double re, double im);
 ComplexBits ComplexLog(const FloatFormat& part, double re, double im);
 ComplexBits ComplexSin(const FloatFormat& part, double re, double im);
@@ -51,6 +54,31 @@ ComplexBits ComplexAtan2(const FloatFormat& part, double y_re, double y_im, doub
                          double x_im, bool* open);
 // x^y = e^(y log x) on the principal branch of log; x must not be 0.
 ComplexBits ComplexPow(const FloatFormat& part, double x_re, double x_im, double y_re, double y_im);
+
+// The functions of one argument (all but atan2 and pow), by name.
+enum class ComplexFunction : uint8_t {
+  kExp,
+  kSin,
+  kCos,
+  kTan,
+  kTanh,
+  kExpm1,
+  kLogistic,
+  kRsqrt,
+  kCbrt,
+  kPow,    // for the statistics: ComplexPow and FastComplexPow
+  kAtan2,  // likewise
+  kCount,
+};
+
+// The same values through MPC and MPFR alone, never the fast path: the
+// reference its tests hold it to.
+ComplexBits ComplexWithoutFastPath(ComplexFunction f, const FloatFormat& part, double re,
+                                   double im);
+ComplexBits ComplexPowWithoutFastPath(const FloatFormat& part, double x_re, double x_im,
+                                      double y_re, double y_im);
+ComplexBits ComplexAtan2WithoutFastPath(const FloatFormat& part, double y_re, double y_im,
+                                        double x_re, double x_im, bool* open);
 
 }  // namespace hlocheck::precise
 
