@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <vector>
 
 #include "core/element_type.h"
 #include "core/exact_value.h"
@@ -88,6 +89,22 @@ inline ExactValue ToExact(ContainerT<T> value) {
 template <ElementType T>
 ContainerT<T> FromExact(const ExactValue& value, RoundingMode mode, uint8_t* flags);
 
+// The double of every container value of a float type stored in at most 16
+// bits, decoded once: the oracle and the adapters read such elements as
+// doubles millions of times per gate.
+template <ElementType T>
+const std::vector<double>& NarrowFloatDoubles() {
+  static_assert(IsFloat(T) && sizeof(ContainerT<T>) <= 2);
+  static const std::vector<double> table = [] {
+    std::vector<double> doubles(size_t{1} << (8 * sizeof(ContainerT<T>)));
+    for (size_t bits = 0; bits < doubles.size(); ++bits) {
+      doubles[bits] = DecodeFloat(Format(T), bits).ToDouble();
+    }
+    return doubles;
+  }();
+  return table;
+}
+
 // The double value of a real element (exact for every float type; integers
 // beyond 2^53 are rounded); for complex types, of the real part.
 template <ElementType T>
@@ -96,6 +113,8 @@ inline double ToDouble(ContainerT<T> value) {
     return static_cast<double>(value);
   } else if constexpr (IsComplex(T)) {
     return static_cast<double>(value.real());
+  } else if constexpr (IsFloat(T) && sizeof(ContainerT<T>) <= 2) {
+    return NarrowFloatDoubles<T>()[static_cast<size_t>(value)];
   } else if constexpr (IsFloat(T)) {
     return DecodeFloat(Format(T), value).ToDouble();
   } else {

@@ -61,6 +61,13 @@ double ExactValue::ToDouble() const {
     case Class::kFinite:
       break;
   }
+  // A significand of at most 53 bits whose lowest bit is at least 2^-1074
+  // and whose value is below 2^1024 is a double: ldexp places it exactly.
+  if (significand < (uint64_t{1} << 53) && exponent >= -1074 && exponent <= 1024 &&
+      exponent + std::bit_width(significand) <= 1024) {
+    const double magnitude = std::ldexp(static_cast<double>(significand), exponent);
+    return negative ? -magnitude : magnitude;
+  }
   static constexpr FloatFormat kF64 = {11, 52, 1023, true, true, true, NanEncoding::kIeee};
   uint64_t bits = EncodeFloat(kF64, *this);
   return std::bit_cast<double>(bits);

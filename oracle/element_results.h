@@ -40,6 +40,10 @@ class FreeElements {
   void Set(size_t index, uint8_t kind, std::string_view reason) {
     if (mask_.empty()) mask_.assign(count_, 0);
     mask_[index] = kind;
+    // Ops mark element after element with the same literal: searching the
+    // reasons each time was a tenth of cholesky's oracle.
+    if (reason.data() == last_reason_.data() && reason.size() == last_reason_.size()) return;
+    last_reason_ = reason;
     if (reason_.find(reason) == std::string::npos) {
       if (!reason_.empty()) reason_ += "; ";
       reason_ += reason;
@@ -49,6 +53,7 @@ class FreeElements {
   size_t count_;
   std::vector<uint8_t> mask_;  // empty until an element is marked
   std::string reason_;
+  std::string_view last_reason_;  // the reason of the last call, already in reason_
 };
 
 // An error-bound expectation's reference tensor of `type`: every element's

@@ -22,6 +22,7 @@
 #include <complex>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "core/case_attributes.h"
@@ -35,18 +36,42 @@ namespace hlocheck::oracle {
 namespace {
 
 using Results = absl::StatusOr<std::vector<ResultExpectation>>;
+// The oracle computes a real type's matrices in long double, a complex
+// type's in complex long double: the same values a real one would get as
+// complex numbers with zero imaginary parts, at a fraction of the cost.
 using Value = std::complex<long double>;
+template <ElementType T>
+using ValueFor = std::conditional_t<IsComplex(T), Value, long double>;
 
 // An n x n matrix, row-major.
+template <typename V>
 struct Matrix {
   explicit Matrix(int64_t size) : n(size), values(static_cast<size_t>(size * size)) {}
-  Value& operator()(int64_t i, int64_t j) { return values[i * n + j]; }
-  const Value& operator()(int64_t i, int64_t j) const { return values[i * n + j]; }
+  V& operator()(int64_t i, int64_t j) { return values[i * n + j]; }
+  const V& operator()(int64_t i, int64_t j) const { return values[i * n + j]; }
   int64_t n;
-  std::vector<Value> values;
+  std::vector<V> values;
 };
 
+template <ElementType T>
+ValueFor<T> LongDoubleValue(ContainerT<T> x) {
+  if constexpr (IsComplex(T)) {
+    return ComplexLongDouble<T>(x);
+  } else {
+    return static_cast<long double>(ToDouble<T>(x));
+  }
+}
+
+bool Finite(long double v) { return std::isfinite(v); }
 bool Finite(const Value& v) { return std::isfinite(v.real()) && std::isfinite(v.imag()); }
+long double Conj(long double v) { return v; }
+Value Conj(const Value& v) { return std::conj(v); }
+long double Norm(long double v) { return v * v; }
+long double Norm(const Value& v) { return std::norm(v); }
+long double RealPart(long double v) { return v; }
+long double RealPart(const Value& v) { return v.real(); }
+long double ImagPart(long double) { return 0; }
+long double ImagPart(const Value& v) { return v.imag(); }
 
 // Products, quotients and magnitudes of finite values, in real arithmetic
 // where the imaginary parts are zero (every element of a real type):
@@ -55,19 +80,23 @@ bool Finite(const Value& v) { return std::isfinite(v.real()) && std::isfinite(v.
 // hypotl, which made these ops the slowest of the oracle's. The same
 // values (the real quotient rounded once rather than through the scaled
 // complex formula).
+long double Times(long double a, long double b) { return a * b; }
 Value Times(const Value& a, const Value& b) {
   if (a.imag() == 0 && b.imag() == 0) return Value(a.real() * b.real(), 0);
   return a * b;
 }
 
+long double Over(long double a, long double b) { return a / b; }
 Value Over(const Value& a, const Value& b) {
   if (a.imag() == 0 && b.imag() == 0) return Value(a.real() / b.real(), 0);
   return a / b;
 }
 
+long double Magnitude(long double v) { return fabsl(v); }
 long double Magnitude(const Value& v) { return v.imag() == 0 ? fabsl(v.real()) : std::abs(v); }
 
-std::vector<long double> Magnitudes(const Matrix& m) {
+template <typename V>
+std::vector<long double> Magnitudes(const Matrix<V>& m) {
   std::vector<long double> magnitudes(m.values.size());
   for (size_t i = 0; i < magnitudes.size(); ++i) magnitudes[i] = Magnitude(m.values[i]);
   return magnitudes;
@@ -91,22 +120,23 @@ struct Precision {
 
 // The inverse of a triangular matrix, by substitution in long double; null
 // for a zero on the diagonal.
-std::optional<Matrix> TriangularInverse(const Matrix& m, bool lower) {
+template <typename V>
+std::optional<Matrix<V>> TriangularInverse(const Matrix<V>& m, bool lower) {
   const int64_t n = m.n;
-  Matrix inverse(n);
+  Matrix<V> inverse(n);
   for (int64_t i = 0; i < n; ++i) {
-    if (m(i, i) == Value(0, 0)) return std::nullopt;
+    if (m(i, i) == V(0)) return std::nullopt;
   }
   // Column k of the inverse solves m x = e_k. It is triangular like m: x_i
   // is zero before k (lower; after k for upper), so the substitution starts
   // at k. The column is built contiguously, then stored.
-  std::vector<Value> x(static_cast<size_t>(n));
+  std::vector<V> x(static_cast<size_t>(n));
   for (int64_t k = 0; k < n; ++k) {
-    std::fill(x.begin(), x.end(), Value(0, 0));
+    std::fill(x.begin(), x.end(), V(0));
     for (int64_t step = 0; step < n; ++step) {
       const int64_t i = lower ? step : n - 1 - step;
       if (lower ? i < k : i > k) continue;
-      Value sum = i == k ? Value(1, 0) : Value(0, 0);
+      V sum = i == k ? V(1) : V(0);
       const int64_t first = lower ? k : i + 1, last = lower ? i : k + 1;
       for (int64_t j = first; j < last; ++j) sum -= Times(m(i, j), x[j]);
       x[i] = Over(sum, m(i, i));
@@ -118,9 +148,10 @@ std::optional<Matrix> TriangularInverse(const Matrix& m, bool lower) {
 
 // One element of an error-bound expectation (two entries for a complex
 // type: real part, imaginary part).
-void SetElement(ResultExpectation& e, int64_t index, bool complex, const Value& v, double bound) {
+template <typename V>
+void SetElement(ResultExpectation& e, int64_t index, bool complex, const V& v, double bound) {
   const int64_t parts = complex ? 2 : 1;
-  const long double components[2] = {v.real(), v.imag()};
+  const long double components[2] = {RealPart(v), ImagPart(v)};
   for (int64_t p = 0; p < parts; ++p) {
     const auto hi = static_cast<double>(components[p]);
     e.center_hi[index * parts + p] = hi;
@@ -153,22 +184,23 @@ constexpr char kNotPositiveDefinite[] =
 
 // The lower Cholesky factor L of A = L L^H, exactly (long double); null
 // where A is not Hermitian positive-definite.
-std::optional<Matrix> ExactCholesky(const Matrix& a) {
+template <typename V>
+std::optional<Matrix<V>> ExactCholesky(const Matrix<V>& a) {
   const int64_t n = a.n;
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j <= i; ++j) {
-      if (!Finite(a(i, j)) || a(i, j) != std::conj(a(j, i))) return std::nullopt;
+      if (!Finite(a(i, j)) || a(i, j) != Conj(a(j, i))) return std::nullopt;
     }
   }
-  Matrix l(n);
+  Matrix<V> l(n);
   for (int64_t j = 0; j < n; ++j) {
-    long double pivot = a(j, j).real();
-    for (int64_t k = 0; k < j; ++k) pivot -= std::norm(l(j, k));
+    long double pivot = RealPart(a(j, j));
+    for (int64_t k = 0; k < j; ++k) pivot -= Norm(l(j, k));
     if (!(pivot > 0)) return std::nullopt;
-    l(j, j) = Value(sqrtl(pivot), 0);
+    l(j, j) = V(sqrtl(pivot));
     for (int64_t i = j + 1; i < n; ++i) {
-      Value sum = a(i, j);
-      for (int64_t k = 0; k < j; ++k) sum -= Times(l(i, k), std::conj(l(j, k)));
+      V sum = a(i, j);
+      for (int64_t k = 0; k < j; ++k) sum -= Times(l(i, k), Conj(l(j, k)));
       l(i, j) = Over(sum, l(j, j));
     }
   }
@@ -178,9 +210,10 @@ std::optional<Matrix> ExactCholesky(const Matrix& a) {
 // The bound on each element of the computed factor's error (row-major,
 // lower triangle), or null where the matrix is too ill-conditioned for the
 // type (see the file comment).
-std::optional<std::vector<long double>> CholeskyBounds(const Matrix& l, const Precision& p) {
+template <typename V>
+std::optional<std::vector<long double>> CholeskyBounds(const Matrix<V>& l, const Precision& p) {
   const int64_t n = l.n;
-  const std::optional<Matrix> inverse = TriangularInverse(l, /*lower=*/true);
+  const std::optional<Matrix<V>> inverse = TriangularInverse(l, /*lower=*/true);
   const double gamma = p.GammaFor(n);
   if (!inverse || !(gamma < 0.5)) return std::nullopt;
   // G = |L^-1| |L| and H = G G^T: |L^-1 dA L^-H| <= gamma H.
@@ -227,9 +260,9 @@ Results Cholesky(const Case& c, bool lower) {
   FreeElements free(static_cast<size_t>(count));
   for (int64_t b = 0; b < batches; ++b) {
     const int64_t base = b * n * n;
-    Matrix matrix(n);
-    for (int64_t i = 0; i < n * n; ++i) matrix.values[i] = ComplexLongDouble<T>(values[base + i]);
-    const std::optional<Matrix> l = ExactCholesky(matrix);
+    Matrix<ValueFor<T>> matrix(n);
+    for (int64_t i = 0; i < n * n; ++i) matrix.values[i] = LongDoubleValue<T>(values[base + i]);
+    const std::optional<Matrix<ValueFor<T>>> l = ExactCholesky(matrix);
     const std::optional<std::vector<long double>> bounds = l ? CholeskyBounds(*l, p) : std::nullopt;
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = 0; j < n; ++j) {
@@ -244,7 +277,7 @@ Results Cholesky(const Case& c, bool lower) {
           continue;
         }
         // The upper factor is L^H.
-        const Value v = lower ? (*l)(i, j) : std::conj((*l)(j, i));
+        const ValueFor<T> v = lower ? (*l)(i, j) : Conj((*l)(j, i));
         const long double abs_v = Magnitude(v);
         const double bound =
             bounds ? static_cast<double>((*bounds)[lower ? i * n + j : j * n + i] + p.u * abs_v +
@@ -274,19 +307,21 @@ Results Cholesky(const Case& c, bool lower) {
 // The solve as M y = c column by column: M is op(a) for left_side, op(a)^T
 // for the right side (x op(a) = b is op(a)^T x^T = b^T), read from a's
 // `lower` triangle, with ones on the diagonal for unit_diagonal.
+template <typename V>
 struct TriangularSystem {
-  Matrix m;
+  Matrix<V> m;
   bool m_lower;
 };
 
-TriangularSystem SystemOf(const Matrix& a, bool left_side, bool lower, bool unit_diagonal,
-                          const std::string& transpose_a) {
+template <typename V>
+TriangularSystem<V> SystemOf(const Matrix<V>& a, bool left_side, bool lower, bool unit_diagonal,
+                             const std::string& transpose_a) {
   const int64_t n = a.n;
-  Matrix triangle(n);
+  Matrix<V> triangle(n);
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < n; ++j) {
       if (i == j) {
-        triangle(i, j) = unit_diagonal ? Value(1, 0) : a(i, j);
+        triangle(i, j) = unit_diagonal ? V(1) : a(i, j);
       } else if (lower ? j < i : j > i) {
         triangle(i, j) = a(i, j);
       }
@@ -296,11 +331,11 @@ TriangularSystem SystemOf(const Matrix& a, bool left_side, bool lower, bool unit
   const bool conjugated = transpose_a == "ADJOINT";
   // op(a), then transposed once more for the right side.
   const bool flip = transposed != !left_side;
-  TriangularSystem s{Matrix(n), lower != flip};
+  TriangularSystem<V> s{Matrix<V>(n), lower != flip};
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < n; ++j) {
-      const Value v = flip ? triangle(j, i) : triangle(i, j);
-      s.m(i, j) = conjugated ? std::conj(v) : v;
+      const V v = flip ? triangle(j, i) : triangle(i, j);
+      s.m(i, j) = conjugated ? Conj(v) : v;
     }
   }
   return s;
@@ -325,14 +360,15 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
   FreeElements free(static_cast<size_t>(count));
   const double gamma = p.GammaFor(n);
   for (int64_t batch = 0; batch < batches; ++batch) {
-    Matrix matrix(n);
+    using V = ValueFor<T>;
+    Matrix<V> matrix(n);
     for (int64_t i = 0; i < n * n; ++i)
-      matrix.values[i] = ComplexLongDouble<T>(a_values[batch * n * n + i]);
+      matrix.values[i] = LongDoubleValue<T>(a_values[batch * n * n + i]);
     bool diagonal_not_one = false, finite_matrix = true;
-    for (int64_t i = 0; i < n; ++i) diagonal_not_one |= matrix(i, i) != Value(1, 0);
-    const TriangularSystem s = SystemOf(matrix, left_side, lower, unit_diagonal, transpose_a);
-    for (const Value& v : s.m.values) finite_matrix &= Finite(v);
-    const std::optional<Matrix> inverse =
+    for (int64_t i = 0; i < n; ++i) diagonal_not_one |= matrix(i, i) != V(1);
+    const TriangularSystem<V> s = SystemOf(matrix, left_side, lower, unit_diagonal, transpose_a);
+    for (const V& v : s.m.values) finite_matrix &= Finite(v);
+    const std::optional<Matrix<V>> inverse =
         finite_matrix ? TriangularInverse(s.m, s.m_lower) : std::nullopt;
     // D = |M^-1| |M| and its infinity norm (|.| of each element computed
     // once: a complex long double's is a hypotl).
@@ -367,10 +403,10 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
       auto element_index = [&](int64_t i) {
         return batch * rows * cols + (left_side ? i * cols + k : k * cols + i);
       };
-      std::vector<Value> y(static_cast<size_t>(n));
+      std::vector<V> y(static_cast<size_t>(n));
       bool finite_column = true;
       for (int64_t i = 0; i < n; ++i) {
-        y[i] = ComplexLongDouble<T>(b_values[element_index(i)]);
+        y[i] = LongDoubleValue<T>(b_values[element_index(i)]);
         finite_column &= Finite(y[i]);
       }
       // Substitution in long double.
@@ -412,7 +448,7 @@ Results TriangularSolve(const Case& c, bool left_side, bool lower, bool unit_dia
         const double bound =
             static_cast<double>(gamma * dy[i] + ratio * eta + p.u * abs_y[i] +
                                 ldexpl(abs_y[i], -58) + (n + 2) * p.tiny * (1 + underflow_gain[i]));
-        SetElement(e, index, p.complex, inverse ? y[i] : Value(0, 0), bound);
+        SetElement(e, index, p.complex, inverse ? y[i] : V(0), bound);
         if (!finite_matrix || !finite_column) {
           free.Mark(at,
                     "NaN or an infinity in a or in this right-hand side: where it spreads "

@@ -105,5 +105,49 @@ TEST(ConversionFastPathTest, RoundedToF32IsTheExactPaths) {
   }
 }
 
+// ToDouble of a float type of at most 16 bits reads a table built from
+// DecodeFloat: every container value gives the decoded value's bits.
+TEST(ConversionFastPathTest, NarrowFloatToDoubleIsTheDecodedValue) {
+  int formats = 0;
+  for (ElementType type : AllElementTypes()) {
+    if (!IsFloat(type) || Format(type).total_bits() > 16) continue;
+    DispatchElementType(type, [&]<ElementType T>() {
+      if constexpr (IsFloat(T) && sizeof(ContainerT<T>) <= 2) {
+        for (uint64_t pattern = 0; pattern < (uint64_t{1} << Format(T).total_bits()); ++pattern) {
+          const double decoded = DecodeFloat(Format(T), pattern).ToDouble();
+          const double read = ToDouble<T>(FloatFromBits<T>(pattern));
+          ASSERT_EQ(std::bit_cast<uint64_t>(read), std::bit_cast<uint64_t>(decoded))
+              << Name(T) << " pattern 0x" << std::hex << pattern;
+        }
+        ++formats;
+      }
+    });
+  }
+  EXPECT_GE(formats, 13);
+}
+
+// ExactValue::ToDouble places a value that is a double with ldexp, and
+// rounds any other through EncodeFloat: the same bits as EncodeFloat for
+// values at the edges of double's range and beyond.
+TEST(ConversionFastPathTest, ExactValueToDoubleIsEncodeFloats) {
+  std::mt19937_64 rng(11);
+  const FloatFormat& f64 = Format(ElementType::kF64);
+  for (int i = 0; i < 400000; ++i) {
+    const int width = 1 + static_cast<int>(rng() % 64);
+    const uint64_t significand = rng() >> (64 - width);
+    const int32_t exponent = static_cast<int32_t>(rng() % 2400) - 1200 - width;
+    const ExactValue value = ExactValue::Finite((rng() & 1) != 0, significand, exponent);
+    ASSERT_EQ(std::bit_cast<uint64_t>(value.ToDouble()), EncodeFloat(f64, value))
+        << value.DebugString();
+  }
+  for (int32_t exponent : {-1075, -1074, -1073, 970, 971, 972, 1023, 1024, INT32_MAX / 2}) {
+    for (uint64_t significand : {uint64_t{1}, uint64_t{3}, (uint64_t{1} << 53) - 1}) {
+      const ExactValue value = ExactValue::Finite(false, significand, exponent);
+      ASSERT_EQ(std::bit_cast<uint64_t>(value.ToDouble()), EncodeFloat(f64, value))
+          << value.DebugString();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hlocheck
