@@ -95,10 +95,8 @@ void ConvertLoop(const ContainerT<From>* source, ContainerT<To>* destination, in
     } else if constexpr (IsComplex(From) && IsComplex(To)) {
       using Part = typename ContainerT<To>::value_type;
       constexpr ElementType kPart = ComponentType(To);
-      auto real = FloatFromBits<kPart>(
-          EncodeFloat(Format(kPart), ExactValue::FromDouble(source[i].real()), mode, &flags));
-      auto imag = FloatFromBits<kPart>(
-          EncodeFloat(Format(kPart), ExactValue::FromDouble(source[i].imag()), mode, &flags));
+      auto real = FloatFromBits<kPart>(EncodeDouble(Format(kPart), source[i].real(), mode, &flags));
+      auto imag = FloatFromBits<kPart>(EncodeDouble(Format(kPart), source[i].imag(), mode, &flags));
       destination[i] = ContainerT<To>(static_cast<Part>(real), static_cast<Part>(imag));
     } else if constexpr (IsInteger(From) && IsInteger(To)) {
       destination[i] = ConvertInteger<From, To>(source[i], &flags);
@@ -115,6 +113,9 @@ void ConvertLoop(const ContainerT<From>* source, ContainerT<To>* destination, in
       } else {
         destination[i] = FromExact<To>(ToExact<From>(source[i]), mode, &flags);
       }
+    } else if constexpr ((From == ElementType::kF32 || From == ElementType::kF64) && IsFloat(To)) {
+      // A double (or float) into a narrower float format.
+      destination[i] = FloatFromBits<To>(EncodeDouble(Format(To), source[i], mode, &flags));
     } else {
       destination[i] = FromExact<To>(ToExact<From>(source[i]), mode, &flags);
     }

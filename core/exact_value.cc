@@ -157,6 +157,41 @@ uint64_t ZeroResult(const FloatFormat& f, bool negative, uint8_t* flags) {
 
 }  // namespace
 
+uint64_t EncodeDouble(const FloatFormat& f, double value, RoundingMode mode, uint8_t* flags) {
+  const uint64_t bits = std::bit_cast<uint64_t>(value);
+  const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
+  const int exponent = biased - 1023;  // value in [2^exponent, 2^(exponent + 1))
+  const bool negative = (bits >> 63) != 0;
+  const int top_exponent =
+      static_cast<int>((f.max_finite_bits() >> f.mantissa_bits) & f.exponent_field_max()) - f.bias;
+  // A normal double of f's normal range below its top binade rounds, to
+  // nearest even, to a normal value of f at most 2^top_exponent: only the
+  // significand is rounded (a carry moves to the next exponent field, still
+  // below the largest finite value and any NaN or infinity pattern).
+  // (Formats without stored significand bits, f8E8M0FNU, take the exact
+  // path: there the implicit bit decides ties.)
+  if (mode == RoundingMode::kNearestEven && f.mantissa_bits > 0 && f.mantissa_bits < 52 &&
+      biased != 0 && biased != 0x7ff && (!negative || f.has_sign) &&
+      exponent >= f.min_normal_exponent() && exponent < top_exponent) {
+    const int shift = 52 - f.mantissa_bits;
+    const uint64_t significand = bits & ((uint64_t{1} << 52) - 1);
+    uint64_t kept = significand >> shift;
+    const uint64_t remainder = significand & ((uint64_t{1} << shift) - 1);
+    const uint64_t half = uint64_t{1} << (shift - 1);
+    auto field = static_cast<uint64_t>(exponent + f.bias);
+    if (remainder > half || (remainder == half && (kept & 1) != 0)) {
+      ++kept;
+      if ((kept >> f.mantissa_bits) != 0) {
+        kept = 0;
+        ++field;
+      }
+    }
+    if (remainder != 0) *flags |= kConversionInexact;
+    return (negative ? f.sign_mask() : 0) | (field << f.mantissa_bits) | kept;
+  }
+  return EncodeFloat(f, ExactValue::FromDouble(value), mode, flags);
+}
+
 uint64_t EncodeFloat(const FloatFormat& f, const ExactValue& v, RoundingMode mode, uint8_t* flags) {
   const uint64_t sign = v.negative ? f.sign_mask() : 0;
   switch (v.cls) {

@@ -58,6 +58,12 @@ ExactValue DecodeFloat(const FloatFormat& format, uint64_t bits);
 uint64_t EncodeFloat(const FloatFormat& format, const ExactValue& value, RoundingMode mode,
                      uint8_t* flags);
 
+// EncodeFloat(format, ExactValue::FromDouble(value), mode, flags), with a
+// fast path for the common case: a double in the normal range of a format
+// narrower than f64, below its top binade, rounded to nearest even
+// (ConversionFastPathTest holds the two to the same bits and flags).
+uint64_t EncodeDouble(const FloatFormat& format, double value, RoundingMode mode, uint8_t* flags);
+
 inline uint64_t EncodeFloat(const FloatFormat& format, const ExactValue& value) {
   uint8_t flags = 0;
   return EncodeFloat(format, value, RoundingMode::kNearestEven, &flags);

@@ -29,7 +29,11 @@ class Bits {
 template <ElementType T>
 ContainerT<T> FromDouble(double value) {
   uint8_t flags = 0;
-  return FromExact<T>(ExactValue::FromDouble(value), RoundingMode::kNearestEven, &flags);
+  if constexpr (IsFloat(T)) {
+    return FloatFromBits<T>(EncodeDouble(Format(T), value, RoundingMode::kNearestEven, &flags));
+  } else {
+    return FromExact<T>(ExactValue::FromDouble(value), RoundingMode::kNearestEven, &flags);
+  }
 }
 
 template <ElementType T>

@@ -212,13 +212,22 @@ absl::StatusOr<Tensor> SplitPart(const Tensor& t, int64_t dimension, int64_t cou
   Shape shape = t.shape();
   const int64_t length = shape[dimension] / count;
   shape[dimension] = length;
-  ElementView view(t);
-  std::vector<int64_t> index;
-  return ResultFrom(TensorType(shape, t.element_type()), [&](std::span<const int64_t> at) {
-    index.assign(at.begin(), at.end());
-    index[dimension] += part * length;
-    return view.at(index);
-  });
+  Tensor result{TensorType(shape, t.element_type())};
+  // Row-major: for each index before `dimension`, the part is one
+  // contiguous run of length x (the dimensions after it) elements.
+  int64_t outer = 1;
+  int64_t inner = 1;
+  for (int64_t d = 0; d < dimension; ++d) outer *= shape[d];
+  for (size_t d = static_cast<size_t>(dimension) + 1; d < shape.size(); ++d) inner *= shape[d];
+  const auto element_bytes = static_cast<size_t>(Info(t.element_type()).container_bytes);
+  const size_t run = static_cast<size_t>(length * inner) * element_bytes;
+  const std::byte* source = t.bytes().data();
+  std::byte* destination = result.bytes().data();
+  for (int64_t o = 0; o < outer; ++o) {
+    const auto from = static_cast<size_t>((o * count + part) * length * inner) * element_bytes;
+    std::memcpy(destination + static_cast<size_t>(o) * run, source + from, run);
+  }
+  return result;
 }
 
 absl::Status CheckType(const Tensor& result, const TensorType& type, const std::string& op) {

@@ -43,7 +43,8 @@ ContainerT<T> RoundDouble(double value) {
     if (!std::isnan(value)) return static_cast<float>(value);
     return FloatFromBits<T>(EncodeFloat(Format(T), ExactValue::FromDouble(value)));
   } else {
-    return FloatFromBits<T>(EncodeFloat(Format(T), ExactValue::FromDouble(value)));
+    uint8_t flags = 0;
+    return FloatFromBits<T>(EncodeDouble(Format(T), value, RoundingMode::kNearestEven, &flags));
   }
 }
 
@@ -69,8 +70,7 @@ ContainerT<T> RoundDouble(double value, uint8_t* flags) {
         return rounded;
       }
     }
-    return FloatFromBits<T>(
-        EncodeFloat(Format(T), ExactValue::FromDouble(value), RoundingMode::kNearestEven, flags));
+    return FloatFromBits<T>(EncodeDouble(Format(T), value, RoundingMode::kNearestEven, flags));
   }
 }
 

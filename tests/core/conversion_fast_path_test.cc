@@ -7,6 +7,7 @@
 // beyond f32's range among them).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -147,6 +148,53 @@ TEST(ConversionFastPathTest, ExactValueToDoubleIsEncodeFloats) {
           << value.DebugString();
     }
   }
+}
+
+// EncodeDouble's fast path against EncodeFloat of the same value, bits and
+// flags, in every float format narrower than f64: every value of the
+// format, the midpoints between neighbours (ties) and the doubles next to
+// them, and random doubles of every exponent.
+TEST(ConversionFastPathTest, EncodeDoubleIsEncodeFloats) {
+  std::mt19937_64 rng(13);
+  auto expect_same = [](const FloatFormat& f, ElementType type, double value) {
+    uint8_t fast_flags = 0;
+    uint8_t exact_flags = 0;
+    const uint64_t fast = EncodeDouble(f, value, RoundingMode::kNearestEven, &fast_flags);
+    const uint64_t exact =
+        EncodeFloat(f, ExactValue::FromDouble(value), RoundingMode::kNearestEven, &exact_flags);
+    ASSERT_EQ(fast, exact) << Name(type) << " " << std::hexfloat << value;
+    ASSERT_EQ(fast_flags, exact_flags) << Name(type) << " " << std::hexfloat << value;
+  };
+  int formats = 0;
+  for (ElementType type : AllElementTypes()) {
+    if (!IsFloat(type) || type == ElementType::kF64) continue;
+    const FloatFormat& f = Format(type);
+    ++formats;
+    std::vector<double> values;
+    if (f.total_bits() <= 16) {
+      for (uint64_t bits = 0; bits < (uint64_t{1} << f.total_bits()); ++bits) {
+        const double v = DecodeFloat(f, bits).ToDouble();
+        if (std::isfinite(v)) values.push_back(v);
+      }
+    }
+    std::sort(values.begin(), values.end());
+    const size_t count = values.size();
+    for (size_t i = 0; i + 1 < count; ++i) {
+      const double mid = values[i] + (values[i + 1] - values[i]) / 2;  // exact
+      for (double v : {values[i], mid, std::nextafter(mid, -HUGE_VAL),
+                       std::nextafter(mid, HUGE_VAL), std::nextafter(values[i], HUGE_VAL)}) {
+        expect_same(f, type, v);
+        expect_same(f, type, -v);
+      }
+    }
+    for (int i = 0; i < 20000; ++i) {
+      const double v = std::ldexp(std::uniform_real_distribution<double>(1, 2)(rng),
+                                  static_cast<int>(rng() % 300) - 150);
+      expect_same(f, type, (rng() & 1) ? -v : v);
+      expect_same(f, type, std::bit_cast<double>(rng()));
+    }
+  }
+  EXPECT_GE(formats, 14);
 }
 
 }  // namespace
