@@ -1,5 +1,6 @@
 #include "runners/campaign.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -7,6 +8,7 @@
 #include "reports/gate_reports.h"
 #include "runners/coverage.h"
 #include "runners/replay_key.h"
+#include "spec/verifier.h"
 
 namespace hlocheck {
 
@@ -58,31 +60,52 @@ CampaignCase CandidateOfUnit(const GatePlan& plan, const GateOptions& base, int6
                     ((unit / groups) * kGuidedCandidates + choice) * groups + unit % groups);
 }
 
+std::vector<std::string> ConstraintBranches(const spec::OpSpec& op, const Case& c) {
+  std::vector<std::string> branches;
+  const spec::VerifyResult verdict = spec::Verify(op, c);
+  for (const spec::ConstraintSpec& constraint : op.constraints) {
+    if (!constraint.condition) continue;
+    for (const spec::ConstraintResult& r : verdict.results) {
+      if (r.id != constraint.id) continue;
+      if (r.outcome == spec::Outcome::kHolds) branches.push_back("branch:" + r.id + ":applies");
+      if (r.outcome == spec::Outcome::kNotApplicable) {
+        branches.push_back("branch:" + r.id + ":not_applicable");
+      }
+    }
+  }
+  return branches;
+}
+
 int Guidance::Choose(const GatePlan& plan, const GateOptions& base, int64_t unit) {
   const size_t group = static_cast<size_t>(unit % static_cast<int64_t>(plan.size()));
   std::map<std::string, int64_t>& seen = features_[group];
   int best = 0;
   double best_score = -1;
   std::vector<std::string> best_features;
+  last_features_.clear();
   for (int choice = 0; choice < kGuidedCandidates; ++choice) {
     const CampaignCase c = CandidateOfUnit(plan, base, unit, choice, /*guided=*/true);
     std::vector<std::string> features;
+    std::vector<std::string> branches;
     try {
       GenerationOptions generation;
       generation.primary_type = c.type;
       generation.max_elements = base.max_elements;
       const int64_t index = c.options.first_case;
-      features = CaseFeatures(GenerateCase(*c.op, generation,
-                                           CaseSeed(c.options.seed, c.op->name, c.type, index),
-                                           CaseSize(index, kCampaignRoundCases))
-                                  .value());
+      const Case generated =
+          GenerateCase(*c.op, generation, CaseSeed(c.options.seed, c.op->name, c.type, index),
+                       CaseSize(index, kCampaignRoundCases))
+              .value();
+      features = CaseFeatures(generated);
+      branches = ConstraintBranches(*c.op, generated);
     } catch (...) {
       // Not runnable, or the generator failed: the run itself will say;
       // for guidance it shows no feature.
     }
     // The combination of features weighs most, by how rarely the group
     // showed it (faults hide where features meet: a scalar holding an
-    // extreme value); each feature alone a little.
+    // extreme value); each feature alone, and each side taken of a
+    // conditional constraint, a little.
     std::string combination = "combination:";
     for (const std::string& f : features) combination += f + ",";
     auto count = [&](const std::string& key) {
@@ -91,7 +114,13 @@ int Guidance::Choose(const GatePlan& plan, const GateOptions& base, int64_t unit
     };
     double score = 1.0 / (1.0 + count(combination));
     for (const std::string& f : features) score += 0.25 / (1.0 + count(f));
+    for (const std::string& b : branches) score += 0.25 / (1.0 + count(b));
+    // Near an earlier finding of this group (the same combination of
+    // features, or failing that a share of them), more cases: a fault
+    // seldom shows only once where it lives.
+    score += 0.5 * Neighbourhood(group, features);
     features.push_back(combination);
+    features.insert(features.end(), branches.begin(), branches.end());
     if (score > best_score) {
       best_score = score;
       best = choice;
@@ -99,7 +128,33 @@ int Guidance::Choose(const GatePlan& plan, const GateOptions& base, int64_t unit
     }
   }
   for (const std::string& f : best_features) ++seen[f];
+  last_group_ = group;
+  last_features_ = std::move(best_features);
   return best;
+}
+
+void Guidance::NoteFinding() {
+  if (last_group_ >= findings_.size()) return;
+  std::vector<std::string> features;
+  for (const std::string& f : last_features_) {
+    if (f.rfind("combination:", 0) != 0 && f.rfind("branch:", 0) != 0) features.push_back(f);
+  }
+  findings_[last_group_].push_back(std::move(features));
+}
+
+double Guidance::Neighbourhood(size_t group, const std::vector<std::string>& features) const {
+  double nearest = 0;
+  for (const std::vector<std::string>& finding : findings_[group]) {
+    // Jaccard similarity of the two feature sets (two featureless cases
+    // are neighbours too).
+    size_t shared = 0;
+    for (const std::string& f : features) {
+      shared += std::find(finding.begin(), finding.end(), f) != finding.end();
+    }
+    const size_t either = features.size() + finding.size() - shared;
+    nearest = std::max(nearest, either == 0 ? 1.0 : static_cast<double>(shared) / either);
+  }
+  return nearest;
 }
 
 namespace {

@@ -54,24 +54,41 @@ std::string FindingSignature(const Finding& finding);
 // the one whose combination of boundary features (coverage.h's
 // CaseFeatures: rank 0, zero-sized and size-1 dimensions, the maximum
 // rank, kernel-boundary sizes, special values) the group has shown least
-// so far runs, each feature alone counting a little too. Which cases run
-// depends on what ran before, so a guided campaign's totals depend on its
-// workers' order (each worker keeps its own counts).
+// so far runs, each feature alone and each side of each conditional
+// constraint (ConstraintBranches) the group has taken least counting a
+// little too, and closeness to the group's earlier findings (their feature
+// sets) counting half. Which cases run depends on what ran before, so a
+// guided campaign's totals depend on its workers' order (each worker keeps
+// its own counts and knows its own findings).
 inline constexpr int kGuidedCandidates = 4;
 
 CampaignCase CandidateOfUnit(const GatePlan& plan, const GateOptions& base, int64_t unit,
                              int choice, bool guided);
 
+// The sides of the op's conditional constraints (`when:`) a case takes:
+// "branch:C5:applies" or "branch:C5:not_applicable".
+std::vector<std::string> ConstraintBranches(const spec::OpSpec& op, const Case& c);
+
 class Guidance {
  public:
-  explicit Guidance(size_t groups) : features_(groups) {}
+  explicit Guidance(size_t groups) : features_(groups), findings_(groups) {}
   // Generates the unit's candidates and returns the choice to run; counts
-  // its features in its group.
+  // its features and constraint branches in its group.
   int Choose(const GatePlan& plan, const GateOptions& base, int64_t unit);
+  // The case last chosen was a finding: its group's later choices lean
+  // towards cases with features like its.
+  void NoteFinding();
 
  private:
-  // Per group: cases run with each feature, and with each combination.
+  // How close `features` come to the group's nearest finding (0 to 1).
+  double Neighbourhood(size_t group, const std::vector<std::string>& features) const;
+
+  // Per group: cases run with each feature, each combination, each branch.
   std::vector<std::map<std::string, int64_t>> features_;
+  // Per group: the features of each finding's case.
+  std::vector<std::vector<std::vector<std::string>>> findings_;
+  size_t last_group_ = ~size_t{0};
+  std::vector<std::string> last_features_;
 };
 
 // A unit's counts and finding, as the store keeps them.

@@ -97,6 +97,7 @@ struct Campaign {
     }
     CampaignCase c = CandidateOfUnit(campaign.plan, campaign.base, **unit, choice, campaign.guided);
     GroupResult group = gate.RunGroup(*c.op, c.type, c.options);
+    if (campaign.guided && group.failed > 0) guidance.NoteFinding();
     bool stop = campaign.deadline > 0 && Now() >= campaign.deadline;
     if (campaign.stop_after_findings > 0 && group.failed > 0) {
       // Counted with this case's own finding, which is not stored yet.

@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
 #include "adapters/faulty/faulty_adapters.h"
+#include "generators/case_generator.h"
+#include "runners/coverage.h"
 #include "runners/replay_key.h"
 
 namespace hlocheck {
@@ -78,6 +81,59 @@ TEST(CampaignTest, GuidanceChoosesAmongTheGroupsNextCases) {
   // Unguided, the candidate is the plain campaign's case.
   EXPECT_EQ(CandidateOfUnit(*plan, base, 7, 3, /*guided=*/false).replay,
             CaseOfUnit(*plan, base, 7).replay);
+}
+
+// The features of the case a guided unit runs with `choice`.
+std::vector<std::string> FeaturesOf(const GatePlan& plan, const GateOptions& base, int64_t unit,
+                                    int choice) {
+  const CampaignCase c = CandidateOfUnit(plan, base, unit, choice, /*guided=*/true);
+  GenerationOptions generation;
+  generation.primary_type = c.type;
+  generation.max_elements = base.max_elements;
+  const int64_t index = c.options.first_case;
+  return CaseFeatures(GenerateCase(*c.op, generation,
+                                   CaseSeed(c.options.seed, c.op->name, c.type, index),
+                                   CaseSize(index, kCampaignRoundCases))
+                          .value());
+}
+
+// A case's conditional constraints name the side they take.
+TEST(CampaignTest, ConstraintBranchesNameTheSideEachConditionalConstraintTakes) {
+  auto registry = spec::DefaultRegistry();
+  ASSERT_TRUE(registry.ok());
+  const spec::OpSpec* cholesky = (*registry)->Find("cholesky");
+  ASSERT_NE(cholesky, nullptr);
+  GenerationOptions generation;
+  generation.primary_type = ElementType::kF32;
+  const Case c = GenerateCase(*cholesky, generation, 1, 10).value();
+  const std::vector<std::string> branches = ConstraintBranches(*cholesky, c);
+  // C3 (square matrices) applies when a has rank 2 or more, as every valid case has.
+  EXPECT_NE(std::find(branches.begin(), branches.end(), "branch:C3:applies"), branches.end());
+  for (const std::string& b : branches) EXPECT_EQ(b.rfind("branch:C", 0), 0u) << b;
+}
+
+// After a finding, a guided campaign's later choices in that group lean
+// towards cases whose features are the finding's: more of them than the
+// same campaign without the finding chooses.
+TEST(CampaignTest, GuidanceLeansTowardsTheNeighbourhoodOfAFinding) {
+  GateOptions base;
+  base.ops = {"add"};
+  base.types = {ElementType::kSI8};
+  const GatePlan plan = PlanOf(base);
+  ASSERT_EQ(plan.size(), 1u);
+  Guidance with_finding(plan.size());
+  Guidance without(plan.size());
+  const int first = with_finding.Choose(plan, base, 0);
+  ASSERT_EQ(without.Choose(plan, base, 0), first);
+  with_finding.NoteFinding();
+  const std::vector<std::string> finding = FeaturesOf(plan, base, 0, first);
+  int near_with = 0;
+  int near_without = 0;
+  for (int64_t unit = 1; unit < 120; ++unit) {
+    near_with += FeaturesOf(plan, base, unit, with_finding.Choose(plan, base, unit)) == finding;
+    near_without += FeaturesOf(plan, base, unit, without.Choose(plan, base, unit)) == finding;
+  }
+  EXPECT_GT(near_with, near_without) << "finding's features: " << finding.size();
 }
 
 TEST(CampaignTest, SignaturesTellFaultsApartButNotTheirValues) {
