@@ -28,9 +28,18 @@
 #include "runners/replay_key.h"
 #include "runners/session.h"
 
+#ifdef HLOCHECK_AFL
+// AFL++'s build (build/hlocheck-afl: this file linked with AFL++'s
+// libAFLDriver and compiler runtime, docs/campaigns.md "AFL++"): the same
+// spec-level features go into AFL's shared coverage map, of which the
+// runtime clears the part a run may touch before each run. The libraries
+// carry no AFL instrumentation, so these are the only bits AFL sees.
+extern "C" uint8_t* __afl_area_ptr;
+#else
 // libFuzzer reads these bytes as coverage features (Linux: the linker's
 // __start_/__stop_ symbols of the section).
 __attribute__((section("__libfuzzer_extra_counters"))) static uint8_t spec_counters[1 << 16];
+#endif
 
 namespace hlocheck {
 namespace {
@@ -79,7 +88,12 @@ Fuzzer* Setup() {
 }
 
 void Count(uint64_t feature) {
-  uint8_t& counter = spec_counters[(feature * 0x9E3779B97F4A7C15ull) >> 48];
+#ifdef HLOCHECK_AFL
+  uint8_t* counters = __afl_area_ptr;
+#else
+  uint8_t* counters = spec_counters;
+#endif
+  uint8_t& counter = counters[(feature * 0x9E3779B97F4A7C15ull) >> 48];
   if (counter < 255) ++counter;
 }
 
