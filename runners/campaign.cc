@@ -76,6 +76,19 @@ std::vector<std::string> ConstraintBranches(const spec::OpSpec& op, const Case& 
   return branches;
 }
 
+std::vector<std::string> ElementTypeKeys(const Case& c) {
+  std::vector<std::string> keys;
+  auto note = [&](const TensorType& t) {
+    keys.push_back("type:" + std::string(Name(t.element_type)));
+    if (t.quantization) keys.push_back("type:quantized");
+  };
+  for (const Tensor& t : c.operands) note(t.type());
+  for (const TensorType& t : c.result_types) note(t);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
 int Guidance::Choose(const GatePlan& plan, const GateOptions& base, int64_t unit) {
   const size_t group = static_cast<size_t>(unit % static_cast<int64_t>(plan.size()));
   std::map<std::string, int64_t>& seen = features_[group];
@@ -98,14 +111,18 @@ int Guidance::Choose(const GatePlan& plan, const GateOptions& base, int64_t unit
               .value();
       features = CaseFeatures(generated);
       branches = ConstraintBranches(*c.op, generated);
+      // The element types besides the group's own (a convert's target, an
+      // index operand's, a quantized tensor's storage): rare ones are sought
+      // like rare branches.
+      for (std::string& type : ElementTypeKeys(generated)) branches.push_back(std::move(type));
     } catch (...) {
       // Not runnable, or the generator failed: the run itself will say;
       // for guidance it shows no feature.
     }
     // The combination of features weighs most, by how rarely the group
     // showed it (faults hide where features meet: a scalar holding an
-    // extreme value); each feature alone, and each side taken of a
-    // conditional constraint, a little.
+    // extreme value); each feature alone, each side taken of a
+    // conditional constraint and each element type, a little.
     std::string combination = "combination:";
     for (const std::string& f : features) combination += f + ",";
     auto count = [&](const std::string& key) {

@@ -54,10 +54,10 @@ std::string FindingSignature(const Finding& finding);
 // the one whose combination of boundary features (coverage.h's
 // CaseFeatures: rank 0, zero-sized and size-1 dimensions, the maximum
 // rank, kernel-boundary sizes, special values) the group has shown least
-// so far runs, each feature alone and each side of each conditional
-// constraint (ConstraintBranches) the group has taken least counting a
-// little too, and closeness to the group's earlier findings (their feature
-// sets) counting half. Which cases run depends on what ran before, so a
+// so far runs, each feature alone, each side of each conditional
+// constraint (ConstraintBranches) and each element type of its operands
+// and results the group has taken least counting a little too, and closeness to the group's earlier
+// findings (their feature sets) counting half. Which cases run depends on what ran before, so a
 // guided campaign's totals depend on its workers' order (each worker keeps
 // its own counts and knows its own findings).
 inline constexpr int kGuidedCandidates = 4;
@@ -68,6 +68,10 @@ CampaignCase CandidateOfUnit(const GatePlan& plan, const GateOptions& base, int6
 // The sides of the op's conditional constraints (`when:`) a case takes:
 // "branch:C5:applies" or "branch:C5:not_applicable".
 std::vector<std::string> ConstraintBranches(const spec::OpSpec& op, const Case& c);
+
+// The element types of a case's operands and results ("type:f16"), and
+// "type:quantized" where one is quantized (its storage type named).
+std::vector<std::string> ElementTypeKeys(const Case& c);
 
 class Guidance {
  public:

@@ -136,6 +136,50 @@ TEST(CampaignTest, GuidanceLeansTowardsTheNeighbourhoodOfAFinding) {
   EXPECT_GT(near_with, near_without) << "finding's features: " << finding.size();
 }
 
+// A case's element-type keys name its operands' and results' types once
+// each, and its quantized tensors.
+TEST(CampaignTest, ElementTypeKeysNameEveryTypeOnce) {
+  Case c;
+  c.operands.push_back(Tensor(TensorType({2}, ElementType::kF32)));
+  c.operands.push_back(Tensor(TensorType({2}, ElementType::kF32)));
+  c.result_types.push_back(TensorType({2}, ElementType::kSI8, UniformQuantization{}));
+  EXPECT_EQ(ElementTypeKeys(c),
+            (std::vector<std::string>{"type:f32", "type:quantized", "type:si8"}));
+}
+
+// Guided, convert's f32 group meets more of its target types in its first
+// units than the plain campaign's same units do (its rarity terms, the
+// element types' among them, spread the choice).
+TEST(CampaignTest, GuidanceSeeksTheElementTypesTheGroupHasSeenLeast) {
+  GateOptions base;
+  base.ops = {"convert"};
+  base.types = {ElementType::kF32};
+  const GatePlan plan = PlanOf(base);
+  ASSERT_EQ(plan.size(), 1u);
+  auto target_of = [&](int64_t unit, int choice, bool guided) {
+    const CampaignCase c = CandidateOfUnit(plan, base, unit, choice, guided);
+    GenerationOptions generation;
+    generation.primary_type = c.type;
+    generation.max_elements = base.max_elements;
+    const int64_t index = c.options.first_case;
+    const Case generated =
+        GenerateCase(*c.op, generation, CaseSeed(c.options.seed, c.op->name, c.type, index),
+                     CaseSize(index, kCampaignRoundCases))
+            .value();
+    return generated.result_types.front().element_type;
+  };
+  Guidance guidance(plan.size());
+  std::set<ElementType> guided_targets;
+  std::set<ElementType> plain_targets;
+  for (int64_t unit = 0; unit < 24; ++unit) {
+    guided_targets.insert(target_of(unit, guidance.Choose(plan, base, unit), true));
+    plain_targets.insert(target_of(unit, 0, false));
+  }
+  EXPECT_GT(guided_targets.size(), plain_targets.size());
+  ::testing::Test::RecordProperty("guided_targets", std::to_string(guided_targets.size()));
+  ::testing::Test::RecordProperty("plain_targets", std::to_string(plain_targets.size()));
+}
+
 TEST(CampaignTest, SignaturesTellFaultsApartButNotTheirValues) {
   Finding a;
   a.op = "transpose";
