@@ -87,6 +87,17 @@ bool PrepareCase(const CaseContext& context, const spec::OpSpec& op, const Case&
       return Stop(outcome, Kind::kOracleError, std::string(expectations.status().message()));
     }
     outcome.expectations = *std::move(expectations);
+    if (context.max_ulp_for) {
+      // A gate config's tighter bound; an op checked exactly or by an error
+      // bound keeps its check.
+      const ElementType type =
+          c.operands.empty() ? c.result_types[0].element_type : c.operands[0].element_type();
+      if (std::optional<int> tighter = context.max_ulp_for(op.name, type)) {
+        for (ResultExpectation& e : outcome.expectations) {
+          if (e.check == Check::kUlp && *tighter < e.allowed_ulp) e.allowed_ulp = *tighter;
+        }
+      }
+    }
   } catch (...) {
     return Stop(outcome, Kind::kOracleError,
                 "the oracle threw: " + Thrown(std::current_exception()));

@@ -5,7 +5,9 @@
 #ifndef HLOCHECK_RUNNERS_CASE_CHECK_H_
 #define HLOCHECK_RUNNERS_CASE_CHECK_H_
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,8 @@ struct CaseContext {
   const Oracle* oracle;
   Adapter* adapter;
   const BackendProfile* profile = nullptr;  // the backend's declared deviations, if any
+  // GateOptions::max_ulp_for of the group being run; unset: none.
+  std::function<std::optional<int>(const std::string& op, ElementType type)> max_ulp_for;
 };
 
 // Verifies the case once, asks Adapter::Supports once, then runs the oracle

@@ -131,6 +131,13 @@ int RunCommand(const std::vector<std::string>& args) {
     options.waiver_for = [config = *config, today](const std::string& op, ElementType type) {
       return WaiverFor(config, op, type, today);
     };
+    if (!config->tolerances.empty()) {
+      options.max_ulp_for = [config = *config, backend = flags.Get("backend")](
+                                const std::string& op, ElementType type) {
+        return MaxUlpFor(config, backend, op, type);
+      };
+      options.tolerance_config = config->file;
+    }
   }
   options.ops = flags.GetList("ops");
   for (const std::string& name : flags.GetList("types")) {

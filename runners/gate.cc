@@ -147,6 +147,7 @@ Finding Gate::Describe(const spec::OpSpec& op, ElementType type, const Case* c,
 
 GroupResult Gate::RunGroup(const spec::OpSpec& op, ElementType type, const GateOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  context_.max_ulp_for = options.max_ulp_for;
   GroupResult group;
   group.op = op.name;
   group.type = type;
@@ -393,12 +394,14 @@ void Gate::AccountCase(const spec::OpSpec& op, ElementType type, const GateOptio
         f.replay = FormatReplay(shrunk_key);
         char seed[24];
         std::snprintf(seed, sizeof(seed), "%" PRIu64, options.seed);
-        f.command = "build/hlocheck run --backend " + std::string(context_.adapter->name()) +
-                    " --ops " + op.name + " --types " + std::string(Name(type)) + " --cases " +
-                    std::to_string(options.cases) + " --seed " + seed +
-                    (options.max_elements != GateOptions().max_elements
-                         ? " --max-elements " + std::to_string(options.max_elements)
-                         : "");
+        f.command =
+            "build/hlocheck run --backend " + std::string(context_.adapter->name()) + " --ops " +
+            op.name + " --types " + std::string(Name(type)) + " --cases " +
+            std::to_string(options.cases) + " --seed " + seed +
+            (options.max_elements != GateOptions().max_elements
+                 ? " --max-elements " + std::to_string(options.max_elements)
+                 : "") +
+            (options.tolerance_config.empty() ? "" : " --config " + options.tolerance_config);
         group.findings.push_back(std::move(f));
       }
       break;

@@ -53,6 +53,11 @@ struct GateOptions {
   // The waiver (in words) that covers a failing group of `op` and `type`,
   // or "" (a gate config's waivers); unset: none.
   std::function<std::string(const std::string& op, ElementType type)> waiver_for;
+  // A tighter ULP bound for the ULP-checked results of `op` and `type`
+  // (a gate config's tolerances; never wider than the op's); unset: none.
+  std::function<std::optional<int>(const std::string& op, ElementType type)> max_ulp_for;
+  // The gate config those bounds come from: a finding's command names it.
+  std::string tolerance_config;
 };
 
 // `options` for one op's groups: its case budget in place of `cases`.
@@ -81,7 +86,7 @@ using CaseGeneratorFactory =
 class Gate {
  public:
   Gate(const spec::SpecRegistry* registry, const Oracle* oracle, Adapter* adapter)
-      : context_{registry, oracle, adapter} {}
+      : context_{registry, oracle, adapter, nullptr, {}} {}
 
   // Checks the options against the spec and the oracle (unknown ops or types
   // are usage errors) and returns the op/type groups the run will cover.

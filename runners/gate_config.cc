@@ -1,5 +1,7 @@
 #include "runners/gate_config.h"
 
+#include <algorithm>
+
 #include <set>
 
 #include "absl/status/status.h"
@@ -162,6 +164,60 @@ absl::StatusOr<GateConfig> LoadGateConfig(const std::string& file,
         }
         config.waivers.push_back(std::move(w));
       }
+    } else if (key == "tolerances") {
+      if (!value.IsSequence()) return error.At(value, "expected a list of tolerance overrides");
+      for (const YAML::Node& item : value) {
+        if (!item.IsMap()) {
+          return error.At(item, "expected a tolerance override: op, types, backend, max_ulp");
+        }
+        ToleranceOverride t;
+        t.line = item.Mark().line + 1;
+        bool has_max_ulp = false;
+        const YAML::Node* max_ulp_node = nullptr;
+        for (const auto& field : item) {
+          const std::string name = field.first.Scalar();
+          if (name == "op") {
+            t.op = field.second.Scalar();
+            if (auto s = op_known(field.second, t.op); !s.ok()) return s;
+          } else if (name == "types") {
+            if (auto s = parse_types(field.second, t.types); !s.ok()) return s;
+          } else if (name == "backend") {
+            t.backend = field.second.Scalar();
+          } else if (name == "max_ulp") {
+            int64_t ulp = -1;
+            try {
+              ulp = field.second.as<int64_t>();
+            } catch (const YAML::Exception&) {
+              ulp = -1;
+            }
+            if (ulp < 0 || ulp > 1000000) {
+              return error.At(field.second, "expected a number of ULPs (0 or more)");
+            }
+            t.max_ulp = static_cast<int>(ulp);
+            has_max_ulp = true;
+            max_ulp_node = &field.second;
+          } else {
+            return error.At(field.first,
+                            "unknown tolerance field '" + name + "' (op, types, backend, max_ulp)");
+          }
+        }
+        if (t.op.empty()) return error.At(item, "a tolerance override needs its op");
+        if (!has_max_ulp) return error.At(item, "a tolerance override needs max_ulp");
+        const spec::OpSpec* spec = registry.Find(t.op);
+        for (ElementType type : t.types) {
+          const int allowed = spec->numerics.AllowedUlp(type);
+          if (t.max_ulp > allowed) {
+            return error.At(*max_ulp_node,
+                            "max_ulp " + std::to_string(t.max_ulp) + " is wider than " + t.op +
+                                "'s bound for " + std::string(Name(type)) + " (" +
+                                std::to_string(allowed) +
+                                " ULP): a gate config only tightens; a wider bound is a "
+                                "deviation, declared in the backend's profile with a public "
+                                "source");
+          }
+        }
+        config.tolerances.push_back(std::move(t));
+      }
     } else {
       return error.At(key_node, "unknown setting '" + key + "' (docs/gate-config.md lists them)");
     }
@@ -178,6 +234,19 @@ std::string WaiverFor(const GateConfig& config, const std::string& op, ElementTy
     if (covers) return Words(w, config.file);
   }
   return "";
+}
+
+std::optional<int> MaxUlpFor(const GateConfig& config, const std::string& backend,
+                             const std::string& op, ElementType type) {
+  std::optional<int> tightest;
+  for (const ToleranceOverride& t : config.tolerances) {
+    if (t.op != op || (!t.backend.empty() && t.backend != backend)) continue;
+    if (!t.types.empty() && std::find(t.types.begin(), t.types.end(), type) == t.types.end()) {
+      continue;
+    }
+    if (!tightest || t.max_ulp < *tightest) tightest = t.max_ulp;
+  }
+  return tightest;
 }
 
 std::vector<std::string> ExpiredWaivers(const GateConfig& config, const std::string& today) {

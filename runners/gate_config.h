@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,18 @@ struct Waiver {
   int line = 0;         // in the config file
 };
 
+// A tighter ULP bound than the op's YAML allows, for one backend or for
+// every one: a team holding its backend to what it promises (a correctly
+// rounded exp, say). Never wider: a wider bound is a deviation, declared in
+// the backend's profile with a public source (docs/backend-profiles.md).
+struct ToleranceOverride {
+  std::string op;
+  std::vector<ElementType> types;  // empty: every type of the op
+  std::string backend;             // empty: every backend
+  int max_ulp = 0;
+  int line = 0;  // in the config file
+};
+
 struct GateConfig {
   std::string file;
   // The settings as `run` flags ("--cases", "500", ...), to be parsed
@@ -32,6 +45,7 @@ struct GateConfig {
   std::vector<std::string> flags;
   std::map<std::string, int64_t> case_budgets;
   std::vector<Waiver> waivers;
+  std::vector<ToleranceOverride> tolerances;
 };
 
 // Reads and checks `file`: known keys only, ops of `registry`, element
@@ -46,6 +60,10 @@ std::string WaiverFor(const GateConfig& config, const std::string& op, ElementTy
                       const std::string& today);
 // Every waiver past its expiry on `today`, in words: each fails the run.
 std::vector<std::string> ExpiredWaivers(const GateConfig& config, const std::string& today);
+
+// The tightest override of `op` and `type` on `backend`, if any.
+std::optional<int> MaxUlpFor(const GateConfig& config, const std::string& backend,
+                             const std::string& op, ElementType type);
 
 // Today in UTC as YYYY-MM-DD.
 std::string TodayUtc();

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "adapters/cpu/cpu_adapter.h"
 #include "adapters/faulty/faulty_adapters.h"
 #include "runners/gate.h"
 
@@ -109,6 +110,59 @@ TEST(GateConfigTest, WaiversDecideTheRunsVerdict) {
   run->expired_waivers.clear();
   run->groups[0].waiver.clear();
   EXPECT_TRUE(run->failed());
+}
+
+// A tolerance override tightens an op's ULP bound for one backend or all,
+// the tightest one winning; one wider than the op's bound is refused with
+// its line.
+TEST(GateConfigTest, ToleranceOverridesOnlyTighten) {
+  const std::string path = WriteConfig("gate_tolerances.yaml",
+                                       "tolerances:\n"
+                                       "  - op: exponential\n"
+                                       "    types: [f32]\n"
+                                       "    max_ulp: 1\n"
+                                       "  - op: exponential\n"
+                                       "    backend: pjrt:xla-cpu\n"
+                                       "    max_ulp: 0\n");
+  auto config = LoadGateConfig(path, Registry());
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(MaxUlpFor(*config, "cpu", "exponential", ElementType::kF32), 1);
+  EXPECT_EQ(MaxUlpFor(*config, "cpu", "exponential", ElementType::kF16), std::nullopt);
+  EXPECT_EQ(MaxUlpFor(*config, "pjrt:xla-cpu", "exponential", ElementType::kF32), 0);
+  EXPECT_EQ(MaxUlpFor(*config, "cpu", "log", ElementType::kF32), std::nullopt);
+  const std::string wider = WriteConfig("gate_wider.yaml",
+                                        "tolerances:\n"
+                                        "  - op: exponential\n"
+                                        "    types: [f32]\n"
+                                        "    max_ulp: 7\n");
+  auto refused = LoadGateConfig(wider, Registry());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find(":4:"), std::string::npos) << refused.status();
+  EXPECT_NE(refused.status().message().find("only tightens"), std::string::npos);
+}
+
+// Held to 0 ULP, the CPU adapter's exponential (within the op's 2 ULP, not
+// correctly rounded) fails, and its finding's command names the config.
+TEST(GateConfigTest, ATighterToleranceDecidesTheVerdict) {
+  const spec::SpecRegistry& registry = Registry();
+  Oracle oracle(&registry);
+  CpuAdapter cpu;
+  Gate gate(&registry, &oracle, &cpu);
+  GateOptions options;
+  options.ops = {"exponential"};
+  options.types = {ElementType::kF32};
+  options.cases = 200;
+  auto plain = gate.Run(options);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->groups[0].failed, 0);
+  options.max_ulp_for = [](const std::string&, ElementType) { return std::optional<int>(0); };
+  options.tolerance_config = "gate.yaml";
+  auto tight = gate.Run(options);
+  ASSERT_TRUE(tight.ok()) << tight.status();
+  ASSERT_GT(tight->groups[0].failed, 0);
+  EXPECT_EQ(tight->groups[0].allowed_ulp, 0);
+  ASSERT_FALSE(tight->groups[0].findings.empty());
+  EXPECT_NE(tight->groups[0].findings[0].command.find("--config gate.yaml"), std::string::npos);
 }
 
 }  // namespace
