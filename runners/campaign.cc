@@ -60,6 +60,16 @@ CampaignCase CandidateOfUnit(const GatePlan& plan, const GateOptions& base, int6
                     ((unit / groups) * kGuidedCandidates + choice) * groups + unit % groups);
 }
 
+Case GeneratedCaseOf(const CampaignCase& c, const GateOptions& base) {
+  GenerationOptions generation;
+  generation.primary_type = c.type;
+  generation.max_elements = base.max_elements;
+  const int64_t index = c.options.first_case;
+  return GenerateCase(*c.op, generation, CaseSeed(c.options.seed, c.op->name, c.type, index),
+                      CaseSize(index, kCampaignRoundCases))
+      .value();
+}
+
 std::vector<std::string> ConstraintBranches(const spec::OpSpec& op, const Case& c) {
   std::vector<std::string> branches;
   const spec::VerifyResult verdict = spec::Verify(op, c);
@@ -101,14 +111,7 @@ int Guidance::Choose(const GatePlan& plan, const GateOptions& base, int64_t unit
     std::vector<std::string> features;
     std::vector<std::string> branches;
     try {
-      GenerationOptions generation;
-      generation.primary_type = c.type;
-      generation.max_elements = base.max_elements;
-      const int64_t index = c.options.first_case;
-      const Case generated =
-          GenerateCase(*c.op, generation, CaseSeed(c.options.seed, c.op->name, c.type, index),
-                       CaseSize(index, kCampaignRoundCases))
-              .value();
+      const Case generated = GeneratedCaseOf(c, base);
       features = CaseFeatures(generated);
       branches = ConstraintBranches(*c.op, generated);
       // The element types besides the group's own (a convert's target, an

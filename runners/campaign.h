@@ -65,6 +65,10 @@ inline constexpr int kGuidedCandidates = 4;
 CampaignCase CandidateOfUnit(const GatePlan& plan, const GateOptions& base, int64_t unit,
                              int choice, bool guided);
 
+// The case `c` runs, generated only (no oracle, no backend); throws as
+// generation does (a case that is not runnable, a generator error).
+Case GeneratedCaseOf(const CampaignCase& c, const GateOptions& base);
+
 // The sides of the op's conditional constraints (`when:`) a case takes:
 // "branch:C5:applies" or "branch:C5:not_applicable".
 std::vector<std::string> ConstraintBranches(const spec::OpSpec& op, const Case& c);

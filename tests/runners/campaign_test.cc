@@ -86,15 +86,8 @@ TEST(CampaignTest, GuidanceChoosesAmongTheGroupsNextCases) {
 // The features of the case a guided unit runs with `choice`.
 std::vector<std::string> FeaturesOf(const GatePlan& plan, const GateOptions& base, int64_t unit,
                                     int choice) {
-  const CampaignCase c = CandidateOfUnit(plan, base, unit, choice, /*guided=*/true);
-  GenerationOptions generation;
-  generation.primary_type = c.type;
-  generation.max_elements = base.max_elements;
-  const int64_t index = c.options.first_case;
-  return CaseFeatures(GenerateCase(*c.op, generation,
-                                   CaseSeed(c.options.seed, c.op->name, c.type, index),
-                                   CaseSize(index, kCampaignRoundCases))
-                          .value());
+  return CaseFeatures(
+      GeneratedCaseOf(CandidateOfUnit(plan, base, unit, choice, /*guided=*/true), base));
 }
 
 // A case's conditional constraints name the side they take.
@@ -157,15 +150,7 @@ TEST(CampaignTest, GuidanceSeeksTheElementTypesTheGroupHasSeenLeast) {
   const GatePlan plan = PlanOf(base);
   ASSERT_EQ(plan.size(), 1u);
   auto target_of = [&](int64_t unit, int choice, bool guided) {
-    const CampaignCase c = CandidateOfUnit(plan, base, unit, choice, guided);
-    GenerationOptions generation;
-    generation.primary_type = c.type;
-    generation.max_elements = base.max_elements;
-    const int64_t index = c.options.first_case;
-    const Case generated =
-        GenerateCase(*c.op, generation, CaseSeed(c.options.seed, c.op->name, c.type, index),
-                     CaseSize(index, kCampaignRoundCases))
-            .value();
+    const Case generated = GeneratedCaseOf(CandidateOfUnit(plan, base, unit, choice, guided), base);
     return generated.result_types.front().element_type;
   };
   Guidance guidance(plan.size());
