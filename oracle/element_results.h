@@ -40,20 +40,28 @@ class FreeElements {
   void Set(size_t index, uint8_t kind, std::string_view reason) {
     if (mask_.empty()) mask_.assign(count_, 0);
     mask_[index] = kind;
-    // Ops mark element after element with the same literal: searching the
-    // reasons each time was a tenth of cholesky's oracle.
-    if (reason.data() == last_reason_.data() && reason.size() == last_reason_.size()) return;
-    last_reason_ = reason;
-    if (reason_.find(reason) == std::string::npos) {
+    // Ops mark element after element with the same reason: searching all
+    // the reasons each time was a tenth of cholesky's oracle, so the last
+    // one (kept as its place in reason_, which outlives any caller's
+    // string) is compared first.
+    if (reason.size() == last_length_ && reason_.compare(last_start_, last_length_, reason) == 0) {
+      return;
+    }
+    size_t start = reason_.find(reason);
+    if (start == std::string::npos) {
       if (!reason_.empty()) reason_ += "; ";
+      start = reason_.size();
       reason_ += reason;
     }
+    last_start_ = start;
+    last_length_ = reason.size();
   }
 
   size_t count_;
   std::vector<uint8_t> mask_;  // empty until an element is marked
   std::string reason_;
-  std::string_view last_reason_;  // the reason of the last call, already in reason_
+  size_t last_start_ = 0;   // where the last call's reason is in reason_
+  size_t last_length_ = 0;  // and its length (0: none yet)
 };
 
 // An error-bound expectation's reference tensor of `type`: every element's
