@@ -5,6 +5,8 @@
 // (oracle/precise/complex.h); backends get the ULP bounds of each op's YAML.
 // The element type is dispatched once per op.
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -245,6 +247,25 @@ constexpr std::string_view kPowerOverflowReason =
     "integer overflow is implementation-defined (spec, Errors), and the StableHLO interpreter "
     "(the exact power wrapped around) and XLA (a fixed number of squarings) disagree";
 
+// IEEE 754-2019 says pow(x, +-0) is 1 "for any x (even a zero, quiet NaN, or
+// infinity)" and pow(+1, y) is 1 "for any y (even a quiet NaN)" (9.2.1); a
+// signaling NaN operand signals invalid and gives a quiet NaN (7.2), which
+// the spec's "pow from IEEE-754" makes the reference. C's Annex F (F.10.4.4)
+// and CUDA's math library give 1 for every NaN, and many backends call them.
+constexpr char kSignalingNaNPowerReason[] =
+    "pow(x, +-0) and pow(+1, y) with a signaling NaN: IEEE 754-2019 exempts quiet NaNs only "
+    "(9.2.1), so a quiet NaN (7.2); C's Annex F (F.10.4.4) and CUDA's math library give 1 for "
+    "any NaN";
+
+// Whether `bits` is a signaling NaN: only IEEE-like formats tell them from
+// quiet ones (the quiet bit is the mantissa's highest); the FN and FNUZ
+// types' one NaN is taken as quiet.
+bool IsSignalingNaNBits(const FloatFormat& format, uint64_t bits) {
+  if (format.nan_encoding != NanEncoding::kIeee || format.mantissa_bits < 2) return false;
+  const uint64_t quiet_bit = uint64_t{1} << (format.mantissa_bits - 1);
+  return IsNaNBits(format, bits) && (bits & quiet_bit) == 0;
+}
+
 // power: integer exponentiation for integers, IEEE-754 pow for floats,
 // complex exponentiation e^(rhs log lhs) for complex numbers (0^rhs left
 // open), compared within the error that rounding rhs log lhs implies.
@@ -274,14 +295,40 @@ Results Power(const Case& c) {
     } else if constexpr (IsFloat(T)) {
       const FloatFormat& format = Format(T);
       FreeElements free(out.size());
+      // pow(x, +-0) and pow(+1, y) of a signaling NaN: IEEE's quiet NaN,
+      // and C's 1 as the other reading (kSignalingNaNPowerReason).
+      std::optional<Tensor> c_reading;
+      std::vector<uint8_t> differs;
       for (size_t i = 0; i < out.size(); ++i) {
         out[i] = FloatFromBits<T>(
             precise::CorrectlyRounded<precise::Pow>(format, ToDouble<T>(a[i]), ToDouble<T>(b[i])));
         if (Unrepresentable<precise::Pow>(format, ToDouble<T>(a[i]), ToDouble<T>(b[i]))) {
           free.Mark(i, kUnrepresentableReason);
         }
+        const bool exempt_for_quiet_nan_only =
+            (IsSignalingNaNBits(format, FloatBits<T>(a[i])) && ToDouble<T>(b[i]) == 0) ||
+            (ToDouble<T>(a[i]) == 1 && IsSignalingNaNBits(format, FloatBits<T>(b[i])));
+        if (!exempt_for_quiet_nan_only) continue;
+        if (!c_reading) {
+          c_reading.emplace(c.result_types[0]);
+          differs.assign(out.size(), 0);
+        }
+        c_reading->values<T>()[i] = out[i];  // 1
+        out[i] = FloatFromBits<T>(format.nan_bits());
+        differs[i] = 1;
       }
       std::move(free).MoveInto(expectation);
+      if (c_reading) {
+        for (size_t i = 0; i < out.size(); ++i) {
+          if (!differs[i]) c_reading->values<T>()[i] = out[i];
+        }
+        auto other = std::make_shared<ResultExpectation>();
+        other->reference = std::move(*c_reading);
+        other->check = Check::kExact;
+        expectation.reading_differs = std::move(differs);
+        expectation.other_reading_reason = kSignalingNaNPowerReason;
+        expectation.other_reading = std::move(other);
+      }
       return absl::OkStatus();
     } else if constexpr (IsComplex(T)) {
       // x^y = e^w with w = y log x is as sensitive to w as e^w is: a relative

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "core/element_value.h"
+#include "oracle/compare.h"
 #include "oracle/oracle.h"
 #include "oracle/precise/complex.h"
 #include "oracle/precise/elementary.h"
@@ -397,6 +398,45 @@ TEST(PowerOpTest, IntegerExponentiationBySquaring) {
   // (the spec's Errors section), so those elements are free; the reference
   // still holds the exact power wrapped around.
   EXPECT_EQ((*results)[0].free, (std::vector<uint8_t>{0, 1, 1, 1, 0, 1}));
+}
+
+// pow(x, +-0) and pow(+1, y) are 1 for quiet NaNs only (IEEE 754-2019
+// 9.2.1): with a signaling NaN the reference is a quiet NaN, and C's 1 is
+// accepted as the other reading there, nowhere else.
+TEST(PowerOpTest, SignalingNaNsGiveNaNOrCsOne) {
+  constexpr ElementType kBF16 = ElementType::kBF16;
+  auto bf16 = [](std::vector<uint16_t> bits) {
+    Tensor t(Shape{static_cast<int64_t>(bits.size())}, kBF16);
+    for (size_t i = 0; i < bits.size(); ++i) t.values<kBF16>()[i] = FloatFromBits<kBF16>(bits[i]);
+    return t;
+  };
+  // sNaN^0, qNaN^0, 1^sNaN, 1^qNaN, sNaN^2, sNaN^-0
+  Case c;
+  c.op = "power";
+  c.operands = {bf16({0xFFB0, 0x7FC0, 0x3F80, 0x3F80, 0x7F81, 0x7FA0}),
+                bf16({0x0000, 0x0000, 0x7F90, 0x7FC0, 0x4000, 0x8000})};
+  c.result_types.push_back(c.operands[0].type());
+  auto results = Oracle(*spec::DefaultRegistry()).Run(c);
+  ASSERT_TRUE(results.ok()) << results.status();
+  const ResultExpectation& e = (*results)[0];
+  std::vector<double> reference;
+  for (auto x : e.reference.values<kBF16>()) reference.push_back(ToDouble<kBF16>(x));
+  EXPECT_TRUE(std::isnan(reference[0]));
+  EXPECT_EQ(reference[1], 1.0);
+  EXPECT_TRUE(std::isnan(reference[2]));
+  EXPECT_EQ(reference[3], 1.0);
+  EXPECT_TRUE(std::isnan(reference[4]));
+  EXPECT_TRUE(std::isnan(reference[5]));
+  EXPECT_EQ(e.reading_differs, (std::vector<uint8_t>{1, 0, 1, 0, 0, 1}));
+  ASSERT_NE(e.other_reading, nullptr);
+  EXPECT_NE(e.other_reading_reason.find("9.2.1"), std::string::npos);
+  // Either reading passes; a 1 where only the NaN is allowed, or a third
+  // value where either is, does not.
+  const Tensor c_ones = bf16({0x3F80, 0x3F80, 0x3F80, 0x3F80, 0x7FC0, 0x3F80});
+  EXPECT_TRUE(CompareResult(e, c_ones).ok());
+  EXPECT_TRUE(CompareResult(e, bf16({0x7FC0, 0x3F80, 0x7FC0, 0x3F80, 0x7FC0, 0x7FC0})).ok());
+  EXPECT_FALSE(CompareResult(e, bf16({0x3F80, 0x3F80, 0x3F80, 0x3F80, 0x3F80, 0x3F80})).ok());
+  EXPECT_FALSE(CompareResult(e, bf16({0x4000, 0x3F80, 0x3F80, 0x3F80, 0x7FC0, 0x3F80})).ok());
 }
 
 // A function value the element type cannot hold (NaN in a finite-only type,
