@@ -1,10 +1,15 @@
 #include "generators/program_generator.h"
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 #include <random>
 #include <set>
+#include <utility>
 
 #include "absl/status/status.h"
+#include "core/element_value.h"
+#include "core/exact_value.h"
 #include "generators/case_generator.h"
 
 namespace hlocheck {
@@ -47,6 +52,54 @@ uint64_t Mix(uint64_t a, uint64_t b) {
 constexpr ElementType kFavouriteTypes[] = {
     ElementType::kF32,  ElementType::kF16, ElementType::kBF16, ElementType::kF64,
     ElementType::kSI32, ElementType::kSI8, ElementType::kUI8,  ElementType::kI1};
+
+// The least and greatest values of type `from` (as 0-dimensional tensors of
+// it) that convert to integer type `to` within its range, where some value
+// of `from` does not: for a float type (the integer ends rounded towards
+// zero; a NaN still passes), or a wider or differently signed integer
+// type. None where no clamp is needed or `from` cannot hold them.
+std::optional<std::pair<Tensor, Tensor>> RangeOf(ElementType from, ElementType to) {
+  if (!IsInteger(to) || to == ElementType::kI1) return std::nullopt;
+  const int bits = BitWidth(to);
+  const __int128 to_min = IsSignedInt(to) ? -(__int128{1} << (bits - 1)) : 0;
+  const __int128 to_max =
+      IsSignedInt(to) ? (__int128{1} << (bits - 1)) - 1 : (__int128{1} << bits) - 1;
+  auto exact = [](__int128 x) {
+    return x < 0 ? ExactValue::FromInt64(static_cast<int64_t>(x))
+                 : ExactValue::FromUint64(static_cast<uint64_t>(x));
+  };
+  Tensor low(TensorType{{}, from}), high(TensorType{{}, from});
+  if (IsFloat(from)) {
+    const FloatFormat& format = Format(from);
+    if (!format.has_zero_and_subnormals) return std::nullopt;
+    uint8_t flags = 0;
+    const uint64_t low_bits = EncodeFloat(format, exact(to_min), RoundingMode::kTowardZero, &flags);
+    const uint64_t high_bits =
+        EncodeFloat(format, exact(to_max), RoundingMode::kTowardZero, &flags);
+    if (flags & kConversionUnrepresentable) return std::nullopt;
+    const size_t bytes = static_cast<size_t>(ContainerBytes(from));
+    std::memcpy(low.bytes().data(), &low_bits, bytes);
+    std::memcpy(high.bytes().data(), &high_bits, bytes);
+    return std::make_pair(std::move(low), std::move(high));
+  }
+  if (!IsInteger(from) || from == ElementType::kI1) return std::nullopt;
+  const int from_bits = BitWidth(from);
+  const __int128 from_min = IsSignedInt(from) ? -(__int128{1} << (from_bits - 1)) : 0;
+  const __int128 from_max =
+      IsSignedInt(from) ? (__int128{1} << (from_bits - 1)) - 1 : (__int128{1} << from_bits) - 1;
+  if (from_min >= to_min && from_max <= to_max) return std::nullopt;
+  for (auto [x, t] : {std::pair{std::max(from_min, to_min), &low},
+                      std::pair{std::min(from_max, to_max), &high}}) {
+    const bool negative = x < 0;
+    const int64_t signed_value = static_cast<int64_t>(x);
+    const uint64_t unsigned_value = static_cast<uint64_t>(x);
+    ConvertElements(negative ? ElementType::kSI64 : ElementType::kUI64,
+                    negative ? static_cast<const void*>(&signed_value)
+                             : static_cast<const void*>(&unsigned_value),
+                    from, t->raw(), 1);
+  }
+  return std::make_pair(std::move(low), std::move(high));
+}
 
 class ProgramBuilder {
  public:
@@ -124,6 +177,15 @@ class ProgramBuilder {
         v = Emit("real", {v}, {current})[0];
       }
       if (current.element_type != to.element_type) {
+        // Mostly clamped into the target's range first: the spec leaves a
+        // conversion to an integer type out of range open, and all that
+        // follows from it unchecked.
+        if (auto range = RangeOf(current.element_type, to.element_type); range && Chance(0.9)) {
+          TensorType scalar{{}, current.element_type};
+          const ValueId low = Emit("constant", {}, {scalar}, {{"value", range->first}})[0];
+          const ValueId high = Emit("constant", {}, {scalar}, {{"value", range->second}})[0];
+          v = Emit("clamp", {low, v, high}, {current})[0];
+        }
         current.element_type = to.element_type;
         v = Emit("convert", {v}, {current})[0];
       }

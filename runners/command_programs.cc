@@ -277,6 +277,7 @@ int ProgramsCommand(const std::vector<std::string>& args) {
   int64_t ran = 0, generator_failures = 0, unsupported = 0, invalid = 0, variants_run = 0;
   int64_t drawn = 0, adaptation = 0, deviating = 0;
   int64_t elements = 0, determined = 0, compared = 0, bounded = 0;
+  std::map<std::string, int64_t> unchecked_by_cause;
   std::map<std::string, int64_t> unsupported_by_reason;
   std::vector<ProgramFinding> findings;
   std::map<std::string, size_t> by_signature;
@@ -333,6 +334,9 @@ int ProgramsCommand(const std::vector<std::string>& args) {
     determined += trial.reference->determined_elements;
     compared += trial.reference->compared_elements;
     bounded += trial.reference->bounded_elements;
+    for (const auto& [cause, count] : trial.reference->unchecked_by_cause) {
+      unchecked_by_cause[cause] += count;
+    }
     if (trial.outcome.kind == ProgramOutcome::Kind::kDeviation) ++deviating;
     auto finish = [&](const std::string& relation, const std::string& detail,
                       const ProgramTrialFn& trial_fn, ProgramTrial failing) {
@@ -424,6 +428,20 @@ int ProgramsCommand(const std::vector<std::string>& args) {
           << " s: " << (seconds > 0 ? ran / seconds : 0) << " programs/s, "
           << (seconds > 0 ? 3600.0 * static_cast<double>(findings.size()) / seconds : 0)
           << " findings/hour, " << run.backend_runs() << " backend runs\n";
+  // What keeps the rest unchecked: the ops where the most unchecked output
+  // elements lost their bound.
+  std::vector<std::pair<int64_t, std::string>> causes;
+  for (const auto& [cause, count] : unchecked_by_cause) causes.push_back({count, cause});
+  std::sort(causes.rbegin(), causes.rend());
+  if (!causes.empty()) {
+    summary << "unchecked output elements lost their bound at (the first "
+            << std::min<size_t>(causes.size(), 8) << " of " << causes.size() << " causes):";
+    for (size_t i = 0; i < causes.size() && i < 8; ++i) {
+      summary << (i == 0 ? " " : "; ") << causes[i].second << " " << causes[i].first << " ("
+              << Percent(causes[i].first, elements) << ")";
+    }
+    summary << "\n";
+  }
   std::cout << summary.str();
   for (const auto& [reason, count] : unsupported_by_reason) {
     std::cout << "  not run by the oracle (" << count << "x): " << reason << "\n";

@@ -2,10 +2,15 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <set>
 
+#include "core/dot_algorithm.h"
+#include "core/element_value.h"
 #include "core/exact_value.h"
 #include "core/literal.h"
+#include "oracle/accumulation.h"
 
 namespace hlocheck {
 namespace {
@@ -36,6 +41,73 @@ uint64_t Step(const FloatFormat& format, uint64_t bits, int steps, bool down) {
     bits = NextFloatBits(format, bits, down);
   }
   return bits;
+}
+
+// The greatest value of `format` at most `v` (down) or the least at least
+// `v` (up); none where the format has no such value (beyond its range
+// without an infinity, below its least value, a NaN).
+std::optional<uint64_t> RoundToward(const FloatFormat& format, long double v, bool down) {
+  if (std::isnan(v)) return std::nullopt;
+  double d = static_cast<double>(v);
+  if (down ? d > v : d < v) d = std::nextafter(d, down ? -HUGE_VAL : HUGE_VAL);
+  uint8_t flags = 0;
+  uint64_t bits = EncodeDouble(format, d, RoundingMode::kNearestEven, &flags);
+  if (IsNaNBits(format, bits)) return std::nullopt;
+  double got = DecodeFloat(format, bits).ToDouble();
+  if (down ? got > d : got < d) {
+    bits = NextFloatBits(format, bits, down);
+    if (IsNaNBits(format, bits)) return std::nullopt;
+    got = DecodeFloat(format, bits).ToDouble();
+    if (down ? got > d : got < d) return std::nullopt;  // past the format's end
+  }
+  return bits;
+}
+
+// A real result element as the exact interval around it the oracle
+// allows: [center - bound, center + bound] for kErrorBound, the reference
+// itself where exact; none where it is open, not finite, or bounded in
+// ULPs (which the sums below do not meet).
+struct CenterBound {
+  long double center = 0;
+  long double bound = 0;
+};
+std::optional<CenterBound> CenterBoundAt(const ResultExpectation& e, int64_t i) {
+  const size_t k = static_cast<size_t>(i);
+  if (e.distribution != nullptr || (k < e.free.size() && e.free[k] != 0) ||
+      (e.permutable && k < e.permutable->run.size() && e.permutable->run[k] >= 0) ||
+      (k < e.reading_differs.size() && e.reading_differs[k] != 0)) {
+    return std::nullopt;
+  }
+  CenterBound cb;
+  if (e.check == Check::kErrorBound) {
+    if (k >= e.bound.size()) return std::nullopt;
+    cb.center = static_cast<long double>(e.center_hi[k]) + e.center_lo[k];
+    cb.bound = e.bound[k];
+  } else if (e.check == Check::kExact || (e.check == Check::kUlp && e.allowed_ulp == 0)) {
+    cb.center = ValueAt(e.reference, i);
+  } else {
+    return std::nullopt;
+  }
+  if (!std::isfinite(cb.center) || !std::isfinite(cb.bound)) return std::nullopt;
+  return cb;
+}
+
+// Element i's bounds from the real interval [lo, hi], widened by a margin
+// for the long double arithmetic that computed it from terms of magnitude
+// at most `scale` in all (each step's rounding is 2^-64 of its operands at
+// most), then rounded into the type: `inward` where a backend's value is a
+// value of the type inside [lo, hi] (the least such and the greatest),
+// else outwards (a value rounded to the type after it was within them).
+bool SetBounds(ElementBounds& b, int64_t i, long double lo, long double hi, long double scale,
+               bool inward) {
+  const FloatFormat& format = Format(b.lo.element_type());
+  const long double margin = std::ldexp(scale, -58) + std::numeric_limits<double>::denorm_min();
+  const std::optional<uint64_t> low = RoundToward(format, lo - margin, /*down=*/!inward);
+  const std::optional<uint64_t> high = RoundToward(format, hi + margin, /*down=*/inward);
+  if (!low || !high) return false;
+  SetBits(b.lo, i, *low);
+  SetBits(b.hi, i, *high);
+  return true;
 }
 
 }  // namespace
@@ -77,6 +149,8 @@ CornerPolicy CornerPolicyOf(const std::string& op) {
   if (monotone.count(op)) return CornerPolicy::kMonotone;
   if (op == "subtract") return CornerPolicy::kSubtract;
   if (op == "multiply" || op == "divide") return CornerPolicy::kBilinear;
+  if (op == "dot_general" || op == "convolution") return CornerPolicy::kContraction;
+  if (op == "reduce" || op == "reduce_window" || op == "scatter") return CornerPolicy::kByBody;
   return CornerPolicy::kNone;
 }
 
@@ -91,11 +165,21 @@ ElementBounds BoundsOfExpectation(const ResultExpectation& e) {
     const bool open = e.distribution != nullptr || (k < e.free.size() && e.free[k] != 0) ||
                       (e.permutable && k < e.permutable->run.size() && e.permutable->run[k] >= 0) ||
                       (k < e.reading_differs.size() && e.reading_differs[k] != 0);
-    if (open || (!exact && (!real || e.check != Check::kUlp))) {
+    const bool error_bound = e.check == Check::kErrorBound;
+    if (open || (!exact && (!real || (e.check != Check::kUlp && !error_bound)))) {
       b.bounded[k] = 0;
       continue;
     }
     if (exact) continue;
+    if (error_bound) {
+      // The values of the type within the bound of the center; a NaN
+      // center, as exact: only a NaN holds.
+      if (k < e.center_hi.size() && std::isnan(e.center_hi[k])) continue;
+      const std::optional<CenterBound> cb = CenterBoundAt(e, i);
+      b.bounded[k] = cb && SetBounds(b, i, cb->center - cb->bound, cb->center + cb->bound,
+                                     std::fabs(cb->center) + cb->bound, /*inward=*/true);
+      continue;
+    }
     const FloatFormat& format = Format(ref.element_type());
     const uint64_t bits = BitsAt(ref, i);
     if (IsNaNBits(format, bits)) continue;  // a NaN, as exact: only a NaN holds
@@ -104,6 +188,185 @@ ElementBounds BoundsOfExpectation(const ResultExpectation& e) {
   }
   return b;
 }
+
+namespace {
+
+// kByBody made concrete: maximum and minimum are monotone and exact; add
+// (with them) a sum; any other body carries nothing.
+CornerPolicy PolicyOfBody(const Case& c) {
+  if (c.regions.size() != 1) return CornerPolicy::kNone;
+  bool adds = false;
+  for (oracle::Combiner kind : oracle::ClassifyCombiners(c.regions[0], c.result_types.size())) {
+    if (kind == oracle::Combiner::kAdd) {
+      adds = true;
+    } else if (kind != oracle::Combiner::kMaximum && kind != oracle::Combiner::kMinimum) {
+      return CornerPolicy::kNone;
+    }
+  }
+  return adds ? CornerPolicy::kSum : CornerPolicy::kMonotone;
+}
+
+// Each element of `lo` and `hi` (same type), mapped by f to a value rounded
+// up into the type; none where one is not representable.
+template <typename F>
+std::optional<Tensor> MapEnds(const Tensor& lo, const Tensor& hi, F f) {
+  const FloatFormat& format = Format(lo.element_type());
+  Tensor out = lo;
+  for (int64_t i = 0; i < lo.num_elements(); ++i) {
+    const std::optional<uint64_t> bits =
+        RoundToward(format, f(static_cast<long double>(ValueAt(lo, i)), ValueAt(hi, i)),
+                    /*down=*/false);
+    if (!bits) return std::nullopt;
+    SetBits(out, i, *bits);
+  }
+  return out;
+}
+
+// The end of [lo, hi] of larger magnitude, element by element.
+Tensor MagnitudeCorner(const ElementBounds& b) {
+  Tensor out = b.lo;
+  for (int64_t i = 0; i < out.num_elements(); ++i) {
+    if (std::fabs(ValueAt(b.hi, i)) > std::fabs(ValueAt(b.lo, i))) SetBits(out, i, BitsAt(b.hi, i));
+  }
+  return out;
+}
+
+bool FiniteEnds(const ElementBounds& b) {
+  for (int64_t i = 0; i < b.lo.num_elements(); ++i) {
+    if (!std::isfinite(ValueAt(b.lo, i)) || !std::isfinite(ValueAt(b.hi, i))) return false;
+  }
+  return true;
+}
+
+// The expectations of `c` run on `operands`; none if the oracle declines.
+std::optional<std::vector<ResultExpectation>> RunOn(const Case& c, std::vector<Tensor> operands,
+                                                    const CaseCompute& compute) {
+  Case cc = c;
+  cc.operands = std::move(operands);
+  auto expectations = compute(cc);
+  if (!expectations.ok() || expectations->size() != c.result_types.size()) return std::nullopt;
+  return std::move(*expectations);
+}
+
+// kSum: the exact sum is monotone in every term, so it lies between the
+// all-lo and the all-hi corners' centers; any order's rounding error is at
+// most the oracle's bound for the terms' magnitudes, which the magnitude
+// corner maximises. Infinite ends are refused: inf - inf inside the box.
+std::vector<ElementBounds> SumBounds(const Case& c, const std::vector<ElementBounds>& operands,
+                                     const CaseCompute& compute, std::vector<ElementBounds> none) {
+  std::vector<Tensor> lo, hi, magnitude;
+  for (const ElementBounds& b : operands) {
+    if (IsFloat(b.lo.element_type()) && !FiniteEnds(b)) return none;
+    lo.push_back(b.lo);
+    hi.push_back(b.hi);
+    magnitude.push_back(IsFloat(b.lo.element_type()) ? MagnitudeCorner(b) : b.lo);
+  }
+  auto at_lo = RunOn(c, lo, compute);
+  auto at_hi = RunOn(c, hi, compute);
+  auto at_magnitude = RunOn(c, magnitude, compute);
+  if (!at_lo || !at_hi || !at_magnitude) return none;
+  std::vector<ElementBounds> out = std::move(none);
+  for (size_t r = 0; r < out.size(); ++r) {
+    if (!IsFloat(c.result_types[r].element_type)) continue;
+    ElementBounds& b = out[r];
+    for (int64_t i = 0; i < b.lo.num_elements(); ++i) {
+      const auto low = CenterBoundAt((*at_lo)[r], i);
+      const auto high = CenterBoundAt((*at_hi)[r], i);
+      const auto error = CenterBoundAt((*at_magnitude)[r], i);
+      if (!low || !high || !error) continue;
+      b.bounded[static_cast<size_t>(i)] = SetBounds(
+          b, i, low->center - error->bound, high->center + error->bound,
+          std::fabs(low->center) + std::fabs(high->center) + error->bound, /*inward=*/false);
+    }
+  }
+  return out;
+}
+
+// kContraction (docs/numerics.md, "Programs"): with x = xl + dx and y = yl +
+// dy, 0 <= dx <= wx and 0 <= dy <= wy, the exact x.y is xl.yl plus
+//   xl.dy in [-(xl-).wy, (xl+).wy],  dx.yl in [-wx.(yl-), wx.(yl+)],
+//   dx.dy in [0, wx.wy]
+// (x+ = max(x, 0), x- = max(-x, 0), each a contraction of the same
+// dimensions, exact where its terms have one sign), widths rounded up; the
+// rounding error is the oracle's bound at the magnitude corner, and the
+// result is rounded outwards (a rounding after the sum). Operands of one
+// real float type with zero and sign, no algorithm and no narrowing (whose
+// oracle centers are of rounded operands, not bilinear): else none.
+std::vector<ElementBounds> ContractionBounds(const Case& c,
+                                             const std::vector<ElementBounds>& operands,
+                                             const CaseCompute& compute,
+                                             std::vector<ElementBounds> none) {
+  if (operands.size() != 2 || c.result_types.size() != 1) return none;
+  const ElementType type = c.operands[0].element_type();
+  if (c.operands[1].element_type() != type || !IsFloat(type) ||
+      !IsExactConversion(type, c.result_types[0].element_type)) {
+    return none;
+  }
+  const FloatFormat& format = Format(type);
+  if (!format.has_sign || !format.has_zero_and_subnormals) return none;
+  auto algorithm = ReadDotAlgorithm(c);
+  if (!algorithm.ok() || algorithm->has_value()) return none;
+  for (const ElementBounds& b : operands) {
+    if (!FiniteEnds(b)) return none;
+  }
+  const ElementBounds& x = operands[0];
+  const ElementBounds& y = operands[1];
+  auto width = [](long double l, long double h) { return h - l; };
+  auto positive = [](long double l, long double) { return std::max(l, 0.0L); };
+  auto negative = [](long double l, long double) { return std::max(-l, 0.0L); };
+  const std::optional<Tensor> wx = MapEnds(x.lo, x.hi, width);
+  const std::optional<Tensor> wy = MapEnds(y.lo, y.hi, width);
+  if (!wx || !wy) return none;
+  const bool x_varies = !x.lo.BitwiseEquals(x.hi);
+  const bool y_varies = !y.lo.BitwiseEquals(y.hi);
+  auto base = RunOn(c, {x.lo, y.lo}, compute);
+  auto error = RunOn(c, {MagnitudeCorner(x), MagnitudeCorner(y)}, compute);
+  if (!base || !error) return none;
+  std::vector<std::vector<ResultExpectation>> below, above;  // subtracted, added
+  auto term = [&](std::vector<std::vector<ResultExpectation>>& to, const std::optional<Tensor>& a,
+                  const std::optional<Tensor>& b) {
+    if (!a || !b) return false;
+    auto e = RunOn(c, {*a, *b}, compute);
+    if (!e) return false;
+    to.push_back(std::move(*e));
+    return true;
+  };
+  if (y_varies && !(term(below, MapEnds(x.lo, x.lo, negative), wy) &&
+                    term(above, MapEnds(x.lo, x.lo, positive), wy))) {
+    return none;
+  }
+  if (x_varies && !(term(below, wx, MapEnds(y.lo, y.lo, negative)) &&
+                    term(above, wx, MapEnds(y.lo, y.lo, positive)))) {
+    return none;
+  }
+  if (x_varies && y_varies && !term(above, wx, wy)) return none;
+  if (!IsFloat(c.result_types[0].element_type)) return none;
+  std::vector<ElementBounds> out = std::move(none);
+  ElementBounds& b = out[0];
+  for (int64_t i = 0; i < b.lo.num_elements(); ++i) {
+    const auto center = CenterBoundAt((*base)[0], i);
+    const auto rounding = CenterBoundAt((*error)[0], i);
+    if (!center || !rounding) continue;
+    long double lo = center->center - rounding->bound;
+    long double hi = center->center + rounding->bound;
+    long double scale = std::fabs(center->center) + rounding->bound;
+    bool bounded = true;
+    for (const std::vector<ResultExpectation>& e : below) {
+      const auto part = CenterBoundAt(e[0], i);
+      bounded = bounded && part;
+      if (part) lo -= part->center, scale += std::fabs(part->center);
+    }
+    for (const std::vector<ResultExpectation>& e : above) {
+      const auto part = CenterBoundAt(e[0], i);
+      bounded = bounded && part;
+      if (part) hi += part->center, scale += std::fabs(part->center);
+    }
+    b.bounded[static_cast<size_t>(i)] = bounded && SetBounds(b, i, lo, hi, scale, /*inward=*/false);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<ElementBounds> PropagateBounds(const Case& c,
                                            const std::vector<ElementBounds>& operand_bounds,
@@ -124,6 +387,11 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
   for (const Tensor& operand : c.operands) {
     if (IsComplex(operand.element_type())) return none;
   }
+  if (policy == CornerPolicy::kByBody) policy = PolicyOfBody(c);
+  if (policy == CornerPolicy::kSum) return SumBounds(c, operand_bounds, compute, std::move(none));
+  if (policy == CornerPolicy::kContraction) {
+    return ContractionBounds(c, operand_bounds, compute, std::move(none));
+  }
   std::vector<std::vector<bool>> corners;  // per corner: operand k at its hi
   const size_t n = c.operands.size();
   switch (policy) {
@@ -138,7 +406,7 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
       if (n != 2) return none;
       corners = {{false, false}, {false, true}, {true, false}, {true, true}};
       break;
-    case CornerPolicy::kNone:
+    default:
       return none;
   }
   // Elements no corner can bound: a divisor interval that holds zero (x / y

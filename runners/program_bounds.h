@@ -42,6 +42,20 @@ enum class CornerPolicy {
   kMonotone,  // monotone in all operands the same way: all-lo and all-hi
   kSubtract,  // (lo, hi) and (hi, lo)
   kBilinear,  // multiply, divide: the four corners of two operands
+  // Sums in an order the spec leaves open (reduce, reduce_window, scatter
+  // with add, maximum and minimum bodies): monotone, so all-lo and all-hi
+  // bound the exact value; the rounding error, which grows with the terms'
+  // magnitudes, is the oracle's bound at the magnitude corner (each
+  // operand element at its end of larger magnitude).
+  kSum,
+  // dot_general, convolution: bilinear sums of products. With x = xl + dx,
+  // 0 <= dx <= wx = xh - xl (and y likewise), x.y = xl.yl + xl.dy + dx.yl +
+  // dx.dy, each term bounded by contractions of the lower ends' positive or
+  // negative parts with the widths; the rounding error as for kSum.
+  kContraction,
+  // Decided by the op's body (reduce, reduce_window, scatter): kMonotone
+  // for maximum and minimum, kSum where some result adds, else kNone.
+  kByBody,
 };
 CornerPolicy CornerPolicyOf(const std::string& op);
 
@@ -53,7 +67,8 @@ ElementBounds BoundsOfExpectation(const ResultExpectation& expectation);
 
 // Runs `compute` on the corners of `c`'s operands' bounds and returns the
 // bounds of each result: the least and greatest corner result, each
-// widened by the op's ULP bound at that corner. `operand_bounds` holds one
+// widened by the op's ULP bound at that corner (kSum, kContraction: as
+// described there, rounded outwards into the result type). `operand_bounds` holds one
 // entry per operand of `c`; integer and boolean operands must be exact
 // (else every element is unbounded), as must be an operand the policy does
 // not vary.

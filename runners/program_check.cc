@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <set>
 
 #include "absl/status/status.h"
@@ -108,8 +109,11 @@ class ProgramTracer {
 
   void Argument(ValueId id, const Tensor& value) {
     const size_t n = static_cast<size_t>(value.num_elements());
-    facts_[id] = ValueFacts{value, std::vector<uint8_t>(n, 1), std::vector<uint64_t>(n, 0),
-                            ElementBounds::Exact(value)};
+    facts_[id] = ValueFacts{value,
+                            std::vector<uint8_t>(n, 1),
+                            std::vector<uint64_t>(n, 0),
+                            ElementBounds::Exact(value),
+                            {}};
     arguments_.insert(id);
   }
 
@@ -151,9 +155,16 @@ class ProgramTracer {
     const std::string mnemonic = op.name.rfind("stablehlo.", 0) == 0 ? op.name.substr(10) : "";
     const spec::OpSpec* spec = registry_.Find(mnemonic);
     const bool elementwise_op = spec != nullptr && IsElementwise(*spec);
+    // Ops that only move data: which operand element each result element
+    // is, so that facts follow elements rather than whole values.
+    std::optional<std::vector<ElementSource>> sources;
+    if (!all_determined && expectations != expectations_.end() &&
+        operand_tensors.size() == op.operands.size()) {
+      sources = Sources(op, operands, mnemonic, open);
+    }
     std::vector<ElementBounds> carried;  // per result, where inputs are not fixed
     std::vector<std::vector<uint8_t>> unbounded;
-    if (!all_determined && expectations != expectations_.end()) {
+    if (!all_determined && expectations != expectations_.end() && !sources) {
       carried = CarriedBounds(op, operands, mnemonic, elementwise_op, unbounded);
     }
     for (size_t r = 0; r < results.size(); ++r) {
@@ -169,14 +180,21 @@ class ProgramTracer {
         continue;
       }
       const bool elementwise = spec != nullptr && IsElementwise(*spec);
-      std::vector<uint8_t> inherited =
-          Inherit<uint8_t>(elementwise, value.shape(), n, operand_tensors, open);
-      std::vector<uint64_t> reach =
-          Inherit<uint64_t>(elementwise, value.shape(), n, operand_tensors, deviations);
+      std::vector<uint8_t> inherited;
+      std::vector<uint64_t> reach;
+      if (sources) {
+        inherited = FromSources(*sources, open);
+        reach = FromSources(*sources, deviations);
+      } else {
+        inherited = Inherit<uint8_t>(elementwise, value.shape(), n, operand_tensors, open);
+        reach = Inherit<uint64_t>(elementwise, value.shape(), n, operand_tensors, deviations);
+      }
       ResultExpectation expectation;
+      const ResultExpectation* expectation_of_op = nullptr;
       std::vector<uint8_t> own(static_cast<size_t>(n), 0);
       if (expectations != expectations_.end() && r < expectations->second.size()) {
         expectation = expectations->second[r];
+        expectation_of_op = &expectations->second[r];
         own = OwnFreedom(expectation);
       } else {
         // Evaluated by the interpreter itself (constant, while, if, case):
@@ -207,8 +225,11 @@ class ProgramTracer {
         }
       }
       AddOwnDeviations(mnemonic, op, operand_tensors, value, own, elementwise, reach);
-      ValueFacts facts{value, std::vector<uint8_t>(static_cast<size_t>(n)), std::move(reach),
-                       ElementBounds::None(value)};
+      ValueFacts facts{value,
+                       std::vector<uint8_t>(static_cast<size_t>(n)),
+                       std::move(reach),
+                       ElementBounds::None(value),
+                       {}};
       if (expectation.free.empty()) expectation.free.assign(static_cast<size_t>(n), 0);
       for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
         facts.determined[i] = inherited[i] == 0 && own[i] == 0;
@@ -236,7 +257,21 @@ class ProgramTracer {
               : (std::count(own.begin(), own.end(), 0) == static_cast<int64_t>(own.size())
                      ? ElementBounds::Exact(value)
                      : ElementBounds::None(value));
-      if (r < carried.size() && !unbounded.empty()) {
+      if (sources) {
+        // Each element's bounds are those of the operand element it is.
+        const size_t bytes = static_cast<size_t>(ContainerBytes(value.element_type()));
+        for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+          if (inherited[i] == 0) continue;
+          const ElementSource& from = (*sources)[i];
+          const ElementBounds& b = facts_[op.operands[static_cast<size_t>(from.operand)]].bounds;
+          const size_t at = static_cast<size_t>(from.index);
+          bounds.bounded[i] = b.bounded[at];
+          std::memcpy(bounds.lo.bytes().data() + i * bytes, b.lo.bytes().data() + at * bytes,
+                      bytes);
+          std::memcpy(bounds.hi.bytes().data() + i * bytes, b.hi.bytes().data() + at * bytes,
+                      bytes);
+        }
+      } else if (r < carried.size() && !unbounded.empty()) {
         const std::vector<uint8_t> unreachable =
             Inherit<uint8_t>(elementwise, value.shape(), n, operand_tensors, unbounded);
         for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
@@ -256,6 +291,7 @@ class ProgramTracer {
           if (inherited[i] != 0) bounds.bounded[i] = 0;
         }
       }
+      facts.lost_at = LostAt(op, mnemonic, value, bounds, expectation_of_op, sources, elementwise);
       facts.bounds = std::move(bounds);
       facts_[op.results[r]] = std::move(facts);
       output_expectations_[op.results[r]] = std::move(expectation);
@@ -263,9 +299,172 @@ class ProgramTracer {
   }
 
   std::map<ValueId, ValueFacts>& facts() { return facts_; }
+  const std::string& Cause(uint16_t lost_at) const { return causes_[lost_at - 1]; }
   std::map<ValueId, ResultExpectation>& output_expectations() { return output_expectations_; }
 
  private:
+  // Where each element of a result without bounds lost them: where the
+  // operand element it reads (elementwise ops, data movement), or any it
+  // reads (other ops), lost them; else at this op.
+  template <typename Sources>
+  std::vector<uint16_t> LostAt(const Operation& op, const std::string& mnemonic,
+                               const Tensor& value, const ElementBounds& bounds,
+                               const ResultExpectation* expectation, const Sources& sources,
+                               bool elementwise) {
+    const size_t n = static_cast<size_t>(value.num_elements());
+    std::vector<uint16_t> lost(n, 0);
+    uint16_t any_operand = 0;  // where some operand element lost them
+    std::vector<const ValueFacts*> operand_facts;
+    for (ValueId id : op.operands) {
+      auto f = facts_.find(id);
+      operand_facts.push_back(f == facts_.end() ? nullptr : &f->second);
+      if (f == facts_.end() || any_operand != 0) continue;
+      for (uint16_t x : f->second.lost_at) {
+        if (x != 0) {
+          any_operand = x;
+          break;
+        }
+      }
+    }
+    const std::vector<uint8_t> open =
+        expectation != nullptr ? OwnFreedom(*expectation) : std::vector<uint8_t>(n, 0);
+    const bool approximate =
+        expectation != nullptr &&
+        !(expectation->check == Check::kExact ||
+          (expectation->check == Check::kUlp && expectation->allowed_ulp == 0));
+    for (size_t i = 0; i < n; ++i) {
+      if (bounds.bounded[i]) continue;
+      uint16_t from = 0;
+      if (sources) {
+        const auto& s = (*sources)[i];
+        const ValueFacts* f = operand_facts[static_cast<size_t>(s.operand)];
+        if (f != nullptr && !f->lost_at.empty()) from = f->lost_at[static_cast<size_t>(s.index)];
+      } else if (elementwise) {
+        for (const ValueFacts* f : operand_facts) {
+          if (f == nullptr || f->lost_at.empty()) continue;
+          if (f->lost_at.size() == n && f->lost_at[i] != 0) {
+            from = f->lost_at[i];
+            break;
+          }
+          if (f->lost_at.size() != n) {
+            for (uint16_t x : f->lost_at) from = from != 0 ? from : x;
+            if (from != 0) break;
+          }
+        }
+      } else {
+        from = any_operand;
+      }
+      if (from == 0) {
+        const bool left_open = i < open.size() && open[i] && !approximate;
+        std::string cause =
+            (mnemonic.empty() ? op.name : mnemonic) +
+            (left_open                       ? " (elements left open by the spec)"
+             : IsFloat(value.element_type()) ? " (no bound carried through it)"
+                                             : " (a value the bounds do not follow)");
+        auto known = std::find(causes_.begin(), causes_.end(), cause);
+        if (known == causes_.end()) {
+          if (causes_.size() >= 65535) continue;
+          causes_.push_back(cause);
+          known = causes_.end() - 1;
+        }
+        from = static_cast<uint16_t>(known - causes_.begin() + 1);
+      }
+      lost[i] = from;
+    }
+    return lost;
+  }
+
+  // Where a result element of a data-movement op comes from; operand -1:
+  // from none that can be open (nothing, in practice: such ops copy).
+  struct ElementSource {
+    int operand = -1;
+    int64_t index = 0;
+  };
+
+  template <typename T>
+  static std::vector<T> FromSources(const std::vector<ElementSource>& sources,
+                                    const std::vector<std::vector<T>>& facts) {
+    std::vector<T> out(sources.size(), 0);
+    for (size_t i = 0; i < sources.size(); ++i) {
+      if (sources[i].operand >= 0) {
+        out[i] =
+            facts[static_cast<size_t>(sources[i].operand)][static_cast<size_t>(sources[i].index)];
+      }
+    }
+    return out;
+  }
+
+  // For an op that only moves data (one result of its operands' element
+  // type, each element a copy of one element of its data operands), the
+  // operand element each result element copies: found by running the op on
+  // the oracle with the data operands replaced by their elements' numbers
+  // (si32, 1 + a running count; 0 never occurs). The other operands
+  // (indices) must be fixed: they decide where elements go. None for any
+  // other op, or where the oracle's answer leaves anything open.
+  std::optional<std::vector<ElementSource>> Sources(const Operation& op,
+                                                    const std::vector<RuntimeValue>& operands,
+                                                    const std::string& mnemonic,
+                                                    const std::vector<std::vector<uint8_t>>& open) {
+    static const std::set<std::string> single = {
+        "reshape", "transpose", "broadcast_in_dim", "slice", "reverse", "dynamic_slice", "gather"};
+    std::vector<size_t> data;
+    if (single.count(mnemonic)) {
+      data = {0};
+    } else if (mnemonic == "pad" || mnemonic == "dynamic_update_slice") {
+      data = {0, 1};
+    } else if (mnemonic == "concatenate") {
+      for (size_t k = 0; k < operands.size(); ++k) data.push_back(k);
+    } else {
+      return std::nullopt;
+    }
+    if (oracle_ == nullptr || interpreter_ == nullptr || op.results.size() != 1)
+      return std::nullopt;
+    for (size_t k = 0; k < open.size(); ++k) {
+      if (std::find(data.begin(), data.end(), k) != data.end()) continue;
+      for (uint8_t x : open[k]) {
+        if (x) return std::nullopt;  // an index that is not fixed
+      }
+    }
+    Interpreter::Environment environment;
+    auto c = interpreter_->OracleCase(op, operands, environment);
+    if (!c.ok() || c->operands.size() != operands.size() || c->result_types.size() != 1 ||
+        !c->regions.empty()) {
+      return std::nullopt;
+    }
+    std::vector<int64_t> first;  // the number of data operand k's element 0
+    int64_t next = 1;
+    for (size_t k : data) {
+      if (c->operands[k].element_type() != c->result_types[0].element_type) return std::nullopt;
+      Tensor numbers(c->operands[k].shape(), ElementType::kSI32);
+      auto v = numbers.values<ElementType::kSI32>();
+      for (size_t i = 0; i < v.size(); ++i)
+        v[i] = static_cast<int32_t>(next + static_cast<int64_t>(i));
+      first.push_back(next);
+      next += static_cast<int64_t>(v.size());
+      c->operands[k] = std::move(numbers);
+    }
+    if (next > (int64_t{1} << 30)) return std::nullopt;
+    c->result_types[0].element_type = ElementType::kSI32;
+    auto expectations = oracle_->Compute(*c);
+    if (!expectations.ok() || expectations->size() != 1) return std::nullopt;
+    const ResultExpectation& e = (*expectations)[0];
+    if (HasFreedom(e)) return std::nullopt;
+    std::vector<ElementSource> sources;
+    for (int32_t number : e.reference.values<ElementType::kSI32>()) {
+      ElementSource from;
+      for (size_t d = data.size(); d-- > 0;) {
+        if (number >= first[d]) {
+          from.operand = static_cast<int>(data[d]);
+          from.index = number - first[d];
+          break;
+        }
+      }
+      if (from.operand < 0) return std::nullopt;  // not a copy of a data element
+      sources.push_back(from);
+    }
+    return sources;
+  }
+
   // The bounds of each result of `op` from its operands' bounds (corners
   // run on the oracle); `unbounded` receives, per operand, its elements
   // without bounds (they take their reference value in the corners, and
@@ -276,8 +475,8 @@ class ProgramTracer {
                                            const std::string& mnemonic, bool elementwise,
                                            std::vector<std::vector<uint8_t>>& unbounded) {
     const CornerPolicy policy = CornerPolicyOf(mnemonic);
-    if (policy == CornerPolicy::kNone || !op.regions.empty() || oracle_ == nullptr ||
-        interpreter_ == nullptr) {
+    if (policy == CornerPolicy::kNone || (!op.regions.empty() && policy != CornerPolicy::kByBody) ||
+        oracle_ == nullptr || interpreter_ == nullptr) {
       return {};
     }
     std::vector<ElementBounds> operand_bounds;
@@ -406,6 +605,7 @@ class ProgramTracer {
   std::set<ValueId> arguments_;
   std::map<const Operation*, std::vector<ResultExpectation>> expectations_;
   std::map<ValueId, ValueFacts> facts_;
+  std::vector<std::string> causes_;  // ValueFacts::lost_at's
   std::map<ValueId, ResultExpectation> output_expectations_;
 };
 
@@ -469,6 +669,12 @@ absl::StatusOr<ProgramReference> ReferenceOfProgram(const Oracle& oracle,
     }
     reference.bounded_elements += bounded;
     reference.compared_elements += e.reference.num_elements() - e.FreeCount() + bounded;
+    const std::vector<uint16_t>& lost_at = facts->second.lost_at;
+    for (size_t k = 0; k < e.free.size() && k < lost_at.size(); ++k) {
+      if (e.free[k] != 0 && !facts->second.bounds.bounded[k] && lost_at[k] != 0) {
+        ++reference.unchecked_by_cause[tracer.Cause(lost_at[k])];
+      }
+    }
     reference.outputs.push_back(std::move(e));
     reference.output_deviations.push_back(facts->second.deviations);
     reference.output_bounds.push_back(facts->second.bounds);

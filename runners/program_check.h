@@ -45,6 +45,9 @@ struct ValueFacts {
   // What a conforming backend's value may be, element by element, where it
   // is not fixed: carried past ops with freedom (program_bounds.h).
   ElementBounds bounds;
+  // Per element without bounds: where it lost them (1 + an index into the
+  // tracer's causes; 0, or empty for the whole value: it has them).
+  std::vector<uint16_t> lost_at;
 };
 
 struct ProgramReference {
@@ -64,6 +67,10 @@ struct ProgramReference {
   int64_t determined_elements = 0;
   int64_t compared_elements = 0;
   int64_t bounded_elements = 0;
+  // Output elements not compared, by the op where their value lost its
+  // bound ("sine (no bound carried through it)", "convert (elements left
+  // open by the spec)"): what keeps the rest unchecked.
+  std::map<std::string, int64_t> unchecked_by_cause;
 };
 
 // Runs @main on the oracle. `profile` may be null (no deviations).

@@ -288,6 +288,74 @@ func.func @main(%x: tensor<3xf32>, %y: tensor<3xsi32>) -> (tensor<3xsi32>) {
   EXPECT_EQ(reference->outputs[0].free[2], 0);
 }
 
+TEST(ProgramCheck, DataMovementFollowsEachElementToWhereItCameFrom) {
+  // The open element of the convert moves through reshape, transpose and
+  // pad; every other element stays fixed, and the unchecked one is laid
+  // to the convert.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<4xf32>, %y: tensor<si32>) -> (tensor<3x3xsi32>) {
+  %0 = "stablehlo.convert"(%x) : (tensor<4xf32>) -> tensor<4xsi32>
+  %1 = "stablehlo.reshape"(%0) : (tensor<4xsi32>) -> tensor<2x2xsi32>
+  %2 = "stablehlo.transpose"(%1) {permutation = array<i64: 1, 0>} : (tensor<2x2xsi32>) -> tensor<2x2xsi32>
+  %3 = "stablehlo.pad"(%2, %y) {edge_padding_low = array<i64: 1, 0>, edge_padding_high = array<i64: 0, 1>, interior_padding = array<i64: 0, 0>} : (tensor<2x2xsi32>, tensor<si32>) -> tensor<3x3xsi32>
+  "func.return"(%3) : (tensor<3x3xsi32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[1.0, 1.0e30, -2.0, 7.0]> : tensor<4xf32>"),
+                                    Literal("dense<5> : tensor<i32>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  // x[1] is %1[0, 1], %2[1, 0], %3[2, 0]: row-major element 6 of the output.
+  EXPECT_EQ(reference->determined_elements, 8);
+  ASSERT_EQ(reference->outputs[0].free.size(), 9u);
+  for (size_t i = 0; i < 9; ++i) EXPECT_EQ(reference->outputs[0].free[i] != 0, i == 6) << i;
+  ASSERT_EQ(reference->unchecked_by_cause.size(), 1u);
+  EXPECT_EQ(reference->unchecked_by_cause.begin()->first,
+            "convert (elements left open by the spec)");
+  EXPECT_EQ(reference->unchecked_by_cause.begin()->second, 1);
+}
+
+TEST(ProgramCheck, SumsAndContractionsCarryBoundsPastFreedom) {
+  // sine's values are not fixed; reduce's sum and dot_general's products of
+  // them are bounded, and a backend outside the bound fails.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>) -> (tensor<2xf32>, tensor<2x2xf32>) {
+  %0 = "stablehlo.sine"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "stablehlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %2 = "stablehlo.reduce"(%0, %1) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+  %3 = "stablehlo.dot_general"(%0, %w) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+  "func.return"(%2, %3) : (tensor<2xf32>, tensor<2x2xf32>) -> ()
+}
+)";
+  ProgramUnderTest p =
+      Read(kText, {Literal("dense<[[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]]> : tensor<2x3xf32>"),
+                   Literal("dense<[[1.0, -2.0], [0.25, 3.0], [-1.5, 0.0]]> : tensor<3x2xf32>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  EXPECT_EQ(reference->output_elements, 6);
+  EXPECT_EQ(reference->bounded_elements, 6);
+  EXPECT_EQ(reference->compared_elements, 6);
+  std::vector<Tensor> references = {reference->outputs[0].reference,
+                                    reference->outputs[1].reference};
+  EXPECT_EQ(JudgeProgram(*reference, references, nullptr).kind, ProgramOutcome::Kind::kPass);
+  // A sum off by one part in a thousand is far outside.
+  Tensor off = references[0];
+  off.values<ElementType::kF32>()[1] *= 1.001f;
+  ProgramOutcome outcome =
+      JudgeProgram(*reference, std::vector<Tensor>{off, references[1]}, nullptr);
+  EXPECT_EQ(outcome.kind, ProgramOutcome::Kind::kMismatch);
+  EXPECT_NE(outcome.message.find("outside the bound carried past freedom"), std::string::npos)
+      << outcome.message;
+  off = references[1];
+  off.values<ElementType::kF32>()[2] *= 1.001f;
+  EXPECT_EQ(JudgeProgram(*reference, std::vector<Tensor>{references[0], off}, nullptr).kind,
+            ProgramOutcome::Kind::kMismatch);
+}
+
 TEST(ProgramCheck, DeclaredFlushingExcusesOnlyElementsASubnormalReached) {
   constexpr char kText[] = R"(
 func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>) {
