@@ -299,11 +299,38 @@ ShrunkProgram ShrinkProgram(ProgramUnderTest failing, ProgramTrial trial, const 
     }
   }
   // One element, where the program computes element by element.
-  const std::vector<ResultComparison>& comparisons = shrunk.trial.outcome.comparisons;
-  if (!comparisons.empty() && !comparisons[0].first_mismatches.empty() &&
-      shrunk.attempts < max_attempts) {
-    if (auto scalar = OneElement(shrunk.program, comparisons[0].first_mismatches[0].index)) {
-      still_fails(*scalar);
+  const std::vector<ResultComparison> comparisons = shrunk.trial.outcome.comparisons;
+  size_t output = 0;  // the first that shows a mismatch
+  while (output < comparisons.size() && comparisons[output].first_mismatches.empty()) ++output;
+  if (output < comparisons.size() && shrunk.attempts < max_attempts) {
+    const int64_t element = comparisons[output].first_mismatches[0].index;
+    auto scalar = output == 0 ? OneElement(shrunk.program, element) : std::nullopt;
+    if (!(scalar && still_fails(*scalar))) {
+      // Else every value cut down to what the failing element reads, and
+      // the slices that leaves taken out where the failure allows.
+      // Every output to one element (its first mismatch, else its first),
+      // else the failing one alone.
+      std::vector<std::optional<int64_t>> each(comparisons.size(), int64_t{0});
+      std::vector<std::optional<int64_t>> one(comparisons.size(), std::nullopt);
+      for (size_t k = 0; k < comparisons.size(); ++k) {
+        if (!comparisons[k].first_mismatches.empty())
+          each[k] = comparisons[k].first_mismatches[0].index;
+      }
+      one[output] = element;
+      auto cut = ShrinkShapes(shrunk.program, each);
+      bool kept = cut && still_fails(*cut);
+      if (!kept && comparisons.size() > 1 && (cut = ShrinkShapes(shrunk.program, one))) {
+        kept = still_fails(*cut);
+      }
+      if (kept) {
+        for (size_t i = 0; i + 1 < MainBlock(shrunk.program.module).operations.size() &&
+                           shrunk.attempts < max_attempts;
+             ++i) {
+          if (MainBlock(shrunk.program.module).operations[i].name != "stablehlo.slice") continue;
+          auto bypassed = Bypass(shrunk.program, i, 0);
+          if (bypassed && still_fails(*bypassed)) --i;
+        }
+      }
     }
   }
   // Simpler data: each argument zeroed as a whole, else in halves, down to

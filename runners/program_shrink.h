@@ -9,12 +9,13 @@
 // are removed; a program of elementwise ops is cut to its failing element
 // (every value of the output's shape made a scalar); then the arguments'
 // data is zeroed, whole or in halves. Each step is kept only if the
-// failure survives. Other shapes are not shrunk yet: a frozen op's
-// argument keeps the shape of the op's result.
+// failure survives. Other programs have their shapes cut down to what the
+// failing element is computed from (ShrinkShapes), as far as the ops allow.
 #ifndef HLOCHECK_RUNNERS_PROGRAM_SHRINK_H_
 #define HLOCHECK_RUNNERS_PROGRAM_SHRINK_H_
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "core/program.h"
@@ -46,6 +47,14 @@ struct ShrunkProgram {
 // `max_attempts` trials.
 ShrunkProgram ShrinkProgram(ProgramUnderTest failing, ProgramTrial trial, const ProgramTrialFn& run,
                             int max_attempts);
+
+// Every value of `program` cut down to the elements that its outputs'
+// elements `elements` (row-major; nullopt: all of that output) are
+// computed from, through the ops whose boxes of operands are known
+// (program_shrink_shapes.cc); a slice gives a reader its part where the
+// value holds more. Nullopt where nothing gets smaller.
+std::optional<ProgramUnderTest> ShrinkShapes(const ProgramUnderTest& program,
+                                             const std::vector<std::optional<int64_t>>& elements);
 
 // Removes ops whose results nothing uses, then arguments nothing uses.
 void RemoveDeadCode(ProgramUnderTest& program);

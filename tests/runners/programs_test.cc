@@ -526,5 +526,57 @@ func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<2xf32>) {
   EXPECT_EQ(p.arguments[0], Literal("dense<[1.0, 2.0]> : tensor<2xf32>"));
 }
 
+TEST(ProgramShrink, ShapesAreCutToWhatTheFailingElementReads) {
+  // out[j] = sum over i of (x . y)[i, j] + c[j] - 2 * x[0, 0]: element 2
+  // reads all of x, column 2 of y, c[2] (an unchecked sort keeps its
+  // operand whole: a slice gives its reader the part it needs).
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<4x3xf32>, %y: tensor<3x5xf32>, %c: tensor<5xf32>) -> (tensor<5xf32>) {
+  %0 = "stablehlo.dot_general"(%x, %y) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  %1 = "stablehlo.transpose"(%0) {permutation = array<i64: 1, 0>} : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  %2 = "stablehlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %3 = "stablehlo.reduce"(%1, %2) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<5x4xf32>, tensor<f32>) -> tensor<5xf32>
+  %4 = "stablehlo.sort"(%c) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %l = "stablehlo.compare"(%p, %q) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    "stablehlo.return"(%l) : (tensor<i1>) -> ()
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<5xf32>) -> tensor<5xf32>
+  %5 = "stablehlo.add"(%3, %4) : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xf32>
+  "func.return"(%5) : (tensor<5xf32>) -> ()
+}
+)";
+  ProgramUnderTest p =
+      Read(kText,
+           {Literal("dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [1.0, 0.5, 0.25]]> "
+                    ": tensor<4x3xf32>"),
+            Literal("dense<[[1.0, 2.0, 3.0, 4.0, 5.0], [0.0, 1.0, 0.0, 1.0, 0.0], [2.0, 2.0, "
+                    "-1.0, 2.0, 2.0]]> : tensor<3x5xf32>"),
+            Literal("dense<[5.0, 4.0, 3.0, 2.0, 1.0]> : tensor<5xf32>")});
+  auto whole = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  auto cut = ShrinkShapes(p, {int64_t{2}});
+  ASSERT_TRUE(cut.has_value());
+  ASSERT_EQ(cut->arguments.size(), 3u);
+  EXPECT_EQ(cut->arguments[0].shape(), (Shape{4, 3}));
+  EXPECT_EQ(cut->arguments[1].shape(), (Shape{3, 1}));
+  EXPECT_EQ(cut->arguments[1], Literal("dense<[[3.0], [0.0], [-1.0]]> : tensor<3x1xf32>"));
+  EXPECT_EQ(cut->arguments[2].shape(), (Shape{5}));  // sorted whole
+  EXPECT_EQ(OutputTypes(cut->module)[0].shape, (Shape{1}));
+  auto part = ReferenceOfProgram(TheOracle(), TestRegistry(), cut->module, cut->arguments, nullptr);
+  ASSERT_TRUE(part.ok()) << part.status() << "\n" << mlir::PrintModule(cut->module, TestRegistry());
+  EXPECT_EQ(part->outputs[0].reference.values<ElementType::kF32>()[0],
+            whole->outputs[0].reference.values<ElementType::kF32>()[2]);
+  // The printed program reads back the same.
+  const std::string text = mlir::PrintModule(cut->module, TestRegistry());
+  auto again = mlir::ReadModule(text, "cut.mlir", TestRegistry());
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << text;
+  // The output already one element: nothing to cut.
+  EXPECT_FALSE(ShrinkShapes(*cut, {int64_t{0}}).has_value());
+}
+
 }  // namespace
 }  // namespace hlocheck
