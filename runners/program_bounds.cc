@@ -31,7 +31,27 @@ double ValueAt(const Tensor& t, int64_t i) {
   return DecodeFloat(Format(t.element_type()), BitsAt(t, i)).ToDouble();
 }
 
-bool NaNAt(const Tensor& t, int64_t i) { return IsNaNBits(Format(t.element_type()), BitsAt(t, i)); }
+bool NaNAt(const Tensor& t, int64_t i) {
+  return IsFloat(t.element_type()) && IsNaNBits(Format(t.element_type()), BitsAt(t, i));
+}
+
+// An element's value for ordering: a float's, an integer's or a boolean's
+// (every 64-bit integer is exact in long double).
+long double OrderAt(const Tensor& t, int64_t i) {
+  const ElementType type = t.element_type();
+  if (IsFloat(type)) return ValueAt(t, i);
+  return DispatchElementType(type, [&]<ElementType T>() -> long double {
+    if constexpr (IsInteger(T)) {
+      const uint64_t bits = IntegerBits<T>(t.values<T>()[static_cast<size_t>(i)]);
+      if constexpr (IsSignedInt(T)) return static_cast<long double>(static_cast<int64_t>(bits));
+      return static_cast<long double>(bits);
+    } else if constexpr (T == ElementType::kI1) {
+      return t.values<T>()[static_cast<size_t>(i)] ? 1 : 0;
+    } else {
+      return 0;
+    }
+  });
+}
 
 // `bits` moved `steps` ULPs down (or up), stopping at an infinity.
 uint64_t Step(const FloatFormat& format, uint64_t bits, int steps, bool down) {
@@ -122,11 +142,11 @@ ElementBounds ElementBounds::None(const Tensor& value) {
 
 bool ElementBounds::Holds(int64_t index, const Tensor& actual) const {
   if (!bounded[static_cast<size_t>(index)]) return true;
-  if (!IsFloat(actual.element_type())) return BitsAt(actual, index) == BitsAt(lo, index);
+  if (IsComplex(actual.element_type())) return BitsAt(actual, index) == BitsAt(lo, index);
   if (NaNAt(lo, index) || NaNAt(hi, index)) return NaNAt(actual, index);
   if (NaNAt(actual, index)) return false;
-  const double v = ValueAt(actual, index);
-  return ValueAt(lo, index) <= v && v <= ValueAt(hi, index);
+  const long double v = OrderAt(actual, index);
+  return OrderAt(lo, index) <= v && v <= OrderAt(hi, index);
 }
 
 std::string ElementBounds::Describe(int64_t index) const {
@@ -151,6 +171,7 @@ CornerPolicy CornerPolicyOf(const std::string& op) {
   if (op == "multiply" || op == "divide") return CornerPolicy::kBilinear;
   if (op == "dot_general" || op == "convolution") return CornerPolicy::kContraction;
   if (op == "reduce" || op == "reduce_window" || op == "scatter") return CornerPolicy::kByBody;
+  if (op == "compare") return CornerPolicy::kByDirection;
   return CornerPolicy::kNone;
 }
 
@@ -190,6 +211,29 @@ ElementBounds BoundsOfExpectation(const ResultExpectation& e) {
 }
 
 namespace {
+
+// Ops monotone in integer operands too (no wrapping), which may carry
+// integer intervals; select only in its data operands.
+bool MonotoneInIntegers(const std::string& op) {
+  return op == "convert" || op == "maximum" || op == "minimum" || op == "clamp" ||
+         op == "compare" || op == "select";
+}
+
+// kByDirection made concrete: x < y (and <=, >, >=) only grows with y and
+// shrinks with x, so its extremes are at (lo, hi) and (hi, lo); equality is
+// not monotone, nor is a total order (-0 < +0 inside one interval of values).
+CornerPolicy PolicyOfComparison(const Case& c) {
+  auto direction = c.attributes.find("comparison_direction");
+  if (direction == c.attributes.end()) return CornerPolicy::kNone;
+  const EnumValue* value = std::get_if<EnumValue>(&direction->second);
+  if (value == nullptr || value->name == "EQ" || value->name == "NE") return CornerPolicy::kNone;
+  auto type = c.attributes.find("compare_type");
+  if (type != c.attributes.end()) {
+    const EnumValue* kind = std::get_if<EnumValue>(&type->second);
+    if (kind == nullptr || kind->name == "TOTALORDER") return CornerPolicy::kNone;
+  }
+  return CornerPolicy::kSubtract;
+}
 
 // kByBody made concrete: maximum and minimum are monotone and exact; add
 // (with them) a sum; any other body carries nothing.
@@ -374,20 +418,22 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
   std::vector<ElementBounds> none;
   for (const TensorType& type : c.result_types) none.push_back(ElementBounds::None(Tensor(type)));
   if (policy == CornerPolicy::kNone || operand_bounds.size() != c.operands.size()) return none;
-  // Non-float operands (indices, predicates) must be exact: the corners
-  // vary the float ones only.
+  // Non-float operands (indices, predicates) must be exact, but for the ops
+  // monotone in them (select's predicate excepted): the corners vary them.
   for (size_t k = 0; k < c.operands.size(); ++k) {
     const ElementBounds& b = operand_bounds[k];
-    if (IsFloat(c.operands[k].element_type())) continue;
     for (uint8_t x : b.bounded) {
       if (!x) return none;
     }
-    if (!b.lo.BitwiseEquals(b.hi)) return none;
+    if (IsFloat(c.operands[k].element_type())) continue;
+    const bool may_vary = MonotoneInIntegers(c.op) && !(c.op == "select" && k == 0);
+    if (!may_vary && !b.lo.BitwiseEquals(b.hi)) return none;
   }
   for (const Tensor& operand : c.operands) {
     if (IsComplex(operand.element_type())) return none;
   }
   if (policy == CornerPolicy::kByBody) policy = PolicyOfBody(c);
+  if (policy == CornerPolicy::kByDirection) policy = PolicyOfComparison(c);
   if (policy == CornerPolicy::kSum) return SumBounds(c, operand_bounds, compute, std::move(none));
   if (policy == CornerPolicy::kContraction) {
     return ContractionBounds(c, operand_bounds, compute, std::move(none));
@@ -423,6 +469,16 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
       no_bound[static_cast<size_t>(i)] = 1;
     }
   }
+  // A conversion to a boolean (x != 0) is not monotone: an interval
+  // holding zero but for being [0, 0] bounds nothing.
+  if (c.op == "convert" && c.result_types[0].element_type == ElementType::kI1) {
+    const ElementBounds& x = operand_bounds[0];
+    no_bound.assign(static_cast<size_t>(c.result_types[0].num_elements()), 0);
+    for (int64_t i = 0; i < x.lo.num_elements(); ++i) {
+      const long double lo = OrderAt(x.lo, i), hi = OrderAt(x.hi, i);
+      no_bound[static_cast<size_t>(i)] = lo <= 0 && hi >= 0 && !(lo == 0 && hi == 0);
+    }
+  }
   // Arithmetic on an interval with an infinite end: inside the box, inf -
   // inf, 0 * inf or inf / inf give NaN where no corner does.
   const bool arithmetic =
@@ -453,7 +509,8 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
   }
   std::vector<ElementBounds> out;
   for (size_t r = 0; r < c.result_types.size(); ++r) {
-    if (!IsFloat(c.result_types[r].element_type)) {
+    const ElementType type = c.result_types[r].element_type;
+    if (IsComplex(type)) {
       out.push_back(none[r]);
       continue;
     }
@@ -470,8 +527,12 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
           b.bounded[k] = 0;
           break;
         }
-        if (ValueAt(x.lo, i) < ValueAt(b.lo, i)) SetBits(b.lo, i, BitsAt(x.lo, i));
-        if (ValueAt(x.hi, i) > ValueAt(b.hi, i)) SetBits(b.hi, i, BitsAt(x.hi, i));
+        if (OrderAt(x.lo, i) < OrderAt(b.lo, i)) SetBits(b.lo, i, BitsAt(x.lo, i));
+        if (OrderAt(x.hi, i) > OrderAt(b.hi, i)) SetBits(b.hi, i, BitsAt(x.hi, i));
+      }
+      // A boolean that may be either bounds nothing.
+      if (type == ElementType::kI1 && b.bounded[k] && !(OrderAt(b.lo, i) == OrderAt(b.hi, i))) {
+        b.bounded[k] = 0;
       }
     }
     out.push_back(std::move(b));

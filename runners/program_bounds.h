@@ -7,8 +7,11 @@
 // its corners; each corner's result is widened by the op's own ULP bound.
 // Every other op, a NaN at a corner, arithmetic (add, subtract, multiply,
 // divide) on an interval with an infinite end (inf - inf inside the box is
-// NaN where no corner is), a divisor interval holding zero, or a complex or
-// integer value leaves the element unbounded (not compared).
+// NaN where no corner is), a divisor interval holding zero, or a complex
+// value leaves the element unbounded (not compared). Integer intervals come
+// from and go through the ops monotone in integers without wrapping
+// (convert, maximum, minimum, clamp, select's data, compare's ordering
+// directions); a boolean is bounded only to one value.
 #ifndef HLOCHECK_RUNNERS_PROGRAM_BOUNDS_H_
 #define HLOCHECK_RUNNERS_PROGRAM_BOUNDS_H_
 
@@ -56,6 +59,9 @@ enum class CornerPolicy {
   // Decided by the op's body (reduce, reduce_window, scatter): kMonotone
   // for maximum and minimum, kSum where some result adds, else kNone.
   kByBody,
+  // compare: kSubtract's corners for LT, LE, GT and GE (a boolean bound
+  // only where both give the same), else kNone.
+  kByDirection,
 };
 CornerPolicy CornerPolicyOf(const std::string& op);
 

@@ -45,21 +45,28 @@ ElementBounds RandomBounds(const Shape& shape) {
     const float w = *rc::gen::oneOf(
         rc::gen::just(0.0f),
         rc::gen::map(rc::gen::inRange(0, 300), [](int x) { return static_cast<float>(x) / 37; }));
+    if (*rc::gen::inRange(0, 4) == 0) {  // around zero: signs change inside
+      lo.push_back(-w / 3);
+      hi.push_back(w / 2);
+      continue;
+    }
     lo.push_back(l);
     hi.push_back(l + w);  // rounded to nearest: still >= l
   }
   return {F32(shape, lo), F32(shape, hi), std::vector<uint8_t>(static_cast<size_t>(n), 1)};
 }
 
-// A point of the box: each element at an end or in between.
+// A point of the box: each element at an end, in between, or at zero
+// where the interval holds it (where x != 0 and signs change).
 Tensor PointIn(const ElementBounds& b) {
   Tensor point = b.lo;
   auto lo = b.lo.values<ElementType::kF32>();
   auto hi = b.hi.values<ElementType::kF32>();
   auto out = point.values<ElementType::kF32>();
   for (size_t i = 0; i < out.size(); ++i) {
-    const int where = *rc::gen::inRange(0, 3);
+    const int where = *rc::gen::inRange(0, 4);
     out[i] = where == 0 ? lo[i] : where == 1 ? hi[i] : lo[i] + (hi[i] - lo[i]) * 0.37f;
+    if (where == 3 && lo[i] <= 0 && hi[i] >= 0) out[i] = 0;
     if (out[i] > hi[i]) out[i] = hi[i];
   }
   return point;
@@ -136,6 +143,37 @@ RC_GTEST_PROP(ProgramBoundsProperty, SumBoundsHoldEveryPointOfTheBox, ()) {
   }
 }
 
+RC_GTEST_PROP(ProgramBoundsProperty, IntegerAndBooleanBoundsHoldEveryPointOfTheBox, ()) {
+  const int64_t n = *rc::gen::inRange(1, 6);
+  const ElementBounds x = RandomBounds(Shape{n});
+  const ElementBounds y = RandomBounds(Shape{n});
+  const int which = *rc::gen::inRange(0, 4);
+  Case c;
+  if (which < 2) {
+    c = testing::MakeCase("convert", {x.lo},
+                          {Shape{n}, which == 0 ? ElementType::kSI16 : ElementType::kI1});
+  } else {
+    c = testing::MakeCase("compare", {x.lo, y.lo}, {Shape{n}, ElementType::kI1});
+    c.attributes["comparison_direction"] = EnumValue{which == 2 ? "LT" : "GE"};
+  }
+  std::vector<ElementBounds> operands = {x};
+  if (which >= 2) operands.push_back(y);
+  const std::vector<ElementBounds> out =
+      PropagateBounds(c, operands, CornerPolicyOf(c.op), OracleCompute());
+  RC_ASSERT(out.size() == 1u);
+  for (int sample = 0; sample < 12; ++sample) {
+    Case at = c;
+    at.operands[0] = PointIn(x);
+    if (which >= 2) at.operands[1] = PointIn(y);
+    auto e = TheOracle().Compute(at);
+    RC_ASSERT(e.ok());
+    for (int64_t i = 0; i < n; ++i) {
+      if ((*e)[0].FreeCount() > 0 && (*e)[0].free[static_cast<size_t>(i)]) continue;
+      RC_ASSERT(out[0].Holds(i, (*e)[0].reference));
+    }
+  }
+}
+
 // The bound is tight enough to catch a wrong sum: [1, 2] + [10, 10] + [-3,
 // -1] lies in [8, 11], and a backend's 12 is outside it.
 TEST(ProgramBoundsTest, ASumOutsideTheCarriedBoundFails) {
@@ -201,6 +239,40 @@ TEST(ProgramBoundsTest, InfiniteEndsAndAlgorithmsBoundNothing) {
   EXPECT_EQ(
       PropagateBounds(c, {finite, y}, CornerPolicyOf("dot_general"), OracleCompute())[0].bounded[0],
       0);
+}
+
+// Integer intervals: a conversion truncates monotonically, so [1.5, 7.9]
+// becomes [1, 7]; to a boolean (x != 0) only an interval without zero, or
+// zero alone, is bounded; a comparison where both extreme corners agree.
+TEST(ProgramBoundsTest, ConversionsAndComparisonsCarryIntegerBounds) {
+  const ElementBounds x{
+      F32(Shape{3}, {1.5f, -0.5f, 0.0f}), F32(Shape{3}, {7.9f, 0.5f, 0.0f}), {1, 1, 1}};
+  Case to_int = testing::MakeCase("convert", {x.lo}, {Shape{3}, ElementType::kSI32});
+  std::vector<ElementBounds> out =
+      PropagateBounds(to_int, {x}, CornerPolicyOf("convert"), OracleCompute());
+  ASSERT_EQ(out[0].bounded, (std::vector<uint8_t>{1, 1, 1}));
+  EXPECT_EQ(out[0].lo.values<ElementType::kSI32>()[0], 1);
+  EXPECT_EQ(out[0].hi.values<ElementType::kSI32>()[0], 7);
+  Tensor five(Shape{3}, ElementType::kSI32);
+  five.values<ElementType::kSI32>()[0] = 5;
+  EXPECT_TRUE(out[0].Holds(0, five));
+  five.values<ElementType::kSI32>()[0] = 8;
+  EXPECT_FALSE(out[0].Holds(0, five));
+
+  Case to_bool = testing::MakeCase("convert", {x.lo}, {Shape{3}, ElementType::kI1});
+  out = PropagateBounds(to_bool, {x}, CornerPolicyOf("convert"), OracleCompute());
+  EXPECT_EQ(out[0].bounded, (std::vector<uint8_t>{1, 0, 1}));  // [-0.5, 0.5] holds 0
+
+  const ElementBounds y = ElementBounds::Exact(F32(Shape{3}, {8.0f, 0.25f, 1.0f}));
+  Case less = testing::MakeCase("compare", {x.lo, y.lo}, {Shape{3}, ElementType::kI1});
+  less.attributes["comparison_direction"] = EnumValue{"LT"};
+  less.attributes["compare_type"] = EnumValue{"FLOAT"};
+  out = PropagateBounds(less, {x, y}, CornerPolicyOf("compare"), OracleCompute());
+  // [1.5, 7.9] < 8 always; [-0.5, 0.5] < 0.25 either way; 0 < 1 always.
+  EXPECT_EQ(out[0].bounded, (std::vector<uint8_t>{1, 0, 1}));
+  less.attributes["comparison_direction"] = EnumValue{"EQ"};
+  out = PropagateBounds(less, {x, y}, CornerPolicyOf("compare"), OracleCompute());
+  EXPECT_EQ(out[0].bounded, (std::vector<uint8_t>{0, 0, 0}));
 }
 
 }  // namespace
