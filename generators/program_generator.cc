@@ -29,10 +29,7 @@ const std::set<std::string>& ExcludedOps() {
       // A distribution, not values: nothing downstream could be compared.
       "rng",
       // Functions and targets of their own.
-      "call", "custom_call", "composite",
-      // Quantized tensors: the oracle's interpreter does not yet carry them
-      // through programs.
-      "uniform_quantize", "uniform_dequantize"};
+      "call", "custom_call", "composite"};
   return *excluded;
 }
 
@@ -171,6 +168,19 @@ class ProgramBuilder {
   std::optional<ValueId> Adapt(ValueId from, const TensorType& to) {
     ValueId v = from;
     TensorType current = TypeOf(from);
+    if (current == to) return v;
+    if (current.quantization) {
+      // Its values, in the expressed type, first.
+      TensorType expressed{current.shape, current.quantization->expressed_type};
+      v = Emit("uniform_dequantize", {v}, {expressed})[0];
+      current = expressed;
+    }
+    if (to.quantization) {
+      // The values, in the expressed type and shape, then quantized.
+      auto values = Adapt(v, TensorType{to.shape, to.quantization->expressed_type});
+      if (!values) return std::nullopt;
+      return Emit("uniform_quantize", {*values}, {to})[0];
+    }
     if (current.element_type != to.element_type) {
       if (IsComplex(current.element_type) && !IsComplex(to.element_type)) {
         current.element_type = ComponentType(current.element_type);
@@ -374,11 +384,18 @@ absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& regis
           !c.incoming.empty() || c.outgoing != 0) {
         continue;
       }
-      bool outside = false;  // quantized, or of a type the program may not have
+      // Of a type the program may not have (a quantized one's storage and
+      // expressed types), or quantized where the oracle's interpreter does
+      // not carry it (into a region).
+      bool outside = false;
       auto check = [&](const TensorType& type) {
-        outside =
-            outside || type.quantization ||
-            (!options.element_types.empty() && !options.element_types.count(type.element_type));
+        auto excluded = [&](ElementType t) {
+          return !options.element_types.empty() && !options.element_types.count(t);
+        };
+        outside = outside || excluded(type.element_type) ||
+                  (type.quantization &&
+                   (excluded(type.quantization->expressed_type) || !options.quantized ||
+                    op->quantized_semantics == spec::QuantizedSemantics::kRegions));
       };
       for (const Tensor& operand : c.operands) check(operand.type());
       for (const TensorType& result : c.result_types) check(result);

@@ -42,6 +42,10 @@ struct ProgramOptions {
   // Whether a tensor of this element type may cross @main's boundary (an
   // argument or a result); null: every type.
   std::function<bool(ElementType type)> transferable;
+  // Whether values may be quantized (where the op's recipe draws them):
+  // uniform_quantize makes them from float values, uniform_dequantize
+  // turns them back where a reader needs plain values.
+  bool quantized = true;
   // The chance that an operand comes from an earlier value rather than a
   // new argument, and that a value used by later ops is also an output.
   double reuse = 0.8;
@@ -55,10 +59,10 @@ struct GeneratedProgram {
   int adaptation_ops = 0;              // convert, reshape, ... added to wire them
 };
 
-// The ops a program may draw: every op of the spec that computes on plain
-// tensors in one process. Left out, with the reason in the source: ops on
-// tokens and tuples, transfers, the collectives (a process grid), rng (a
-// distribution, not values), call and custom_call, and quantized ops.
+// The ops a program may draw: every op of the spec that computes on
+// tensors (plain or quantized) in one process. Left out, with the reason in
+// the source: ops on tokens and tuples, transfers, the collectives (a
+// process grid), rng (a distribution, not values), call and custom_call.
 std::vector<std::string> ProgramOps(const spec::SpecRegistry& registry);
 
 // One program, deterministically: the same seed and options give the same

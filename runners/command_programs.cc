@@ -176,6 +176,9 @@ int ProgramsCommand(const std::vector<std::string>& args) {
             "external:NAME)");
   flags.Add("backend-option", "KEY=VALUE", "for pjrt: and external: backends, repeatable");
   flags.Add("case-timeout", "SECONDS", "a program that takes longer is a hang finding", "60");
+  flags.AddSwitch("no-quantized",
+                  "no quantized values (by default the ops that take them draw them now and then, "
+                  "made by uniform_quantize)");
   flags.AddSwitch("help", "show this help");
   auto usage = [](const std::string& message) {
     std::cerr << "hlocheck programs: " << message << "\n";
@@ -266,6 +269,7 @@ int ProgramsCommand(const std::vector<std::string>& args) {
   auto handle = CreateProgramBackend(backend_name, adapter_options);
   if (!handle.ok()) return usage(std::string(handle.status().message()));
   options.transferable = handle->transferable;
+  options.quantized = !flags.Switch("no-quantized");
   Oracle oracle(*registry);
   ProgramsRun run(**registry, oracle, *handle->backend, profile ? &*profile : nullptr);
   const std::string out = flags.Get("out");

@@ -35,6 +35,15 @@ bool NaNAt(const Tensor& t, int64_t i) {
   return IsFloat(t.element_type()) && IsNaNBits(Format(t.element_type()), BitsAt(t, i));
 }
 
+// Element i of an integer (a quantized tensor's storage) set to `value`.
+void SetStorage(Tensor& t, int64_t i, int64_t value) {
+  DispatchElementType(t.element_type(), [&]<ElementType T>() {
+    if constexpr (IsInteger(T)) {
+      t.values<T>()[static_cast<size_t>(i)] = WrapInteger<T>(static_cast<uint64_t>(value));
+    }
+  });
+}
+
 // An element's value for ordering: a float's, an integer's or a boolean's
 // (every 64-bit integer is exact in long double).
 long double OrderAt(const Tensor& t, int64_t i) {
@@ -165,7 +174,9 @@ CornerPolicy CornerPolicyOf(const std::string& op) {
       // still bound it). Not rsqrt: rsqrt(-0) = -inf jumps.
       "add", "maximum", "minimum", "clamp", "convert", "exponential", "exponential_minus_one",
       "log", "log_plus_one", "sqrt", "cbrt", "tanh", "logistic", "floor", "ceil",
-      "round_nearest_even", "round_nearest_afz", "reduce_precision", "negate"};
+      "round_nearest_even", "round_nearest_afz", "reduce_precision", "negate",
+      // Quantized values: storage integers ordered as their values.
+      "uniform_quantize", "uniform_dequantize"};
   if (monotone.count(op)) return CornerPolicy::kMonotone;
   if (op == "subtract") return CornerPolicy::kSubtract;
   if (op == "multiply" || op == "divide") return CornerPolicy::kBilinear;
@@ -187,6 +198,12 @@ ElementBounds BoundsOfExpectation(const ResultExpectation& e) {
                       (e.permutable && k < e.permutable->run.size() && e.permutable->run[k] >= 0) ||
                       (k < e.reading_differs.size() && e.reading_differs[k] != 0);
     const bool error_bound = e.check == Check::kErrorBound;
+    if (!open && e.check == Check::kStorageRange && k < e.storage_low.size()) {
+      // A quantized result: the storage integers allowed, an interval.
+      SetStorage(b.lo, i, e.storage_low[k]);
+      SetStorage(b.hi, i, e.storage_high[k]);
+      continue;
+    }
     if (open || (!exact && (!real || (e.check != Check::kUlp && !error_bound)))) {
       b.bounded[k] = 0;
       continue;
@@ -426,7 +443,10 @@ std::vector<ElementBounds> PropagateBounds(const Case& c,
       if (!x) return none;
     }
     if (IsFloat(c.operands[k].element_type())) continue;
-    const bool may_vary = MonotoneInIntegers(c.op) && !(c.op == "select" && k == 0);
+    // A quantized operand's storage orders its values (scales are
+    // positive): the ops monotone in values are monotone in it.
+    const bool may_vary = (MonotoneInIntegers(c.op) && !(c.op == "select" && k == 0)) ||
+                          c.operands[k].type().quantization.has_value();
     if (!may_vary && !b.lo.BitwiseEquals(b.hi)) return none;
   }
   for (const Tensor& operand : c.operands) {

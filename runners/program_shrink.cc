@@ -119,7 +119,9 @@ std::optional<ProgramUnderTest> OneElement(const ProgramUnderTest& program, int6
   ProgramUnderTest scalar = program;
   for (Tensor& argument : scalar.arguments) {
     if (argument.shape() != shape) return std::nullopt;
-    Tensor element(Shape{}, argument.element_type());
+    TensorType type = argument.type();  // quantized or not
+    type.shape = Shape{};
+    Tensor element(type);
     const size_t bytes = static_cast<size_t>(ContainerBytes(argument.element_type()));
     std::copy_n(argument.bytes().begin() + static_cast<std::ptrdiff_t>(index * bytes), bytes,
                 element.bytes().begin());

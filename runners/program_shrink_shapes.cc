@@ -55,7 +55,9 @@ void Widen(std::optional<Box>& into, const Box& box) {
 
 // The elements of `t` under `box`, row-major.
 Tensor Cut(const Tensor& t, const Box& box) {
-  Tensor out(box.Extents(), t.element_type());
+  TensorType type = t.type();  // quantized or not
+  type.shape = box.Extents();
+  Tensor out(type);
   const size_t bytes = static_cast<size_t>(ContainerBytes(t.element_type()));
   const Shape& shape = t.shape();
   const size_t rank = shape.size();
@@ -93,9 +95,14 @@ std::optional<std::vector<Box>> OperandBoxes(const Operation& op, const Box& b) 
   const std::string mnemonic = op.name.rfind("stablehlo.", 0) == 0 ? op.name.substr(10) : "";
   const Shape& result = op.result_types[0].shape;
   std::vector<Box> boxes;
+  // Per-axis quantized values keep their shape: their scales go with it.
+  auto per_axis = [](const ValueType& t) {
+    return t.quantization && t.quantization->quantization_dimension.has_value();
+  };
   for (const ValueType& t : op.operand_types) {
-    if (!t.is_tensor()) return std::nullopt;
+    if (!t.is_tensor() || per_axis(t)) return std::nullopt;
   }
+  if (per_axis(op.result_types[0])) return std::nullopt;
   auto operand_shape = [&](size_t k) -> const Shape& { return op.operand_types[k].shape; };
   if (IsElementwise(mnemonic) && (op.regions.empty() || mnemonic == "map")) {
     for (size_t k = 0; k < op.operands.size(); ++k) {
@@ -243,6 +250,9 @@ std::optional<ProgramUnderTest> ShrinkShapes(const ProgramUnderTest& program,
     if (types.count(v) && types[v].is_tensor()) Widen(need[v], Full(types[v].shape));
   };
   for (size_t k = 0; k < ret.operands.size(); ++k) Widen(need[ret.operands[k]], wanted[k]);
+  for (const auto& [v, type] : types) {  // per-axis quantized: whole (its scales)
+    if (type.quantization && type.quantization->quantization_dimension) need_all(v);
+  }
   for (const Operation& op : block.operations) {  // read inside a region: whole
     std::set<ValueId> nested;
     for (const Region& region : op.regions) {

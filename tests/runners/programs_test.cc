@@ -165,6 +165,45 @@ TEST(ProgramGenerator, CpuAgreesWithTheOracleOnProgramsAndTheirVariants) {
   EXPECT_GT(compared, 30);
 }
 
+// Quantized values are drawn (made by uniform_quantize where a reader
+// wants them, turned back by uniform_dequantize), every such program is
+// valid, and the CPU backend agrees with the oracle on them and their
+// variants; --no-quantized leaves them out.
+TEST(ProgramGenerator, QuantizedValuesAreDrawnAndCarried) {
+  auto cpu = Backend("cpu");
+  int quantized = 0;
+  for (uint64_t seed = 300; seed < 420 && quantized < 12; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), SmallPrograms(), seed);
+    ASSERT_TRUE(program.ok());
+    const std::string text = mlir::PrintModule(program->module, TestRegistry());
+    if (text.find("!quant.uniform") == std::string::npos) continue;
+    ++quantized;
+    ProgramUnderTest p{program->module, program->arguments};
+    ProgramTrial trial = Trial(*cpu, p);
+    ASSERT_TRUE(trial.reference.ok()) << trial.reference.status() << "\n" << text;
+    EXPECT_EQ(trial.outcome.kind, ProgramOutcome::Kind::kPass)
+        << "seed " << seed << ": " << trial.outcome.message << "\n"
+        << text;
+    for (const std::string& relation : ProgramRelations()) {
+      auto variant = MakeVariant(relation, p.module, p.arguments, *trial.reference, seed);
+      ASSERT_TRUE(variant.ok());
+      auto ran = cpu->Run(mlir::PrintModule(variant->module, TestRegistry()), variant->arguments,
+                          OutputTypes(variant->module));
+      EXPECT_EQ(JudgeProgram(*trial.reference, ran, nullptr).kind, ProgramOutcome::Kind::kPass)
+          << relation << " of seed " << seed;
+    }
+  }
+  EXPECT_GE(quantized, 12);
+  ProgramOptions plain = SmallPrograms();
+  plain.quantized = false;
+  for (uint64_t seed = 300; seed < 340; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), plain, seed);
+    ASSERT_TRUE(program.ok());
+    EXPECT_EQ(mlir::PrintModule(program->module, TestRegistry()).find("!quant.uniform"),
+              std::string::npos);
+  }
+}
+
 constexpr char kChain[] = R"(
 func.func @main(%a: tensor<3xbf16>, %b: tensor<3xbf16>) -> (tensor<3xbf16>, tensor<3xbf16>, tensor<3xbf16>) {
   %0 = "stablehlo.multiply"(%a, %b) : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<3xbf16>
@@ -354,6 +393,29 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>) -> (tensor<2xf32>, ten
   off.values<ElementType::kF32>()[2] *= 1.001f;
   EXPECT_EQ(JudgeProgram(*reference, std::vector<Tensor>{references[0], off}, nullptr).kind,
             ProgramOutcome::Kind::kMismatch);
+}
+
+TEST(ProgramCheck, QuantizedValuesCarryStorageBounds) {
+  // sine's values are not fixed; quantized, added and dequantized they are
+  // bounded: the storage integers each corner allows, ordered as values.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>) {
+  %0 = "stablehlo.sine"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  %1 = "stablehlo.uniform_quantize"(%0) : (tensor<3xf32>) -> tensor<3x!quant.uniform<i8:f32, 0.0625:3>>
+  %2 = "stablehlo.add"(%1, %1) : (tensor<3x!quant.uniform<i8:f32, 0.0625:3>>, tensor<3x!quant.uniform<i8:f32, 0.0625:3>>) -> tensor<3x!quant.uniform<i8:f32, 0.0625:3>>
+  %3 = "stablehlo.uniform_dequantize"(%2) : (tensor<3x!quant.uniform<i8:f32, 0.0625:3>>) -> tensor<3xf32>
+  "func.return"(%3) : (tensor<3xf32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[0.5, 1.0, -2.0]> : tensor<3xf32>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  EXPECT_EQ(reference->bounded_elements, 3);
+  EXPECT_EQ(reference->compared_elements, 3);
+  std::vector<Tensor> outputs = {reference->outputs[0].reference};
+  EXPECT_EQ(JudgeProgram(*reference, outputs, nullptr).kind, ProgramOutcome::Kind::kPass);
+  outputs[0].values<ElementType::kF32>()[1] += 0.5f;  // eight steps of the scale away
+  EXPECT_EQ(JudgeProgram(*reference, outputs, nullptr).kind, ProgramOutcome::Kind::kMismatch);
 }
 
 TEST(ProgramCheck, DeclaredFlushingExcusesOnlyElementsASubnormalReached) {
