@@ -19,7 +19,8 @@ namespace {
 const std::set<std::string>& ExcludedOps() {
   static const auto* excluded = new std::set<std::string>{
       // Tokens and tuples: values no backend returns at @main's boundary;
-      // programs stay plain tensors so that every value can be an output.
+      // tuples come in as round trips (TupleRoundTrip), their elements
+      // plain tensors that can be outputs.
       "after_all", "create_token", "tuple", "get_tuple_element",
       // Data crossing the program's boundary while it runs.
       "infeed", "outfeed", "send", "recv",
@@ -159,6 +160,43 @@ class ProgramBuilder {
     if (adaptation) ++adaptation_ops_;
     for (size_t i = 0; i < results.size(); ++i) Remember(operation.results[i], results[i], false);
     return operation.results;
+  }
+
+  // A tuple of one to three earlier values, and its elements read back out
+  // (the first always, each other now and then) as new values: a
+  // compiler's tuple simplification must keep them what they were.
+  void TupleRoundTrip() {
+    if (values_.empty()) return;
+    const size_t count = 1 + Below(std::min<size_t>(3, values_.size()));
+    Operation tuple;
+    tuple.name = "stablehlo.tuple";
+    std::vector<ValueType> elements;
+    for (size_t k = 0; k < count; ++k) {
+      const size_t pick = Chance(0.5) ? values_.size() - 1 : Below(values_.size());
+      tuple.operands.push_back(values_[pick].id);
+      elements.push_back(ValueType::Of(values_[pick].type));
+      ++uses_[pick];
+    }
+    tuple.operand_types = elements;
+    const ValueId t = next_++;
+    tuple.results = {t};
+    tuple.result_types = {ValueType::Tuple(elements)};
+    block_.operations.push_back(std::move(tuple));
+    ++adaptation_ops_;
+    for (size_t k = 0; k < count; ++k) {
+      if (k > 0 && !Chance(0.6)) continue;
+      Operation get;
+      get.name = "stablehlo.get_tuple_element";
+      get.operands = {t};
+      get.operand_types = {ValueType::Tuple(elements)};
+      get.attributes["index"] = static_cast<int64_t>(k);
+      const ValueId e = next_++;
+      get.results = {e};
+      get.result_types = {elements[k]};
+      block_.operations.push_back(std::move(get));
+      ++adaptation_ops_;
+      Remember(e, elements[k].tensor(), false);
+    }
   }
 
   // A value of type `to` made from `from`: itself, or through convert (real
@@ -354,6 +392,7 @@ absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& regis
   const ElementType favourite = kFavouriteTypes[random() % std::size(kFavouriteTypes)];
   constexpr int kAttemptsPerOp = 20;
   for (int step = 0; step < count; ++step) {
+    if (!builder.empty() && builder.Chance(0.08)) builder.TupleRoundTrip();
     for (int attempt = 0; attempt < kAttemptsPerOp; ++attempt) {
       const spec::OpSpec* op = registry.Find(ops[random() % ops.size()]);
       if (op == nullptr) continue;

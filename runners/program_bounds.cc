@@ -216,6 +216,29 @@ ElementBounds BoundsOfExpectation(const ResultExpectation& e) {
       const std::optional<CenterBound> cb = CenterBoundAt(e, i);
       b.bounded[k] = cb && SetBounds(b, i, cb->center - cb->bound, cb->center + cb->bound,
                                      std::fabs(cb->center) + cb->bound, /*inward=*/true);
+      // As the comparison does: where the bound reaches past the largest
+      // finite value, that sign's overflow result (an infinity; the
+      // largest value of a saturating type; a NaN, which no interval holds).
+      const FloatFormat& format = Format(ref.element_type());
+      const long double max_finite = DecodeFloat(format, format.max_finite_bits()).ToDouble();
+      if (b.bounded[k] && cb->center + cb->bound > max_finite) {
+        if (format.has_infinity) {
+          SetBits(b.hi, i, format.infinity_bits());
+        } else if (format.has_nan()) {
+          b.bounded[k] = 0;
+        } else {
+          SetBits(b.hi, i, format.max_finite_bits());
+        }
+      }
+      if (b.bounded[k] && cb->center - cb->bound < -max_finite) {
+        if (format.has_infinity) {
+          SetBits(b.lo, i, format.sign_mask() | format.infinity_bits());
+        } else if (format.has_nan()) {
+          b.bounded[k] = 0;
+        } else {
+          SetBits(b.lo, i, format.sign_mask() | format.max_finite_bits());
+        }
+      }
       continue;
     }
     const FloatFormat& format = Format(ref.element_type());

@@ -133,6 +133,10 @@ class ProgramTracer {
               const std::vector<RuntimeValue>& results) {
     auto top = top_level_.find(&op);
     if (top == top_level_.end()) return;
+    if (op.name == "stablehlo.tuple" && op.results.size() == 1) {
+      tuple_elements_[op.results[0]] = op.operands;  // followed into get_tuple_element
+      return;
+    }
     std::vector<const Tensor*> operand_tensors;
     std::vector<std::vector<uint8_t>> open;
     std::vector<std::vector<uint64_t>> deviations;
@@ -171,6 +175,23 @@ class ProgramTracer {
       if (!results[r].type.is_tensor()) continue;
       const Tensor& value = results[r].tensor;
       const int64_t n = value.num_elements();
+      if (op.name == "stablehlo.get_tuple_element" && op.operands.size() == 1 &&
+          tuple_elements_.count(op.operands[0])) {
+        // The element's facts, as it came into the tuple.
+        auto index = op.attributes.find("index");
+        const std::vector<ValueId>& elements = tuple_elements_[op.operands[0]];
+        const int64_t* k =
+            index == op.attributes.end() ? nullptr : std::get_if<int64_t>(&index->second);
+        if (k != nullptr && *k >= 0 && static_cast<size_t>(*k) < elements.size() &&
+            facts_.count(elements[static_cast<size_t>(*k)])) {
+          const ValueId element = elements[static_cast<size_t>(*k)];
+          facts_[op.results[r]] = facts_[element];
+          if (output_expectations_.count(element)) {
+            output_expectations_[op.results[r]] = output_expectations_[element];
+          }
+          continue;
+        }
+      }
       if (op.name == "stablehlo.optimization_barrier" && r < op.operands.size() &&
           facts_.count(op.operands[r])) {
         facts_[op.results[r]] = facts_[op.operands[r]];
@@ -605,7 +626,8 @@ class ProgramTracer {
   std::set<ValueId> arguments_;
   std::map<const Operation*, std::vector<ResultExpectation>> expectations_;
   std::map<ValueId, ValueFacts> facts_;
-  std::vector<std::string> causes_;  // ValueFacts::lost_at's
+  std::vector<std::string> causes_;                         // ValueFacts::lost_at's
+  std::map<ValueId, std::vector<ValueId>> tuple_elements_;  // a tuple's elements
   std::map<ValueId, ResultExpectation> output_expectations_;
 };
 

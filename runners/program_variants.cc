@@ -75,7 +75,10 @@ ProgramVariant Barriers(const Module& module, const std::vector<Tensor>& argumen
     for (ValueId& v : op.operands) {
       if (auto it = renamed.find(v); it != renamed.end()) v = it->second;
     }
-    const bool barrier = op.name != "func.return" && !op.results.empty();
+    // Not after a tuple: optimization_barrier takes tensors and tokens.
+    bool barrier = op.name != "func.return" && !op.results.empty();
+    for (const ValueType& t : op.result_types)
+      barrier = barrier && t.kind != ValueType::Kind::kTuple;
     ops.push_back(op);
     if (!barrier) continue;
     std::vector<ValueId> fresh;

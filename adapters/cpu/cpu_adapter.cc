@@ -223,7 +223,7 @@ absl::StatusOr<std::vector<Tensor>> CpuAdapter::RunProgram(const Module& module,
       cpu::TensorRegion::Create(region, main->type.inputs, "@main", cpu::CpuRegionOps()));
   if (!body.support().supported) return absl::UnimplementedError(body.support().reason);
   std::vector<cpu::Value> arguments;
-  for (const Tensor& input : inputs) arguments.push_back({ValueType::Of(input.type()), input});
+  for (const Tensor& input : inputs) arguments.push_back({ValueType::Of(input.type()), input, {}});
   HLOCHECK_ASSIGN_OR_RETURN(std::vector<cpu::Value> values,
                             body.Run(std::move(arguments), cpu::CpuRegionOps(&pool_->device)));
   std::vector<Tensor> results;

@@ -109,7 +109,7 @@ absl::StatusOr<Results> RunMap(const Case& c, Context& context) {
   for (const Tensor& operand : c.operands) {
     if (operand.shape() != shape) return absl::InvalidArgumentError("map: inputs of other shapes");
     arguments.push_back(ValueType::Of(operand.type()));
-    values.push_back(Value{arguments.back(), operand});
+    values.push_back(Value{arguments.back(), operand, {}});
   }
   HLOCHECK_ASSIGN_OR_RETURN(Region lifted, LiftBody(c.regions[0], shape));
   HLOCHECK_ASSIGN_OR_RETURN(

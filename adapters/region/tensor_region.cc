@@ -56,7 +56,7 @@ absl::StatusOr<TensorRegion> TensorRegion::Create(const Region& region,
     return true;
   };
   auto placeholder = [](const ValueType& type) {
-    return Value{type, type.is_tensor() ? Tensor(type.tensor()) : Tensor()};
+    return Value{type, type.is_tensor() ? Tensor(type.tensor()) : Tensor(), {}};
   };
   for (size_t i = 0; i < arguments.size(); ++i) {
     if (!block.argument_types.empty() && block.argument_types[i] != arguments[i]) {
@@ -80,7 +80,8 @@ absl::StatusOr<TensorRegion> TensorRegion::Create(const Region& region,
                      " result types");
     }
     for (const ValueType& type : op.result_types) {
-      if (type.kind == ValueType::Kind::kTuple) {
+      if (type.kind == ValueType::Kind::kTuple && op.name != "stablehlo.tuple" &&
+          op.name != "stablehlo.get_tuple_element") {
         return unsupported(op.name, " with a ", type.ToString(), " result");
       }
     }
@@ -99,7 +100,7 @@ absl::StatusOr<TensorRegion> TensorRegion::Create(const Region& region,
       if (constant.type() != result) {
         return invalid("a stablehlo.constant without a dense value of its result type");
       }
-      if (!define(op.results[0], Value{op.result_types[0], std::move(constant)})) {
+      if (!define(op.results[0], Value{op.result_types[0], std::move(constant), {}})) {
         return invalid("%", op.results[0], " is defined twice");
       }
       continue;
@@ -115,6 +116,23 @@ absl::StatusOr<TensorRegion> TensorRegion::Create(const Region& region,
         return invalid(op.name, " must give one token");
       }
       step.token_only = true;
+    } else if (op.name == "stablehlo.tuple") {
+      // Values are moved, not computed: the tuple holds its operands.
+      if (op.result_types.size() != 1 || op.result_types[0].kind != ValueType::Kind::kTuple ||
+          op.result_types[0].elements.size() != step.operand_slots.size()) {
+        return invalid(op.name, " must give one tuple of its operands");
+      }
+      step.make_tuple = true;
+    } else if (op.name == "stablehlo.get_tuple_element") {
+      auto index = op.attributes.find("index");
+      const int64_t* i =
+          index == op.attributes.end() ? nullptr : std::get_if<int64_t>(&index->second);
+      if (i == nullptr || step.operand_slots.size() != 1 || op.result_types.size() != 1 ||
+          r.slots_[step.operand_slots[0]].type.kind != ValueType::Kind::kTuple || *i < 0 ||
+          static_cast<size_t>(*i) >= r.slots_[step.operand_slots[0]].type.elements.size()) {
+        return invalid(op.name, " needs a tuple and an index within it");
+      }
+      step.tuple_index = *i;
     } else {
       if (!op.name.starts_with("stablehlo.") || !ops.Has(op.name)) {
         return unsupported("uses ", op.name, ", which this backend does not implement");
@@ -211,7 +229,18 @@ absl::StatusOr<std::vector<Value>> TensorRegion::Run(std::vector<Value> argument
   }
   for (Step& step : steps_) {
     if (step.token_only) {
-      slots_[step.result_slots[0]] = Value{ValueType::Token(), Tensor()};
+      slots_[step.result_slots[0]] = Value{ValueType::Token(), Tensor(), {}};
+      continue;
+    }
+    if (step.make_tuple) {
+      Value& tuple = slots_[step.result_slots[0]];
+      tuple.elements.clear();
+      for (size_t slot : step.operand_slots) tuple.elements.push_back(slots_[slot]);
+      continue;
+    }
+    if (step.tuple_index >= 0) {
+      slots_[step.result_slots[0]] =
+          slots_[step.operand_slots[0]].elements[static_cast<size_t>(step.tuple_index)];
       continue;
     }
     size_t tensor = 0;
@@ -252,7 +281,7 @@ absl::StatusOr<std::vector<Value>> OperandValues(const Case& c) {
   std::vector<Value> values;
   size_t leaf = 0;
   for (const ValueType& type : c.OperandValueTypes()) {
-    values.push_back(Value{type, type.is_tensor() ? c.operands[leaf++] : Tensor()});
+    values.push_back(Value{type, type.is_tensor() ? c.operands[leaf++] : Tensor(), {}});
   }
   return values;
 }

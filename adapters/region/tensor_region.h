@@ -32,10 +32,12 @@ class RegionOps {
   virtual absl::StatusOr<std::vector<Tensor>> Run(const Case& c) const = 0;
 };
 
-// A value of a region: a tensor, or a token (no tensor).
+// A value of a region: a tensor, a token (no tensor), or a tuple (its
+// elements).
 struct Value {
   ValueType type;
   Tensor tensor;
+  std::vector<Value> elements;  // a tuple's
 };
 
 // A region run on whole tensors: one block, its arguments bound to values,
@@ -53,7 +55,9 @@ class TensorRegion {
 
  private:
   struct Step {
-    bool token_only = false;  // after_all or create_token: a token, nothing to run
+    bool token_only = false;   // after_all or create_token: a token, nothing to run
+    bool make_tuple = false;   // tuple: its operands' values as elements
+    int64_t tuple_index = -1;  // get_tuple_element: that element of its operand
     Case c;
     std::vector<size_t> operand_slots;
     std::vector<size_t> result_slots;

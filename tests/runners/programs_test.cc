@@ -204,6 +204,13 @@ TEST(ProgramGenerator, QuantizedValuesAreDrawnAndCarried) {
   }
 }
 
+// A one-element f32 tensor.
+Tensor F32Scalar(float value) {
+  Tensor t(Shape{1}, ElementType::kF32);
+  t.values<ElementType::kF32>()[0] = value;
+  return t;
+}
+
 constexpr char kChain[] = R"(
 func.func @main(%a: tensor<3xbf16>, %b: tensor<3xbf16>) -> (tensor<3xbf16>, tensor<3xbf16>, tensor<3xbf16>) {
   %0 = "stablehlo.multiply"(%a, %b) : (tensor<3xbf16>, tensor<3xbf16>) -> tensor<3xbf16>
@@ -416,6 +423,69 @@ func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>) {
   EXPECT_EQ(JudgeProgram(*reference, outputs, nullptr).kind, ProgramOutcome::Kind::kPass);
   outputs[0].values<ElementType::kF32>()[1] += 0.5f;  // eight steps of the scale away
   EXPECT_EQ(JudgeProgram(*reference, outputs, nullptr).kind, ProgramOutcome::Kind::kMismatch);
+}
+
+TEST(ProgramCheck, AnErrorBoundPastTheLargestFiniteValueAllowsTheOverflow) {
+  // 16 * 16 = 256 in f8E4M3 (largest finite 240): the bound reaches past
+  // it, so the infinity is allowed, as the comparison allows it, through
+  // the convert that follows.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<1xf8E4M3>, %y: tensor<1xf8E4M3>) -> (tensor<1xf32>) {
+  %0 = "stablehlo.dot_general"(%x, %y) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0]>} : (tensor<1xf8E4M3>, tensor<1xf8E4M3>) -> tensor<1xf8E4M3>
+  %1 = "stablehlo.convert"(%0) : (tensor<1xf8E4M3>) -> tensor<1xf32>
+  "func.return"(%1) : (tensor<1xf32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[16.0]> : tensor<1xf8E4M3>"),
+                                    Literal("dense<[16.0]> : tensor<1xf8E4M3>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  EXPECT_EQ(reference->bounded_elements, 1);
+  auto judge = [&](float value) {
+    return JudgeProgram(*reference, std::vector<Tensor>{F32Scalar(value)}, nullptr).kind;
+  };
+  EXPECT_EQ(judge(HUGE_VALF), ProgramOutcome::Kind::kPass);
+  EXPECT_EQ(judge(240.0f), ProgramOutcome::Kind::kPass);
+  EXPECT_EQ(judge(192.0f), ProgramOutcome::Kind::kMismatch);
+  EXPECT_EQ(judge(-HUGE_VALF), ProgramOutcome::Kind::kMismatch);
+}
+
+TEST(ProgramCheck, TupleElementsKeepTheirFactsAndBackendsRunThem) {
+  // A value through a tuple and back is the value: fixed stays fixed, and
+  // the CPU backend and its variants agree.
+  constexpr char kText[] = R"(
+func.func @main(%a: tensor<2xf32>, %b: tensor<2xi32>) -> (tensor<2xf32>, tensor<2xi32>) {
+  %t = "stablehlo.tuple"(%a, %b) : (tensor<2xf32>, tensor<2xi32>) -> tuple<tensor<2xf32>, tensor<2xi32>>
+  %0 = "stablehlo.get_tuple_element"(%t) {index = 0 : i32} : (tuple<tensor<2xf32>, tensor<2xi32>>) -> tensor<2xf32>
+  %1 = "stablehlo.get_tuple_element"(%t) {index = 1 : i32} : (tuple<tensor<2xf32>, tensor<2xi32>>) -> tensor<2xi32>
+  %2 = "stablehlo.add"(%0, %0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%2, %1) : (tensor<2xf32>, tensor<2xi32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[1.5, -2.0]> : tensor<2xf32>"),
+                                    Literal("dense<[7, -9]> : tensor<2xi32>")});
+  auto cpu = Backend("cpu");
+  ProgramTrial trial = Trial(*cpu, p);
+  ASSERT_TRUE(trial.reference.ok()) << trial.reference.status();
+  EXPECT_EQ(trial.reference->determined_elements, 4);
+  EXPECT_EQ(trial.outcome.kind, ProgramOutcome::Kind::kPass) << trial.outcome.message;
+  for (const std::string& relation : ProgramRelations()) {
+    auto variant = MakeVariant(relation, p.module, p.arguments, *trial.reference, 7);
+    ASSERT_TRUE(variant.ok());
+    auto ran = cpu->Run(mlir::PrintModule(variant->module, TestRegistry()), variant->arguments,
+                        OutputTypes(variant->module));
+    EXPECT_EQ(JudgeProgram(*trial.reference, ran, nullptr).kind, ProgramOutcome::Kind::kPass)
+        << relation << ": " << (ran.ok() ? "" : ran.status().ToString());
+  }
+  // The generator draws such round trips now and then.
+  int with_tuples = 0;
+  for (uint64_t seed = 500; seed < 560; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), SmallPrograms(), seed);
+    ASSERT_TRUE(program.ok());
+    with_tuples += mlir::PrintModule(program->module, TestRegistry()).find("get_tuple_element") !=
+                   std::string::npos;
+  }
+  EXPECT_GT(with_tuples, 5);
 }
 
 TEST(ProgramCheck, DeclaredFlushingExcusesOnlyElementsASubnormalReached) {
