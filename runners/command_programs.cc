@@ -21,102 +21,13 @@
 #include "runners/commands.h"
 #include "runners/flags.h"
 #include "runners/program_check.h"
+#include "runners/program_run.h"
 #include "runners/program_shrink.h"
 #include "runners/program_variants.h"
 #include "runners/session.h"
 
 namespace hlocheck {
 namespace {
-
-uint64_t ProgramSeed(uint64_t seed, int64_t index) {
-  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(index + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-std::vector<TensorType> OutputTypes(const Module& module) {
-  std::vector<TensorType> types;
-  for (const ValueType& t : MainOf(module).type.outputs) types.push_back(t.tensor());
-  return types;
-}
-
-// The ops of @main, by name, each once, sorted: a finding's signature.
-std::string OpNames(const Module& module) {
-  std::set<std::string> names;
-  for (const Operation& op : MainOf(module).body.blocks[0].operations) {
-    if (op.name != "func.return") names.insert(op.name.substr(op.name.find('.') + 1));
-  }
-  return absl::StrJoin(names, ",");
-}
-
-// The op that produced the first output with an unexpected mismatch
-// ("argument" when @main returns an argument).
-std::string FailingOp(const Module& module, const ProgramOutcome& outcome) {
-  const Block& block = MainOf(module).body.blocks[0];
-  const Operation& ret = block.operations.back();
-  size_t output = 0;
-  while (output < outcome.unexpected.size() && outcome.unexpected[output] == 0) ++output;
-  if (output >= ret.operands.size()) return OpNames(module);
-  for (const Operation& op : block.operations) {
-    for (ValueId v : op.results) {
-      if (v == ret.operands[output]) return op.name.substr(op.name.find('.') + 1);
-    }
-  }
-  return "argument";
-}
-
-struct ProgramFinding {
-  std::string signature;
-  std::string relation;  // "" for the program itself
-  std::string relation_detail;
-  ProgramOutcome::Kind kind;
-  std::string message;
-  int64_t program_index = 0;
-  int ops_before = 0;
-  int ops_after = 0;
-  int shrink_attempts = 0;
-  bool original_passes = false;  // for relations: the shrunk program itself passes
-  std::string module_text;       // shrunk, arguments as constants
-  int count = 1;
-};
-
-class ProgramsRun {
- public:
-  ProgramsRun(const spec::SpecRegistry& registry, const Oracle& oracle, ProgramBackend& backend,
-              const BackendProfile* profile)
-      : registry_(registry), oracle_(oracle), backend_(backend), profile_(profile) {}
-
-  // The oracle's reference and the backend's outcome for a program.
-  ProgramTrial Trial(const ProgramUnderTest& program) {
-    ProgramTrial trial{
-        ReferenceOfProgram(oracle_, registry_, program.module, program.arguments, profile_), {}};
-    if (trial.reference.ok()) trial.outcome = RunOnBackend(program, *trial.reference);
-    return trial;
-  }
-
-  ProgramOutcome RunOnBackend(const ProgramUnderTest& program, const ProgramReference& reference) {
-    const std::string text = mlir::PrintModule(program.module, registry_);
-    const std::vector<TensorType> types = OutputTypes(program.module);
-    ++backend_runs_;
-    return JudgeProgram(reference, backend_.Run(text, program.arguments, types), profile_);
-  }
-
-  int64_t backend_runs() const { return backend_runs_; }
-  const spec::SpecRegistry& registry() const { return registry_; }
-
- private:
-  const spec::SpecRegistry& registry_;
-  const Oracle& oracle_;
-  ProgramBackend& backend_;
-  const BackendProfile* profile_;
-  int64_t backend_runs_ = 0;
-};
-
-bool Fails(const ProgramOutcome& outcome) {
-  return outcome.kind != ProgramOutcome::Kind::kPass &&
-         outcome.kind != ProgramOutcome::Kind::kDeviation;
-}
 
 std::string Percent(int64_t part, int64_t whole) {
   std::ostringstream out;
@@ -157,6 +68,8 @@ int ProgramsCommand(const std::vector<std::string>& args) {
             "cpu");
   flags.Add("programs", "N", "how many programs to draw", "100");
   flags.Add("seed", "S", "the run's seed: program K is a function of (seed, K)", "1");
+  flags.Add("first", "K",
+            "the first program's index K (a finding's program again: --first K --programs 1)", "0");
   flags.Add("min-ops", "N", "ops each program draws, at least", "2");
   flags.Add("max-ops", "N", "ops each program draws, at most (adaptation ops come on top)", "30");
   flags.Add("max-elements", "N", "elements per tensor, at most", "256");
@@ -199,14 +112,15 @@ int ProgramsCommand(const std::vector<std::string>& args) {
     return kExitOk;
   }
   auto programs = flags.GetInt("programs", 1, int64_t{1} << 40);
+  auto first = flags.GetInt("first", 0, int64_t{1} << 40);
   auto seed = flags.GetUint("seed");
   auto min_ops = flags.GetInt("min-ops", 1, 200);
   auto max_ops = flags.GetInt("max-ops", 1, 200);
   auto max_elements = flags.GetInt("max-elements", 1, 1 << 20);
   auto shrink_attempts = flags.GetInt("shrink-attempts", 0, 100000);
   for (const absl::Status& s :
-       {programs.status(), seed.status(), min_ops.status(), max_ops.status(), max_elements.status(),
-        shrink_attempts.status()}) {
+       {programs.status(), first.status(), seed.status(), min_ops.status(), max_ops.status(),
+        max_elements.status(), shrink_attempts.status()}) {
     if (!s.ok()) return usage(std::string(s.message()));
   }
   if (*min_ops > *max_ops) return usage("--min-ops is larger than --max-ops");
@@ -305,115 +219,45 @@ int ProgramsCommand(const std::vector<std::string>& args) {
     return budget > 0 &&
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > budget;
   };
-  for (int64_t index = 0; index < *programs; ++index) {
+  ProgramRunSettings settings;
+  settings.options = options;
+  settings.relations = relations;
+  settings.seed = *seed;
+  settings.shrink_attempts = static_cast<int>(*shrink_attempts);
+  for (int64_t index = *first; index < *first + *programs; ++index) {
     if (out_of_budget()) {
-      std::cout << "budget of " << budget << " s spent after " << index << " programs\n";
+      std::cout << "budget of " << budget << " s spent after " << index - *first << " programs\n";
       break;
     }
-    auto generated = GenerateProgram(**registry, options, ProgramSeed(*seed, index));
-    if (!generated.ok()) {
+    ProgramUnitResult unit = run.Check(settings, index, out_of_budget);
+    if (!unit.generated) {
       ++generator_failures;
       continue;
     }
-    ProgramUnderTest program{generated->module, generated->arguments};
-    ProgramTrial trial = run.Trial(program);
-    if (!trial.reference.ok()) {
-      if (absl::IsUnimplemented(trial.reference.status())) {
-        ++unsupported;
-        ++unsupported_by_reason[std::string(trial.reference.status().message()).substr(0, 120)];
-      } else {
-        ++invalid;
-        if (invalid <= 5) {
-          std::cout << "  program " << index
-                    << " is not valid (a generator bug): " << trial.reference.status().message()
-                    << "\n";
-        }
+    if (!unit.unsupported.empty()) {
+      ++unsupported;
+      ++unsupported_by_reason[unit.unsupported.substr(0, 120)];
+      continue;
+    }
+    if (!unit.invalid.empty()) {
+      ++invalid;
+      if (invalid <= 5) {
+        std::cout << "  program " << index << " is not valid (a generator bug): " << unit.invalid
+                  << "\n";
       }
       continue;
     }
     ++ran;
-    drawn += static_cast<int64_t>(generated->drawn_ops.size());
-    adaptation += generated->adaptation_ops;
-    elements += trial.reference->output_elements;
-    determined += trial.reference->determined_elements;
-    compared += trial.reference->compared_elements;
-    bounded += trial.reference->bounded_elements;
-    for (const auto& [cause, count] : trial.reference->unchecked_by_cause) {
-      unchecked_by_cause[cause] += count;
-    }
-    if (trial.outcome.kind == ProgramOutcome::Kind::kDeviation) ++deviating;
-    auto finish = [&](const std::string& relation, const std::string& detail,
-                      const ProgramTrialFn& trial_fn, ProgramTrial failing) {
-      ProgramFinding f;
-      f.relation = relation;
-      f.relation_detail = detail;
-      f.program_index = index;
-      f.ops_before = OpCount(program.module);
-      // Shrinking stops when the budget is spent too (a compiler takes
-      // seconds per trial): the finding keeps what was shrunk by then.
-      auto within_budget = [&](const ProgramUnderTest& p) {
-        if (out_of_budget()) return ProgramTrial{absl::DeadlineExceededError("budget spent"), {}};
-        return trial_fn(p);
-      };
-      ShrunkProgram shrunk = ShrinkProgram(program, std::move(failing), within_budget,
-                                           static_cast<int>(*shrink_attempts));
-      f.kind = shrunk.trial.outcome.kind;
-      f.message = shrunk.trial.outcome.message;
-      f.ops_after = OpCount(shrunk.program.module);
-      f.shrink_attempts = shrunk.attempts;
-      if (!relation.empty()) {
-        ProgramTrial original = run.Trial(shrunk.program);
-        f.original_passes = original.reference.ok() && !Fails(original.outcome);
-      }
-      const TensorType output = OutputTypes(shrunk.program.module).empty()
-                                    ? TensorType{}
-                                    : OutputTypes(shrunk.program.module)[0];
-      // A mismatch is signed by the op that made the failing output, so that
-      // one root cause reached through different chains is one finding;
-      // other failures by the ops of the shrunk program (which of them the
-      // compiler choked on is not known).
-      const std::string ops = f.kind == ProgramOutcome::Kind::kMismatch
-                                  ? FailingOp(shrunk.program.module, shrunk.trial.outcome)
-                                  : OpNames(shrunk.program.module);
-      f.signature = std::string(ProgramOutcomeKindName(f.kind)) + "|" + relation + "|" + ops + "|" +
-                    std::string(Name(output.element_type));
-      Module reproducer = WithConstantArguments(shrunk.program.module, shrunk.program.arguments);
-      RenumberValues(MainOf(reproducer));
-      f.module_text = mlir::PrintModule(reproducer, run.registry());
-      record(std::move(f));
-    };
-    if (Fails(trial.outcome)) {
-      finish(
-          "", "", [&](const ProgramUnderTest& p) { return run.Trial(p); }, std::move(trial));
-      continue;
-    }
-    for (const std::string& relation : relations) {
-      const uint64_t variant_seed = ProgramSeed(*seed ^ 0x76617269616e74ULL, index);
-      auto variant =
-          MakeVariant(relation, program.module, program.arguments, *trial.reference, variant_seed);
-      if (!variant.ok() || (relation == "rewritten" && variant->description.empty())) continue;
-      ++variants_run;
-      ProgramOutcome outcome =
-          run.RunOnBackend({variant->module, variant->arguments}, *trial.reference);
-      if (!Fails(outcome)) continue;
-      // Shrink the program, judging its variant (made the same way).
-      ProgramTrialFn trial_fn = [&, relation, variant_seed](const ProgramUnderTest& p) {
-        ProgramTrial t{ReferenceOfProgram(oracle, **registry, p.module, p.arguments,
-                                          profile ? &*profile : nullptr),
-                       {}};
-        if (!t.reference.ok()) return t;
-        auto v = MakeVariant(relation, p.module, p.arguments, *t.reference, variant_seed);
-        if (!v.ok()) {
-          t.reference = v.status();
-          return t;
-        }
-        t.outcome = run.RunOnBackend({v->module, v->arguments}, *t.reference);
-        return t;
-      };
-      finish(relation, variant->description, trial_fn,
-             ProgramTrial{*trial.reference, std::move(outcome)});
-      break;  // one finding per program
-    }
+    drawn += unit.drawn_ops;
+    adaptation += unit.adaptation_ops;
+    variants_run += unit.variants_run;
+    elements += unit.output_elements;
+    determined += unit.determined;
+    compared += unit.compared;
+    bounded += unit.bounded;
+    for (const auto& [cause, count] : unit.unchecked_by_cause) unchecked_by_cause[cause] += count;
+    if (unit.deviating) ++deviating;
+    if (unit.finding) record(std::move(*unit.finding));
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
