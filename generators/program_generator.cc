@@ -99,6 +99,34 @@ std::optional<std::pair<Tensor, Tensor>> RangeOf(ElementType from, ElementType t
   return std::make_pair(std::move(low), std::move(high));
 }
 
+// A quantized tensor's values, (q - zero_point) * scale, in its expressed
+// type.
+Tensor Dequantized(const Tensor& q) {
+  const UniformQuantization& u = *q.type().quantization;
+  const Shape& shape = q.shape();
+  const std::vector<int64_t> strides = RowMajorStrides(shape);
+  Tensor wide(shape, ElementType::kF64);
+  auto out = wide.values<ElementType::kF64>();
+  DispatchElementType(q.element_type(), [&]<ElementType T>() {
+    if constexpr (IsInteger(T)) {
+      auto in = q.values<T>();
+      for (size_t i = 0; i < in.size(); ++i) {
+        size_t k = 0;
+        if (u.quantization_dimension) {
+          const size_t d = static_cast<size_t>(*u.quantization_dimension);
+          k = static_cast<size_t>((static_cast<int64_t>(i) / strides[d]) % shape[d]);
+        }
+        const int64_t value = static_cast<int64_t>(IntegerBits<T>(in[i]));
+        out[i] = static_cast<double>(value - u.zero_points[k]) * u.scales[k];
+      }
+    }
+  });
+  Tensor expressed(TensorType{shape, u.expressed_type});
+  ConvertElements(ElementType::kF64, wide.raw(), u.expressed_type, expressed.raw(),
+                  wide.num_elements());
+  return expressed;
+}
+
 class ProgramBuilder {
  public:
   ProgramBuilder(const ProgramOptions& options, std::mt19937_64& random)
@@ -124,6 +152,14 @@ class ProgramBuilder {
 
   bool Transferable(ElementType type) const {
     return !options_.transferable || options_.transferable(type);
+  }
+
+  // A quantized operand's data enters as its values, quantized in the
+  // program: quantized tensors stay inside @main (a compiler need not take
+  // them at its boundary; XLA does not).
+  ValueId NewQuantizedArgument(const Tensor& data) {
+    const ValueId values = NewArgument(Dequantized(data));
+    return Emit("uniform_quantize", {values}, {data.type()})[0];
   }
 
   ValueId NewArgument(Tensor data) {
@@ -286,7 +322,10 @@ class ProgramBuilder {
   void Finish(Function& main) {
     std::vector<ValueId> outputs;
     for (size_t i = 0; i < values_.size(); ++i) {
-      if (values_[i].is_argument || !Transferable(values_[i].type.element_type)) continue;
+      if (values_[i].is_argument || !Transferable(values_[i].type.element_type) ||
+          values_[i].type.quantization) {
+        continue;
+      }
       if (uses_[i] == 0 || Chance(options_.extra_output)) outputs.push_back(values_[i].id);
     }
     if (outputs.empty()) {
@@ -296,6 +335,7 @@ class ProgramBuilder {
         if (!Transferable(type) || values_.empty()) continue;
         TensorType to = values_.back().type;
         to.element_type = type;
+        to.quantization.reset();  // its values, dequantized and converted
         if (auto v = Adapt(values_.back().id, to)) outputs.push_back(*v);
         break;
       }
@@ -448,7 +488,10 @@ absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& regis
         if (!KeepsItsOwnData(op->name) && (must_reuse || builder.Chance(options.reuse))) {
           v = builder.Reuse(operand.type());
         }
-        if (!v && !must_reuse) v = builder.NewArgument(operand);
+        if (!v && !must_reuse) {
+          v = operand.type().quantization ? builder.NewQuantizedArgument(operand)
+                                          : builder.NewArgument(operand);
+        }
         if (!v) {
           wired = false;
           break;

@@ -14,9 +14,12 @@
 #include <set>
 #include <thread>
 
+#include "runners/backend_profile.h"
 #include "runners/campaign.h"
 #include "runners/commands.h"
 #include "runners/flags.h"
+#include "runners/program_run.h"
+#include "runners/program_variants.h"
 #include "runners/report_files.h"
 #include "runners/session.h"
 
@@ -64,11 +67,126 @@ struct Campaign {
   double case_timeout = 60;
   bool guided = false;
   int64_t stop_after_findings = 0;  // 0: never
+  // --programs: unit u is program u of `programs.seed` (hlocheck programs).
+  bool programs = false;
+  ProgramRunSettings program_settings;
 };
+
+// A program unit's counts and its (shrunk) finding, as the store keeps
+// them: one case per program; the finding signed by its program signature
+// and found again by `hlocheck programs --first U --programs 1`.
+UnitResult UnitResultOfProgram(const Campaign& campaign, int64_t unit,
+                               const ProgramUnitResult& program) {
+  UnitResult r;
+  r.op = "programs";
+  r.type = "-";
+  r.cases = 1;
+  if (!program.ran) {
+    // Not generated, or an op the oracle does not run: not a pass. An
+    // invalid program is hlocheck's own bug, a finding below.
+    if (program.invalid.empty()) {
+      r.skipped = 1;
+      return r;
+    }
+  }
+  r.deviating = program.deviating ? 1 : 0;
+  const std::string command = "build/hlocheck programs --backend " +
+                              campaign.flags->Get("backend") + " --seed " +
+                              std::to_string(campaign.program_settings.seed) + " --first " +
+                              std::to_string(unit) + " --programs 1";
+  if (!program.invalid.empty()) {
+    r.failed = 1;
+    StoredFinding f;
+    f.signature = "program|invalid|" + program.invalid.substr(0, 80);
+    f.op = "program";
+    f.type = "-";
+    f.kind = "invalid program";
+    f.summary =
+        "program " + std::to_string(unit) + " is not valid (a generator bug): " + program.invalid;
+    f.command = command;
+    r.finding = f;
+    return r;
+  }
+  if (!program.finding) {
+    r.passed = program.deviating ? 0 : 1;
+    return r;
+  }
+  r.failed = 1;
+  const ProgramFinding& p = *program.finding;
+  StoredFinding f;
+  f.signature = "program|" + p.signature;
+  f.op = p.failing_op;
+  f.type = std::string(Name(p.output_type));
+  f.kind = std::string(ProgramOutcomeKindName(p.kind)) +
+           (p.relation.empty() ? "" : " (variant " + p.relation + ")");
+  f.summary = p.message.substr(0, p.message.find('\n'));
+  f.details = "program " + std::to_string(unit) + ", shrunk from " + std::to_string(p.ops_before) +
+              " to " + std::to_string(p.ops_after) + " ops in " +
+              std::to_string(p.shrink_attempts) + " trials" +
+              (p.relation.empty() ? "" : "; variant: " + p.relation_detail) + "\n" + p.message;
+  f.reproducer = p.module_text;
+  f.command = command;
+  r.finding = f;
+  return r;
+}
+
+// A programs campaign's worker: as WorkerMain, on programs.
+[[noreturn]] void ProgramsWorkerMain(const Campaign& campaign, int worker) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  auto fail = [worker](const absl::Status& status, int code) {
+    std::cerr << "hlocheck fuzz: worker " << worker << ": " << status.message() << "\n";
+    _exit(code);
+  };
+  auto store = FindingsStore::Open(campaign.store_dir, /*create=*/false);
+  if (!store.ok()) fail(store.status(), kWorkerStoreError);
+  auto registry = spec::DefaultRegistry();
+  if (!registry.ok()) fail(registry.status(), kExitUsage);
+  AdapterOptions adapter_options(1);
+  adapter_options.registry = *registry;
+  adapter_options.case_timeout_s = campaign.case_timeout;
+  if (auto s = ApplyBackendOptions(*campaign.flags, adapter_options); !s.ok()) fail(s, kExitUsage);
+  const std::string backend = campaign.flags->Get("backend");
+  std::optional<BackendProfile> profile;
+  ProgramRunSettings settings = campaign.program_settings;
+  if (const std::string path = DefaultProfilePath(backend); !path.empty()) {
+    auto loaded = LoadBackendProfile(path, **registry);
+    if (!loaded.ok()) fail(loaded.status(), kExitUsage);
+    profile = *std::move(loaded);
+    settings.options.op_allowed = [&profile](const std::string& op, ElementType type) {
+      return profile->FindUnsupported(op, type) == nullptr;
+    };
+  }
+  auto handle = CreateProgramBackend(backend, adapter_options);
+  if (!handle.ok()) fail(handle.status(), kExitUsage);
+  settings.options.transferable = handle->transferable;
+  Oracle oracle(*registry);
+  ProgramsRun run(**registry, oracle, *handle->backend, profile ? &*profile : nullptr);
+  auto out_of_budget = [&] { return campaign.deadline > 0 && Now() >= campaign.deadline; };
+  auto unit = (*store)->Claim(worker, campaign.limit);
+  if (!unit.ok()) fail(unit.status(), kWorkerStoreError);
+  while (*unit) {
+    const UnitResult result =
+        UnitResultOfProgram(campaign, **unit, run.Check(settings, **unit, out_of_budget));
+    bool stop = out_of_budget();
+    if (campaign.stop_after_findings > 0 && result.failed > 0) {
+      auto totals = (*store)->Totals();
+      if (!totals.ok()) fail(totals.status(), kWorkerStoreError);
+      stop = stop || totals->findings + 1 >= campaign.stop_after_findings;
+    }
+    if (stop) {
+      if (auto s = (*store)->Complete(**unit, result); !s.ok()) fail(s, kWorkerStoreError);
+      break;
+    }
+    unit = (*store)->CompleteAndClaim(**unit, result, worker, campaign.limit);
+    if (!unit.ok()) fail(unit.status(), kWorkerStoreError);
+  }
+  _exit(kExitOk);
+}
 
 // A worker process: its own store connection and backend, claiming units
 // until none is left or the deadline passes.
 [[noreturn]] void WorkerMain(const Campaign& campaign, int worker) {
+  if (campaign.programs) ProgramsWorkerMain(campaign, worker);
   // Dies with the supervisor, even when that is kill -9'd.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   auto store = FindingsStore::Open(campaign.store_dir, /*create=*/false);
@@ -129,6 +247,28 @@ pid_t StartWorker(const Campaign& campaign, int worker) {
 // attempt could cost another crash or timeout); the replay key rebuilds it.
 UnitResult DeathResult(const Campaign& campaign, const InFlightUnit& u, FindingKind kind,
                        const std::string& message) {
+  if (campaign.programs) {
+    // The program's own run finds it again (its compiler runs in a worker
+    // process of its own; this is the campaign's worker dying).
+    UnitResult r;
+    r.op = "programs";
+    r.type = "-";
+    r.cases = r.failed = 1;
+    StoredFinding f;
+    f.op = "program";
+    f.type = "-";
+    f.kind = KindName(kind);
+    f.summary = message;
+    f.signature = "program|" + f.kind + "|" + message;
+    for (char& ch : f.signature) {
+      if (ch >= '0' && ch <= '9') ch = '#';
+    }
+    f.command = "build/hlocheck programs --backend " + campaign.flags->Get("backend") + " --seed " +
+                std::to_string(campaign.program_settings.seed) + " --first " +
+                std::to_string(u.unit) + " --programs 1";
+    r.finding = f;
+    return r;
+  }
   CampaignCase c = CandidateOfUnit(campaign.plan, campaign.base, u.unit, u.choice, campaign.guided);
   GroupResult group;
   group.op = c.op->name;
@@ -184,6 +324,9 @@ int FuzzCommand(const std::vector<std::string>& args) {
   flags.Add("max-elements", "N", "largest number of elements a generated case draws", "4096");
   flags.Add("shrink-attempts", "N", "candidate cases tried while shrinking a finding", "2000");
   flags.Add("summary-md", "FILE", "also write a Markdown summary (for CI step summaries)", "");
+  flags.AddSwitch("programs",
+                  "a campaign of multi-op programs (hlocheck programs, docs/programs.md): unit U "
+                  "is program U of --seed, with its metamorphic variants");
   flags.AddSwitch("guided",
                   "steer towards boundary features each group has shown least (docs/campaigns.md)");
   flags.Add("stop-after-findings", "N", "stop once the store holds N distinct findings", "0");
@@ -237,22 +380,51 @@ int FuzzCommand(const std::vector<std::string>& args) {
   campaign.case_timeout = static_cast<double>(*case_timeout);
   campaign.guided = flags.Switch("guided");
   campaign.stop_after_findings = *stop_after_findings;
-  // The plan, from the spec and the oracle alone (no backend yet: the
-  // workers open their own after the fork).
   auto registry = spec::DefaultRegistry();
   if (!registry.ok()) return usage(std::string(registry.status().message()));
-  Oracle oracle(*registry);
-  Gate planner(*registry, &oracle, nullptr);
-  auto plan = planner.Plan(campaign.base);
-  if (!plan.ok()) return usage(std::string(plan.status().message()));
-  campaign.plan = *std::move(plan);
+  campaign.programs = flags.Switch("programs");
+  std::string plan_text;
+  if (campaign.programs) {
+    if (campaign.guided) return usage("--guided steers single-op cases, not --programs");
+    ProgramRunSettings& settings = campaign.program_settings;
+    settings.seed = *seed;
+    settings.relations = ProgramRelations();
+    settings.options.ops = campaign.base.ops;
+    const std::vector<std::string> known = ProgramOps(**registry);
+    for (const std::string& op : settings.options.ops) {
+      if (std::find(known.begin(), known.end(), op) == known.end()) {
+        return usage("--ops: '" + op + "' is not an op programs take (see `hlocheck spec`)");
+      }
+    }
+    settings.options.element_types.insert(campaign.base.types.begin(), campaign.base.types.end());
+    if (flags.IsSet("max-elements")) settings.options.max_elements = *max_elements;
+    settings.shrink_attempts =
+        flags.IsSet("shrink-attempts") ? static_cast<int>(*shrink_attempts) : 150;
+    // A unit is a program, its variants and its shrinking, each backend
+    // run under --case-timeout in the backend's own process: the
+    // supervisor's limit on the whole unit is a net above those.
+    campaign.case_timeout *= settings.shrink_attempts + 10;
+    plan_text = "programs of " + std::to_string(settings.options.min_ops) + ".." +
+                std::to_string(settings.options.max_ops) + " ops, " +
+                std::to_string(settings.options.max_elements) + " elements, ops " +
+                (campaign.base.ops.empty() ? "all" : flags.Get("ops")) + ", types " +
+                (campaign.base.types.empty() ? "all" : flags.Get("types")) + ", shrink " +
+                std::to_string(settings.shrink_attempts);
+  } else {
+    // The plan, from the spec and the oracle alone (no backend yet: the
+    // workers open their own after the fork).
+    Oracle oracle(*registry);
+    Gate planner(*registry, &oracle, nullptr);
+    auto plan = planner.Plan(campaign.base);
+    if (!plan.ok()) return usage(std::string(plan.status().message()));
+    campaign.plan = *std::move(plan);
+    for (const auto& [op, type] : campaign.plan) {
+      plan_text += op->name + ":" + std::string(Name(type)) + ",";
+    }
+  }
 
   auto store = FindingsStore::Open(campaign.store_dir, /*create=*/true);
   if (!store.ok()) return usage(std::string(store.status().message()));
-  std::string plan_text;
-  for (const auto& [op, type] : campaign.plan) {
-    plan_text += op->name + ":" + std::string(Name(type)) + ",";
-  }
   // What decides which case each unit is: a resumed campaign must agree.
   if (auto s = (*store)->BindCampaign({{"backend", flags.Get("backend")},
                                        {"seed", std::to_string(*seed)},
@@ -269,9 +441,10 @@ int FuzzCommand(const std::vector<std::string>& args) {
   if (campaign.limit < 0 && campaign.deadline == 0) {
     std::cout << "hlocheck fuzz: no --budget and no --cases: running until interrupted\n";
   }
-  std::cout << "campaign " << (*store)->path() << ": " << campaign.plan.size()
-            << " op/type groups, " << *workers << " worker(s), backend " << flags.Get("backend")
-            << "\n";
+  std::cout << "campaign " << (*store)->path() << ": "
+            << (campaign.programs ? plan_text
+                                  : std::to_string(campaign.plan.size()) + " op/type groups")
+            << ", " << *workers << " worker(s), backend " << flags.Get("backend") << "\n";
 
   std::map<pid_t, int> worker_of;
   std::map<int, pid_t> pid_of;
