@@ -7,10 +7,12 @@
 #include "mlir/reader.h"
 
 #include "core/literal.h"
+#include "generators/program_generator.h"
 #include "mlir/writer.h"
 #include "runners/commands.h"
 #include "runners/flags.h"
 #include "runners/generation.h"
+#include "runners/program_run.h"
 #include "runners/session.h"
 #include "spec/verifier.h"
 
@@ -25,6 +27,99 @@ absl::StatusOr<Gate::Replayed> CheckCaseFile(Gate& gate, const spec::SpecRegistr
 // Prints the case, the backend's answer and the verdict; the exit status.
 int PrintOutcome(const Session& session, const Gate::Replayed& replayed,
                  const std::string& heading);
+
+}  // namespace
+
+namespace {
+
+// A module of several ops (a `hlocheck programs` finding's reproducer, or
+// any program whose arguments are constants): run on the backend as a
+// program and judged as `programs` judges it. Nullopt for anything else (a
+// replay key, a case module of one op).
+std::optional<int> ReplayProgramFile(const Flags& flags, const std::string& path) {
+  if (path.size() <= 5 || path.substr(path.size() - 5) != ".mlir") return std::nullopt;
+  auto registry = spec::DefaultRegistry();
+  if (!registry.ok()) return std::nullopt;
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  auto module = mlir::ReadModule(text.str(), path, **registry);
+  if (!module.ok() || module->Find("main") == nullptr) return std::nullopt;
+  const Function& main = *module->Find("main");
+  int ops = 0;
+  for (const Block& block : main.body.blocks) {
+    for (const Operation& op : block.operations) {
+      ops += op.name != "stablehlo.constant" && op.name != "func.return";
+    }
+  }
+  if (ops <= 1 || main.body.blocks.size() != 1) return std::nullopt;
+  auto fail = [&](const std::string& message) {
+    std::cerr << "hlocheck replay: " << path << ": " << message << "\n";
+    return kExitUsage;
+  };
+  if (!main.type.inputs.empty()) {
+    return fail("a program's arguments must be constants, as hlocheck programs writes them");
+  }
+  AdapterOptions options(1);
+  options.registry = *registry;
+  if (auto status = ApplyBackendOptions(flags, options); !status.ok()) {
+    return fail(std::string(status.message()));
+  }
+  const std::string backend = flags.Get("backend");
+  std::optional<BackendProfile> profile;
+  const std::string profile_path = !flags.IsSet("profile")          ? DefaultProfilePath(backend)
+                                   : flags.Get("profile") == "none" ? ""
+                                                                    : flags.Get("profile");
+  if (!profile_path.empty()) {
+    auto loaded = LoadBackendProfile(profile_path, **registry);
+    if (!loaded.ok()) return fail(std::string(loaded.status().message()));
+    profile = *std::move(loaded);
+  }
+  auto handle = CreateProgramBackend(backend, options);
+  if (!handle.ok()) return fail(std::string(handle.status().message()));
+  // --inputs arguments (the default): @main's constants become its
+  // arguments, as `hlocheck programs` ran the program before it folded
+  // them into the reproducer (a compiler folds constants: a code path of
+  // its own).
+  ProgramUnderTest program{*module, {}};
+  const bool as_arguments = flags.Get("inputs") != "constants";
+  if (as_arguments) {
+    Function& lifted = MainOf(program.module);
+    Block& block = lifted.body.blocks[0];
+    for (size_t i = 0; i + 1 < block.operations.size();) {
+      Operation& op = block.operations[i];
+      auto value = op.attributes.find("value");
+      if (op.name != "stablehlo.constant" || value == op.attributes.end() ||
+          !std::holds_alternative<Tensor>(value->second) || op.result_types[0].is_quantized()) {
+        ++i;
+        continue;
+      }
+      block.arguments.push_back(op.results[0]);
+      block.argument_types.push_back(op.result_types[0]);
+      program.arguments.push_back(std::get<Tensor>(value->second));
+      block.operations.erase(block.operations.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    lifted.type.inputs = block.argument_types;
+  }
+  Oracle oracle(*registry);
+  ProgramsRun run(**registry, oracle, *handle->backend, profile ? &*profile : nullptr);
+  ProgramTrial trial = run.Trial(program);
+  std::cout << "// program file " << path << ": " << ops << " ops, on " << backend << ", "
+            << (as_arguments ? "its constants as arguments (--inputs constants keeps them)"
+                             : "its constants as constants")
+            << "\n";
+  if (!trial.reference.ok()) {
+    return fail("the oracle does not run it: " + std::string(trial.reference.status().message()));
+  }
+  std::cout << "output elements: " << trial.reference->output_elements << ", fixed bit for bit "
+            << trial.reference->determined_elements << ", compared "
+            << trial.reference->compared_elements << "\n";
+  const ProgramOutcome& outcome = trial.outcome;
+  std::cout << ProgramOutcomeKindName(outcome.kind)
+            << (outcome.message.empty() ? "" : ": " + outcome.message) << "\n";
+  return Fails(outcome) ? kExitFailure : kExitOk;
+}
 
 }  // namespace
 
@@ -48,7 +143,7 @@ int ReplayCommand(const std::vector<std::string>& args) {
   }
   if (flags.Switch("help")) {
     std::cout << "usage: hlocheck replay [flags] REPLAY_STRING\n"
-                 "       hlocheck replay [flags] CASE.mlir\n\n"
+                 "       hlocheck replay [flags] CASE.mlir | PROGRAM.mlir\n\n"
                  "Rebuilds the case a run printed (generation seed, size and shrink steps) and\n"
                  "checks it against the oracle again: prints the case as StableHLO, the oracle's\n"
                  "answer and the backend's. Cases that cannot run (negative cases from\n"
@@ -56,6 +151,8 @@ int ReplayCommand(const std::vector<std::string>& args) {
                  "printed and verified instead. A .mlir file instead holds one case as a\n"
                  "reproducer prints it (the op in @main, its operands constants; checks and\n"
                  "comments are ignored): a reproducer cut down by hand is checked the same way.\n"
+                 "A .mlir file of several ops (a `hlocheck programs` finding, its arguments\n"
+                 "constants) runs as a program on the backend, judged as `programs` judges it.\n"
                  "\nflags:\n"
               << flags.Help()
               << "\nExit status: 0 the backend agrees, 1 it does not, 2 bad input.\n";
@@ -71,6 +168,7 @@ int ReplayCommand(const std::vector<std::string>& args) {
     std::cerr << "hlocheck replay: " << threads.status().message() << "\n";
     return kExitUsage;
   }
+  if (std::optional<int> status = ReplayProgramFile(flags, flags.positional()[0])) return *status;
   auto session = OpenSession(flags, static_cast<int>(*threads));
   if (!session.ok()) {
     std::cerr << "hlocheck replay: " << session.status().message() << "\n";

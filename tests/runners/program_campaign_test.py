@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """hlocheck fuzz --programs: a campaign of multi-op programs in the findings
-store. A faulty program backend's findings are stored shrunk, each with a
+store; hlocheck replay of a program file. A faulty program backend's findings are stored shrunk, each with a
 `hlocheck programs` command that finds it again; the CPU backend gives
 none; a second run on the store resumes it; a store of a single-op campaign
 refuses a programs campaign (a store holds one campaign)."""
@@ -63,6 +63,25 @@ def main():
         result = run([hlocheck, "fuzz", "--programs", "--store", single, "--cases", "3"], cwd=root)
         check(result.returncode == 2, "its store refuses a programs campaign: " + result.stdout +
               result.stderr)
+        # A program file replays as a program, its constants as arguments
+        # by default (as the run had them) or as constants.
+        program = os.path.join(work, "nan.mlir")
+        with open(program, "w") as f:
+            f.write('func.func @main() -> (tensor<2xf32>) {\n'
+                    '  %0 = "stablehlo.constant"() {value = dense<[0x7FC00000, 1.0]> : '
+                    'tensor<2xf32>} : () -> tensor<2xf32>\n'
+                    '  %1 = "stablehlo.subtract"(%0, %0) : (tensor<2xf32>, tensor<2xf32>) -> '
+                    'tensor<2xf32>\n'
+                    '  %2 = "stablehlo.abs"(%1) : (tensor<2xf32>) -> tensor<2xf32>\n'
+                    '  "func.return"(%2) : (tensor<2xf32>) -> ()\n}\n')
+        ok = run([hlocheck, "replay", "--backend", "cpu", program], cwd=root)
+        check(ok.returncode == 0 and "pass" in ok.stdout and "as arguments" in ok.stdout,
+              "the CPU backend passes the program: " + ok.stdout + ok.stderr)
+        for inputs in ["arguments", "constants"]:
+            bad = run([hlocheck, "replay", "--backend", "faulty-program-fold-self-subtract",
+                       "--inputs", inputs, program], cwd=root)
+            check(bad.returncode == 1 and "mismatch" in bad.stdout,
+                  "x - x folded to 0 fails with " + inputs + ": " + bad.stdout + bad.stderr)
         print("program campaign: OK")
     finally:
         shutil.rmtree(work, ignore_errors=True)
