@@ -471,10 +471,15 @@ absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& regis
         auto excluded = [&](ElementType t) {
           return !options.element_types.empty() && !options.element_types.count(t);
         };
-        outside = outside || excluded(type.element_type) ||
-                  (type.quantization &&
-                   (excluded(type.quantization->expressed_type) || !options.quantized ||
-                    op->quantized_semantics == spec::QuantizedSemantics::kRegions));
+        auto refused = [&](const std::string& name) {
+          return options.quantized_allowed && !options.quantized_allowed(name);
+        };
+        outside =
+            outside || excluded(type.element_type) ||
+            (type.quantization &&
+             (excluded(type.quantization->expressed_type) || !options.quantized ||
+              op->quantized_semantics == spec::QuantizedSemantics::kRegions || refused(op->name) ||
+              refused("uniform_quantize") || refused("uniform_dequantize")));
       };
       for (const Tensor& operand : c.operands) check(operand.type());
       for (const TensorType& result : c.result_types) check(result);

@@ -46,6 +46,9 @@ struct ProgramOptions {
   // uniform_quantize makes them from float values, uniform_dequantize
   // turns them back where a reader needs plain values.
   bool quantized = true;
+  // Whether the backend takes `op` on quantized tensors (its profile's
+  // unsupported entries); null: every op.
+  std::function<bool(const std::string& op)> quantized_allowed;
   // The chance that an operand comes from an earlier value rather than a
   // new argument, and that a value used by later ops is also an output.
   double reuse = 0.8;

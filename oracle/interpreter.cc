@@ -325,7 +325,28 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
     }
     return std::vector<RuntimeValue>{operands[0].elements[i]};
   }
-  if (op.name == "stablehlo.optimization_barrier") return operands;
+  if (op.name == "stablehlo.optimization_barrier") {
+    // Evaluated here, not by an oracle function: its constraints too (its
+    // spec: tensors, per-tensor quantized tensors or tokens, results of the
+    // operands' types).
+    if (op.result_types.size() != operands.size()) {
+      return absl::InvalidArgumentError("optimization_barrier: as many results as operands (C1)");
+    }
+    for (size_t k = 0; k < operands.size(); ++k) {
+      const ValueType& type = operands[k].type;
+      if (type.kind == ValueType::Kind::kTuple ||
+          (type.quantization && type.quantization->quantization_dimension)) {
+        return absl::InvalidArgumentError(
+            "optimization_barrier takes tensors, per-tensor quantized tensors or tokens, not " +
+            type.ToString());
+      }
+      if (op.result_types[k] != type) {
+        return absl::InvalidArgumentError("optimization_barrier: result " + std::to_string(k) +
+                                          " is not of its operand's type (C1)");
+      }
+    }
+    return operands;
+  }
   if (op.name == "stablehlo.after_all" || op.name == "stablehlo.create_token") {
     return std::vector<RuntimeValue>{RuntimeValue::Token()};
   }

@@ -155,6 +155,9 @@ UnitResult UnitResultOfProgram(const Campaign& campaign, int64_t unit,
     settings.options.op_allowed = [&profile](const std::string& op, ElementType type) {
       return profile->FindUnsupported(op, type) == nullptr;
     };
+    settings.options.quantized_allowed = [&profile](const std::string& op) {
+      return profile->FindUnsupportedQuantized(op) == nullptr;
+    };
   }
   auto handle = CreateProgramBackend(backend, adapter_options);
   if (!handle.ok()) fail(handle.status(), kExitUsage);

@@ -179,6 +179,9 @@ int ProgramsCommand(const std::vector<std::string>& args) {
     options.op_allowed = [&profile](const std::string& op, ElementType type) {
       return profile->FindUnsupported(op, type) == nullptr;
     };
+    options.quantized_allowed = [&profile](const std::string& op) {
+      return profile->FindUnsupportedQuantized(op) == nullptr;
+    };
   }
   auto handle = CreateProgramBackend(backend_name, adapter_options);
   if (!handle.ok()) return usage(std::string(handle.status().message()));

@@ -75,10 +75,13 @@ ProgramVariant Barriers(const Module& module, const std::vector<Tensor>& argumen
     for (ValueId& v : op.operands) {
       if (auto it = renamed.find(v); it != renamed.end()) v = it->second;
     }
-    // Not after a tuple: optimization_barrier takes tensors and tokens.
+    // Not after a tuple or a per-axis quantized value: optimization_barrier
+    // takes tensors, per-tensor quantized tensors and tokens.
     bool barrier = op.name != "func.return" && !op.results.empty();
-    for (const ValueType& t : op.result_types)
-      barrier = barrier && t.kind != ValueType::Kind::kTuple;
+    for (const ValueType& t : op.result_types) {
+      barrier = barrier && t.kind != ValueType::Kind::kTuple &&
+                !(t.quantization && t.quantization->quantization_dimension);
+    }
     ops.push_back(op);
     if (!barrier) continue;
     std::vector<ValueId> fresh;

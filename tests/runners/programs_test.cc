@@ -488,6 +488,45 @@ func.func @main(%a: tensor<2xf32>, %b: tensor<2xi32>) -> (tensor<2xf32>, tensor<
   EXPECT_GT(with_tuples, 5);
 }
 
+TEST(ProgramVariants, BarriersSkipPerAxisQuantizedValuesWhichTheOracleRefusesThere) {
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.uniform_quantize"(%x) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32:0, {0.5:0, 0.25:1}>>
+  %1 = "stablehlo.uniform_dequantize"(%0) : (tensor<2x!quant.uniform<i8:f32:0, {0.5:0, 0.25:1}>>) -> tensor<2xf32>
+  "func.return"(%1) : (tensor<2xf32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[1.0, 2.0]> : tensor<2xf32>")});
+  auto reference = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  auto variant = MakeVariant("barriers", p.module, p.arguments, *reference, 1);
+  ASSERT_TRUE(variant.ok());
+  int barriers = 0;
+  for (const Operation& op : MainOf(variant->module).body.blocks[0].operations) {
+    if (op.name != "stablehlo.optimization_barrier") continue;
+    ++barriers;
+    EXPECT_FALSE(op.operand_types[0].is_quantized());
+  }
+  EXPECT_EQ(barriers, 1);  // after the dequantize alone
+  EXPECT_TRUE(
+      ReferenceOfProgram(TheOracle(), TestRegistry(), variant->module, variant->arguments, nullptr)
+          .ok());
+  // A barrier on the per-axis value is refused, as its spec says.
+  constexpr char kInvalid[] = R"(
+func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.uniform_quantize"(%x) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32:0, {0.5:0, 0.25:1}>>
+  %1 = "stablehlo.optimization_barrier"(%0) : (tensor<2x!quant.uniform<i8:f32:0, {0.5:0, 0.25:1}>>) -> tensor<2x!quant.uniform<i8:f32:0, {0.5:0, 0.25:1}>>
+  %2 = "stablehlo.uniform_dequantize"(%1) : (tensor<2x!quant.uniform<i8:f32:0, {0.5:0, 0.25:1}>>) -> tensor<2xf32>
+  "func.return"(%2) : (tensor<2xf32>) -> ()
+}
+)";
+  ProgramUnderTest invalid = Read(kInvalid, {Literal("dense<[1.0, 2.0]> : tensor<2xf32>")});
+  auto refused =
+      ReferenceOfProgram(TheOracle(), TestRegistry(), invalid.module, invalid.arguments, nullptr);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("per-tensor"), std::string::npos) << refused.status();
+}
+
 TEST(ProgramCheck, DeclaredFlushingExcusesOnlyElementsASubnormalReached) {
   constexpr char kText[] = R"(
 func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>) {
