@@ -62,9 +62,10 @@ struct Campaign {
   std::string store_dir;
   GatePlan plan;
   GateOptions base;
-  int64_t limit = -1;   // units; -1: until the deadline
-  double deadline = 0;  // Unix time; 0: none
-  double case_timeout = 60;
+  int64_t limit = -1;                // units; -1: until the deadline
+  double deadline = 0;               // Unix time; 0: none
+  double case_timeout = 60;          // the supervisor's limit on one unit
+  double backend_case_timeout = 60;  // --case-timeout: one backend run
   bool guided = false;
   int64_t stop_after_findings = 0;  // 0: never
   // --programs: unit u is program u of `programs.seed` (hlocheck programs).
@@ -141,29 +142,12 @@ UnitResult UnitResultOfProgram(const Campaign& campaign, int64_t unit,
   if (!store.ok()) fail(store.status(), kWorkerStoreError);
   auto registry = spec::DefaultRegistry();
   if (!registry.ok()) fail(registry.status(), kExitUsage);
-  AdapterOptions adapter_options(1);
-  adapter_options.registry = *registry;
-  adapter_options.case_timeout_s = campaign.case_timeout;
-  if (auto s = ApplyBackendOptions(*campaign.flags, adapter_options); !s.ok()) fail(s, kExitUsage);
-  const std::string backend = campaign.flags->Get("backend");
-  std::optional<BackendProfile> profile;
   ProgramRunSettings settings = campaign.program_settings;
-  if (const std::string path = DefaultProfilePath(backend); !path.empty()) {
-    auto loaded = LoadBackendProfile(path, **registry);
-    if (!loaded.ok()) fail(loaded.status(), kExitUsage);
-    profile = *std::move(loaded);
-    settings.options.op_allowed = [&profile](const std::string& op, ElementType type) {
-      return profile->FindUnsupported(op, type) == nullptr;
-    };
-    settings.options.quantized_allowed = [&profile](const std::string& op) {
-      return profile->FindUnsupportedQuantized(op) == nullptr;
-    };
-  }
-  auto handle = CreateProgramBackend(backend, adapter_options);
-  if (!handle.ok()) fail(handle.status(), kExitUsage);
-  settings.options.transferable = handle->transferable;
+  auto opened = OpenProgramBackend(*campaign.flags, **registry, campaign.backend_case_timeout,
+                                   &settings.options);
+  if (!opened.ok()) fail(opened.status(), kExitUsage);
   Oracle oracle(*registry);
-  ProgramsRun run(**registry, oracle, *handle->backend, profile ? &*profile : nullptr);
+  ProgramsRun run(**registry, oracle, *(*opened)->handle.backend, (*opened)->profile_or_null());
   auto out_of_budget = [&] { return campaign.deadline > 0 && Now() >= campaign.deadline; };
   auto unit = (*store)->Claim(worker, campaign.limit);
   if (!unit.ok()) fail(unit.status(), kWorkerStoreError);
@@ -406,6 +390,7 @@ int FuzzCommand(const std::vector<std::string>& args) {
     // A unit is a program, its variants and its shrinking, each backend
     // run under --case-timeout in the backend's own process: the
     // supervisor's limit on the whole unit is a net above those.
+    campaign.backend_case_timeout = campaign.case_timeout;
     campaign.case_timeout *= settings.shrink_attempts + 10;
     plan_text = "programs of " + std::to_string(settings.options.min_ops) + ".." +
                 std::to_string(settings.options.max_ops) + " ops, " +

@@ -161,39 +161,18 @@ int ProgramsCommand(const std::vector<std::string>& args) {
       return usage("--types: '" + name + "' is not an element type (see `hlocheck types`)");
     options.element_types.insert(*type);
   }
-  AdapterOptions adapter_options(1);
-  adapter_options.registry = *registry;
-  adapter_options.case_timeout_s = timeout;
-  if (auto status = ApplyBackendOptions(flags, adapter_options); !status.ok()) {
-    return usage(std::string(status.message()));
-  }
+  auto opened = OpenProgramBackend(flags, **registry, timeout, &options);
+  if (!opened.ok()) return usage(std::string(opened.status().message()));
   const std::string backend_name = flags.Get("backend");
-  std::optional<BackendProfile> profile;
-  const std::string profile_path = !flags.IsSet("profile") ? DefaultProfilePath(backend_name)
-                                   : flags.Get("profile") == "none" ? ""
-                                                                    : flags.Get("profile");
-  if (!profile_path.empty()) {
-    auto loaded = LoadBackendProfile(profile_path, **registry);
-    if (!loaded.ok()) return usage(std::string(loaded.status().message()));
-    profile = *std::move(loaded);
-    options.op_allowed = [&profile](const std::string& op, ElementType type) {
-      return profile->FindUnsupported(op, type) == nullptr;
-    };
-    options.quantized_allowed = [&profile](const std::string& op) {
-      return profile->FindUnsupportedQuantized(op) == nullptr;
-    };
-  }
-  auto handle = CreateProgramBackend(backend_name, adapter_options);
-  if (!handle.ok()) return usage(std::string(handle.status().message()));
-  options.transferable = handle->transferable;
+  ProgramBackend& backend = *(*opened)->handle.backend;
   options.quantized = !flags.Switch("no-quantized");
   Oracle oracle(*registry);
-  ProgramsRun run(**registry, oracle, *handle->backend, profile ? &*profile : nullptr);
+  ProgramsRun run(**registry, oracle, backend, (*opened)->profile_or_null());
   const std::string out = flags.Get("out");
 
-  std::cout << "hlocheck programs on " << backend_name << " (" << handle->backend->Describe()
-            << "), " << *programs << " programs of " << *min_ops << ".." << *max_ops
-            << " ops, seed " << *seed << "\n";
+  std::cout << "hlocheck programs on " << backend_name << " (" << backend.Describe() << "), "
+            << *programs << " programs of " << *min_ops << ".." << *max_ops << " ops, seed "
+            << *seed << "\n";
   const auto start = std::chrono::steady_clock::now();
   int64_t ran = 0, generator_failures = 0, unsupported = 0, invalid = 0, variants_run = 0;
   int64_t drawn = 0, adaptation = 0, deviating = 0;

@@ -61,23 +61,11 @@ std::optional<int> ReplayProgramFile(const Flags& flags, const std::string& path
   if (!main.type.inputs.empty()) {
     return fail("a program's arguments must be constants, as hlocheck programs writes them");
   }
-  AdapterOptions options(1);
-  options.registry = *registry;
-  if (auto status = ApplyBackendOptions(flags, options); !status.ok()) {
-    return fail(std::string(status.message()));
-  }
+  auto case_timeout = flags.GetInt("case-timeout", 1, 86400);
+  if (!case_timeout.ok()) return fail(std::string(case_timeout.status().message()));
+  auto opened = OpenProgramBackend(flags, **registry, static_cast<double>(*case_timeout), nullptr);
+  if (!opened.ok()) return fail(std::string(opened.status().message()));
   const std::string backend = flags.Get("backend");
-  std::optional<BackendProfile> profile;
-  const std::string profile_path = !flags.IsSet("profile")          ? DefaultProfilePath(backend)
-                                   : flags.Get("profile") == "none" ? ""
-                                                                    : flags.Get("profile");
-  if (!profile_path.empty()) {
-    auto loaded = LoadBackendProfile(profile_path, **registry);
-    if (!loaded.ok()) return fail(std::string(loaded.status().message()));
-    profile = *std::move(loaded);
-  }
-  auto handle = CreateProgramBackend(backend, options);
-  if (!handle.ok()) return fail(std::string(handle.status().message()));
   // --inputs arguments (the default): @main's constants become its
   // arguments, as `hlocheck programs` ran the program before it folded
   // them into the reproducer (a compiler folds constants: a code path of
@@ -103,7 +91,7 @@ std::optional<int> ReplayProgramFile(const Flags& flags, const std::string& path
     lifted.type.inputs = block.argument_types;
   }
   Oracle oracle(*registry);
-  ProgramsRun run(**registry, oracle, *handle->backend, profile ? &*profile : nullptr);
+  ProgramsRun run(**registry, oracle, *(*opened)->handle.backend, (*opened)->profile_or_null());
   ProgramTrial trial = run.Trial(program);
   std::cout << "// program file " << path << ": " << ops << " ops, on " << backend << ", "
             << (as_arguments ? "its constants as arguments (--inputs constants keeps them)"

@@ -5,6 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "mlir/writer.h"
 #include "runners/program_variants.h"
+#include "runners/session.h"
 
 namespace hlocheck {
 namespace {
@@ -52,6 +53,41 @@ std::vector<TensorType> ProgramOutputTypes(const Module& module) {
 bool Fails(const ProgramOutcome& outcome) {
   return outcome.kind != ProgramOutcome::Kind::kPass &&
          outcome.kind != ProgramOutcome::Kind::kDeviation;
+}
+
+absl::StatusOr<std::unique_ptr<OpenedProgramBackend>> OpenProgramBackend(
+    const Flags& flags, const spec::SpecRegistry& registry, double case_timeout,
+    ProgramOptions* options) {
+  AdapterOptions adapter_options(1);
+  adapter_options.registry = &registry;
+  adapter_options.case_timeout_s = case_timeout;
+  if (auto status = ApplyBackendOptions(flags, adapter_options); !status.ok()) return status;
+  const std::string backend = flags.Get("backend");
+  auto opened = std::make_unique<OpenedProgramBackend>();
+  const std::string profile_path = !flags.IsSet("profile")          ? DefaultProfilePath(backend)
+                                   : flags.Get("profile") == "none" ? ""
+                                                                    : flags.Get("profile");
+  if (!profile_path.empty()) {
+    auto loaded = LoadBackendProfile(profile_path, registry);
+    if (!loaded.ok()) return loaded.status();
+    opened->profile = *std::move(loaded);
+  }
+  auto handle = CreateProgramBackend(backend, adapter_options);
+  if (!handle.ok()) return handle.status();
+  opened->handle = *std::move(handle);
+  if (options != nullptr) {
+    const BackendProfile* profile = opened->profile_or_null();
+    if (profile != nullptr) {
+      options->op_allowed = [profile](const std::string& op, ElementType type) {
+        return profile->FindUnsupported(op, type) == nullptr;
+      };
+      options->quantized_allowed = [profile](const std::string& op) {
+        return profile->FindUnsupportedQuantized(op) == nullptr;
+      };
+    }
+    options->transferable = opened->handle.transferable;
+  }
+  return opened;
 }
 
 ProgramTrial ProgramsRun::Trial(const ProgramUnderTest& program) {

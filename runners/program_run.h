@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "generators/program_generator.h"
 #include "oracle/oracle.h"
 #include "runners/backend_profile.h"
+#include "runners/flags.h"
 #include "runners/program_check.h"
 #include "runners/program_shrink.h"
 
@@ -100,6 +102,21 @@ class ProgramsRun {
 
 // A failure, not a pass or a deviation as declared.
 bool Fails(const ProgramOutcome& outcome);
+
+// A program backend as the commands open it (programs, fuzz --programs,
+// replay of a program file): its --backend-option flags applied, its
+// profile (--profile FILE|none, else backends/NAME.yaml for pjrt:NAME and
+// external:NAME), and `options` told what it takes (the profile's
+// unsupported ops and quantized entries, the types its boundary holds).
+// `options` must not outlive the result.
+struct OpenedProgramBackend {
+  ProgramBackendHandle handle;
+  std::optional<BackendProfile> profile;
+  const BackendProfile* profile_or_null() const { return profile ? &*profile : nullptr; }
+};
+absl::StatusOr<std::unique_ptr<OpenedProgramBackend>> OpenProgramBackend(
+    const Flags& flags, const spec::SpecRegistry& registry, double case_timeout,
+    ProgramOptions* options);
 
 }  // namespace hlocheck
 
