@@ -127,6 +127,53 @@ Tensor Dequantized(const Tensor& q) {
   return expressed;
 }
 
+// One op of @main (without regions, of plain tensors) moved into a private
+// function @callee that @main calls instead; nullopt where none qualifies.
+std::optional<Function> Outline(Function& main, std::mt19937_64& random) {
+  Block& block = main.body.blocks[0];
+  std::vector<size_t> candidates;
+  for (size_t i = 0; i + 1 < block.operations.size(); ++i) {
+    const Operation& op = block.operations[i];
+    bool plain = op.regions.empty() && op.name != "stablehlo.constant" && !op.results.empty();
+    for (const auto* types : {&op.operand_types, &op.result_types}) {
+      for (const ValueType& t : *types) plain = plain && t.is_tensor();
+    }
+    if (plain) candidates.push_back(i);
+  }
+  if (candidates.empty()) return std::nullopt;
+  Operation& op = block.operations[candidates[random() % candidates.size()]];
+  Function callee;
+  callee.name = "callee";
+  callee.is_public = false;
+  Block body;
+  ValueId next = MaxValueId(main.body) + 1;
+  Operation inner = op;
+  for (size_t k = 0; k < op.operands.size(); ++k) {
+    body.arguments.push_back(next);
+    body.argument_types.push_back(op.operand_types[k]);
+    inner.operands[k] = next++;
+  }
+  Operation ret;
+  ret.name = "func.return";
+  ret.operands = op.results;
+  ret.operand_types = op.result_types;
+  body.operations = {std::move(inner), std::move(ret)};
+  callee.type.inputs = body.argument_types;
+  callee.type.outputs = op.result_types;
+  callee.body.blocks = {std::move(body)};
+  // @main's op becomes the call, with the same operands and results.
+  Operation call;
+  call.name = "func.call";
+  call.operands = op.operands;
+  call.operand_types = op.operand_types;
+  call.results = op.results;
+  call.result_types = op.result_types;
+  call.attributes["callee"] = std::string("callee");
+  op = std::move(call);
+  RenumberValues(callee);  // its own numbering, as it reads back
+  return callee;
+}
+
 class ProgramBuilder {
  public:
   ProgramBuilder(const ProgramOptions& options, std::mt19937_64& random)
@@ -520,9 +567,17 @@ absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& regis
   if (builder.empty()) return absl::InternalError("no op could be drawn for the program");
   Function main;
   builder.Finish(main);
+  // Now and then one op moves into a function of its own that @main calls
+  // (a compiler inlines, outlines or specializes calls).
+  std::optional<Function> callee;
+  if (builder.Chance(options.call)) callee = Outline(main, random);
   program.module.functions.push_back(std::move(main));
   program.arguments = builder.TakeArguments();
   program.adaptation_ops = builder.adaptation_ops();
+  if (callee) {
+    program.module.functions.push_back(std::move(*callee));
+    ++program.adaptation_ops;  // the call
+  }
   return program;
 }
 

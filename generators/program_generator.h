@@ -53,6 +53,9 @@ struct ProgramOptions {
   // new argument, and that a value used by later ops is also an output.
   double reuse = 0.8;
   double extra_output = 0.15;
+  // The chance that one op of the program moves into a function @main
+  // calls (func.call).
+  double call = 0.1;
 };
 
 struct GeneratedProgram {

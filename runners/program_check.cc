@@ -93,11 +93,12 @@ std::vector<uint8_t> OwnFreedom(const ResultExpectation& e) {
 class ProgramTracer {
  public:
   ProgramTracer(const spec::SpecRegistry& registry, const BackendProfile* profile,
-                const Block& main)
-      : registry_(registry), profile_(profile) {
+                const Module& module, const Block& main)
+      : registry_(registry), profile_(profile), module_(module) {
     for (size_t i = 0; i < main.operations.size(); ++i) {
       top_level_[&main.operations[i]] = i;
       for (const Region& region : main.operations[i].regions) Nest(region, i);
+      NestCallee(main.operations[i], i);
     }
   }
 
@@ -225,7 +226,15 @@ class ProgramTracer {
         expectation.check = Check::kExact;
         const bool inexact = inexact_inside_.count(top->second) > 0 || !all_determined;
         std::fill(own.begin(), own.end(), inexact ? 1 : 0);
-        if (!op.regions.empty()) {
+        if (inexact) {
+          // Its value is not the spec's alone: not compared as an output
+          // either (bounds are not carried through regions and callees).
+          expectation.free.assign(static_cast<size_t>(n), kFreeAnyValue);
+          expectation.free_reason =
+              "computed inside a region or callee by an op with freedom, or from values the "
+              "spec does not fix";
+        }
+        if (!op.regions.empty() || op.name == "func.call") {
           // What a deviation does inside it cannot be followed: any that
           // applies to a type it handles may reach every element.
           for (uint64_t& bits : reach) bits |= DeviationsOf(mnemonic, op, true);
@@ -536,8 +545,22 @@ class ProgramTracer {
       for (const Operation& op : block.operations) {
         nested_in_[&op] = top;
         for (const Region& inner : op.regions) Nest(inner, top);
+        NestCallee(op, top);
       }
     }
+  }
+
+  // A func.call's callee runs inside it: its ops' freedom is the call's.
+  void NestCallee(const Operation& op, size_t top) {
+    if (op.name != "func.call") return;
+    auto callee = op.attributes.find("callee");
+    if (callee == op.attributes.end() || !std::holds_alternative<std::string>(callee->second)) {
+      return;
+    }
+    const Function* function = module_.Find(std::get<std::string>(callee->second));
+    if (function == nullptr || !nesting_.insert(function).second) return;  // recursion: once
+    Nest(function->body, top);
+    nesting_.erase(function);
   }
 
   // The deviations that apply to the op with any of its element types;
@@ -626,7 +649,9 @@ class ProgramTracer {
   std::set<ValueId> arguments_;
   std::map<const Operation*, std::vector<ResultExpectation>> expectations_;
   std::map<ValueId, ValueFacts> facts_;
-  std::vector<std::string> causes_;                         // ValueFacts::lost_at's
+  std::vector<std::string> causes_;  // ValueFacts::lost_at's
+  const Module& module_;
+  std::set<const Function*> nesting_;                       // callees being nested (recursion)
   std::map<ValueId, std::vector<ValueId>> tuple_elements_;  // a tuple's elements
   std::map<ValueId, ResultExpectation> output_expectations_;
 };
@@ -648,7 +673,7 @@ absl::StatusOr<ProgramReference> ReferenceOfProgram(const Oracle& oracle,
                                       " arguments, the program holds " +
                                       std::to_string(arguments.size()));
   }
-  ProgramTracer tracer(registry, profile, block);
+  ProgramTracer tracer(registry, profile, module, block);
   std::vector<RuntimeValue> values;
   for (size_t i = 0; i < arguments.size(); ++i) {
     tracer.Argument(block.arguments[i], arguments[i]);

@@ -208,6 +208,39 @@ absl::StatusOr<std::vector<Tensor>> CpuAdapter::Run(const Case& c) {
   return op->run(c, pool_->device);
 }
 
+namespace {
+
+// func.call ops as the op table's `call`: the callee's body becomes the op's
+// region (its func.return the region's return), as a case of `call` holds it.
+absl::Status CallsAsRegions(Region& region, const Module& module, int depth) {
+  if (depth > 16) return absl::UnimplementedError("calls nested more than 16 deep");
+  for (Block& block : region.blocks) {
+    for (Operation& op : block.operations) {
+      for (Region& inner : op.regions) {
+        HLOCHECK_RETURN_IF_ERROR(CallsAsRegions(inner, module, depth));
+      }
+      if (op.name != "func.call") continue;
+      auto callee = op.attributes.find("callee");
+      const Function* function =
+          callee == op.attributes.end() || !std::holds_alternative<std::string>(callee->second)
+              ? nullptr
+              : module.Find(std::get<std::string>(callee->second));
+      if (function == nullptr || function->body.blocks.size() != 1) {
+        return absl::InvalidArgumentError("func.call names no function of one block");
+      }
+      Region body = function->body;
+      Operation& ret = body.blocks[0].operations.back();
+      if (ret.name == "func.return") ret.name = "stablehlo.return";
+      HLOCHECK_RETURN_IF_ERROR(CallsAsRegions(body, module, depth + 1));
+      op.name = "stablehlo.call";
+      op.regions = {std::move(body)};
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<Tensor>> CpuAdapter::RunProgram(const Module& module,
                                                            std::span<const Tensor> inputs) {
   const Function* main = module.Find("main");
@@ -218,6 +251,7 @@ absl::StatusOr<std::vector<Tensor>> CpuAdapter::RunProgram(const Module& module,
       region.blocks[0].operations.back().name == "func.return") {
     region.blocks[0].operations.back().name = "stablehlo.return";
   }
+  HLOCHECK_RETURN_IF_ERROR(CallsAsRegions(region, module, 0));
   HLOCHECK_ASSIGN_OR_RETURN(
       cpu::TensorRegion body,
       cpu::TensorRegion::Create(region, main->type.inputs, "@main", cpu::CpuRegionOps()));

@@ -527,6 +527,50 @@ func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>) {
   EXPECT_NE(refused.status().message().find("per-tensor"), std::string::npos) << refused.status();
 }
 
+TEST(ProgramCheck, ACalleesFreedomIsTheCallsAndBackendsRunCalls) {
+  // sine inside the callee: the call's result is not the spec's alone, so
+  // neither it nor what reads it is compared bit for bit; the exact
+  // multiply in another call is.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %0 = "func.call"(%x) {callee = @wavy} : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = "func.call"(%x) {callee = @twice} : (tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%0, %1) : (tensor<2xf32>, tensor<2xf32>) -> ()
+}
+func.func private @wavy(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.sine"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%0) : (tensor<2xf32>) -> ()
+}
+func.func private @twice(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.add"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%0) : (tensor<2xf32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[1.0, 2.0]> : tensor<2xf32>")});
+  auto cpu = Backend("cpu");
+  ProgramTrial trial = Trial(*cpu, p);
+  ASSERT_TRUE(trial.reference.ok()) << trial.reference.status();
+  EXPECT_EQ(trial.reference->determined_elements, 2);  // the add's
+  EXPECT_EQ(trial.reference->compared_elements, 2);
+  EXPECT_EQ(trial.outcome.kind, ProgramOutcome::Kind::kPass) << trial.outcome.message;
+  // A sine one ulp off passes; a wrong add does not.
+  std::vector<Tensor> outputs = {trial.reference->outputs[0].reference,
+                                 trial.reference->outputs[1].reference};
+  outputs[0].values<ElementType::kF32>()[0] =
+      std::nextafter(outputs[0].values<ElementType::kF32>()[0], 2.0f);
+  EXPECT_EQ(JudgeProgram(*trial.reference, outputs, nullptr).kind, ProgramOutcome::Kind::kPass);
+  outputs[1].values<ElementType::kF32>()[1] = 4.5f;
+  EXPECT_EQ(JudgeProgram(*trial.reference, outputs, nullptr).kind, ProgramOutcome::Kind::kMismatch);
+  // The generator outlines an op into a callee now and then.
+  int with_calls = 0;
+  for (uint64_t seed = 600; seed < 700; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), SmallPrograms(), seed);
+    ASSERT_TRUE(program.ok());
+    with_calls += program->module.functions.size() > 1;
+  }
+  EXPECT_GT(with_calls, 3);
+}
+
 TEST(ProgramCheck, DeclaredFlushingExcusesOnlyElementsASubnormalReached) {
   constexpr char kText[] = R"(
 func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>) {
