@@ -39,9 +39,12 @@ TEST(ProgramsOnXlaCpu, IntegerProgramsAndTheirVariantsPass) {
   ProgramOptions options;
   options.max_ops = 8;
   options.max_elements = 64;
-  options.ops = {"add",     "subtract",  "multiply", "and",         "xor",
-                 "reshape", "transpose", "slice",    "concatenate", "broadcast_in_dim",
-                 "reverse", "select",    "compare"};
+  // Not add: XLA folds the add of constant booleans as XOR (xla-cpu.md
+  // #20, a known bug this test is not about), and programs fold their
+  // arguments into constants in one variant.
+  options.ops = {"subtract",         "multiply",  "and",    "xor",
+                 "reshape",          "transpose", "slice",  "concatenate",
+                 "broadcast_in_dim", "reverse",   "select", "compare"};
   options.element_types = {ElementType::kSI32, ElementType::kI1};
   options.transferable = handle->transferable;
   int compared = 0;
@@ -65,7 +68,9 @@ TEST(ProgramsOnXlaCpu, IntegerProgramsAndTheirVariantsPass) {
                        handle->backend->Run(mlir::PrintModule(variant->module, TestRegistry()),
                                             variant->arguments, OutputTypes(variant->module)),
                        nullptr);
-      EXPECT_EQ(v.kind, ProgramOutcome::Kind::kPass) << relation << ": " << v.message;
+      EXPECT_EQ(v.kind, ProgramOutcome::Kind::kPass)
+          << relation << ": " << v.message << "\n"
+          << mlir::PrintModule(variant->module, TestRegistry());
     }
   }
   EXPECT_GT(compared, 3);
