@@ -106,8 +106,9 @@ ProgramOutcome JudgeProgram(const ProgramReference& reference,
                             const BackendProfile* profile);
 
 // Whether two outcomes are the same failure (a shrink step must keep the
-// failure it started from): the same kind, and for mismatches the same
-// output's mismatch surviving (any output, once the others are dropped).
+// failure it started from): the same kind, for mismatches any output's
+// mismatch surviving (the others are dropped first), for backend errors the
+// same first line of the message but for its numbers.
 bool SameFailure(const ProgramOutcome& a, const ProgramOutcome& b);
 
 }  // namespace hlocheck

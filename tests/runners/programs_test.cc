@@ -725,6 +725,28 @@ TEST(ProgramVariants, ConstantsFoldTheArgumentsIn) {
   EXPECT_EQ(Trial(*cpu, {folded, {}}).outcome.kind, ProgramOutcome::Kind::kPass);
 }
 
+TEST(ProgramShrink, ABackendErrorStaysTheSameError) {
+  auto error = [](std::string message) {
+    ProgramOutcome o;
+    o.kind = ProgramOutcome::Kind::kBackendError;
+    o.message = std::move(message);
+    return o;
+  };
+  // Numbers change as a program shrinks (shapes, lines, value names) ...
+  EXPECT_TRUE(SameFailure(error("compile: -:6:3: error: accumulator s64[] vs s32[] at %reduce.12"),
+                          error("compile: -:2:9: error: accumulator s64[] vs s32[] at %reduce.1")));
+  // ... the error itself does not.
+  EXPECT_FALSE(SameFailure(error("compile: -:2:9: error: 'uniform_quantize' can't be translated"),
+                           error("compile: Shape Error: Invalid element type")));
+  ProgramOutcome mismatch;
+  mismatch.kind = ProgramOutcome::Kind::kMismatch;
+  mismatch.message = "output 0: element 3 is 1, expected 2";
+  ProgramOutcome other = mismatch;
+  other.message = "output 0: element 0 is 7, expected 9";
+  EXPECT_TRUE(SameFailure(mismatch, other));
+  EXPECT_FALSE(SameFailure(mismatch, error("x")));
+}
+
 TEST(ProgramShrink, DeadCodeAndUnusedArgumentsGo) {
   constexpr char kText[] = R"(
 func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> (tensor<2xf32>) {
