@@ -202,6 +202,24 @@ std::optional<std::vector<Box>> OperandBoxes(const Operation& op, const Box& b) 
     }
     return std::vector<Box>{lhs, rhs};
   }
+  if (mnemonic == "reshape") {
+    // One element is one element of the operand (row-major order is kept);
+    // a larger box need not be a box of the operand.
+    int64_t flat = 0;
+    for (size_t d = 0; d < b.lo.size(); ++d) {
+      if (b.hi[d] - b.lo[d] != 1) return std::nullopt;
+      flat = flat * result[d] + b.lo[d];
+    }
+    const Shape& from = operand_shape(0);
+    Box c = Full(from);
+    for (size_t d = from.size(); d-- > 0;) {
+      if (from[d] == 0) return std::nullopt;
+      c.lo[d] = flat % from[d];
+      c.hi[d] = c.lo[d] + 1;
+      flat /= from[d];
+    }
+    return std::vector<Box>{c};
+  }
   if (mnemonic == "iota") {
     auto it = op.attributes.find("iota_dimension");
     if (it == op.attributes.end() || !std::holds_alternative<int64_t>(it->second)) {

@@ -82,6 +82,14 @@ Operation Convert(ValueId from, const ValueType& from_type, ValueId to, const Va
 absl::Status KeepBf16InF32(Module& module) {
   Function* main = const_cast<Function*>(module.Find("main"));
   if (main == nullptr || main->body.blocks.size() != 1) return absl::OkStatus();
+  // The functions @main calls hold f32 too, their signatures with them.
+  for (Function& function : module.functions) {
+    if (&function == main) continue;
+    ValueId next = MaxValueId(function.body) + 1;
+    HLOCHECK_RETURN_IF_ERROR(Widen(function.body, next));
+    for (ValueType& type : function.type.inputs) type = Widened(type);
+    for (ValueType& type : function.type.outputs) type = Widened(type);
+  }
   ValueId next = MaxValueId(main->body) + 1;
   HLOCHECK_RETURN_IF_ERROR(Widen(main->body, next));
   Block& block = main->body.blocks[0];

@@ -815,5 +815,24 @@ func.func @main(%x: tensor<4x3xf32>, %y: tensor<3x5xf32>, %c: tensor<5xf32>) -> 
   EXPECT_FALSE(ShrinkShapes(*cut, {int64_t{0}}).has_value());
 }
 
+TEST(ProgramShrink, OneElementGoesThroughAReshape) {
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2x3xf32>) -> (tensor<3x2xf32>) {
+  %0 = "stablehlo.reshape"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = "stablehlo.negate"(%0) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  "func.return"(%1) : (tensor<3x2xf32>) -> ()
+}
+)";
+  ProgramUnderTest p =
+      Read(kText, {Literal("dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>")});
+  // Output element 3 is [1, 1] of the 3x2 result: flat 3, x[1, 0] = 4.
+  auto cut = ShrinkShapes(p, {int64_t{3}});
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(cut->arguments[0], Literal("dense<[[4.0]]> : tensor<1x1xf32>"));
+  auto part = ReferenceOfProgram(TheOracle(), TestRegistry(), cut->module, cut->arguments, nullptr);
+  ASSERT_TRUE(part.ok()) << part.status();
+  EXPECT_EQ(part->outputs[0].reference.values<ElementType::kF32>()[0], -4.0f);
+}
+
 }  // namespace
 }  // namespace hlocheck
