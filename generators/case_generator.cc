@@ -612,8 +612,8 @@ void AddData(const spec::OpSpec& op, const GenerationOptions& options, Generated
       // The identity of the first region body that has one (reduce's body,
       // select_and_scatter's scatter after its select).
       std::optional<Tensor> identity_value;
-      for (size_t r = 0;
-           identity && IsPlainTensor(t) && !identity_value && r < g.region_kinds.size(); ++r) {
+      for (size_t r = 0; identity && t.is_tensor() && !identity_value && r < g.region_kinds.size();
+           ++r) {
         identity_value = IdentityOfBody(g.region_kinds[r], t.tensor());
       }
       if (identity_value) {

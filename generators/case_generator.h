@@ -47,8 +47,10 @@ struct GenerationOptions {
   // named. 3 added dot_general's result types of their own and rounding-tie
   // data; 4 dot_general's algorithm attribute; 5 quantized types in the
   // element-wise ops (gen_quantized_or_plain); 6 quantized iota; 7 per-axis
-  // quantized reshape; 8 quantized all_gather, all_to_all, collective_permute.
-  int version = 8;
+  // quantized reshape; 8 quantized all_gather, all_to_all, collective_permute;
+  // 9 quantized values in the region ops (reduce, reduce_window,
+  // select_and_scatter, scatter, sort, map, if, case).
+  int version = 9;
 };
 
 // One generated case. Every op has an instance; ops whose inputs and

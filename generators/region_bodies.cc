@@ -100,7 +100,10 @@ bool CombinerAccepts(std::string_view kind, ElementType type, bool quantized) {
   return true;
 }
 
-std::string CompareType(ElementType type, bool total) {
+// compare's C3 (spec/ops/compare.yaml): FLOAT for quantized values, which
+// compare dequantized.
+std::string CompareType(ElementType type, bool total, bool quantized = false) {
+  if (quantized) return "FLOAT";
   if (IsFloat(type)) return total ? "TOTALORDER" : "FLOAT";
   if (type == ElementType::kI1 || IsUnsignedInt(type)) return "UNSIGNED";
   return "SIGNED";
@@ -133,11 +136,11 @@ std::vector<std::string> BodyKindsFor(const FunctionType& s) {
     }
   }
   if (IsComparatorSignature(s) && !IsComplex(s.inputs[0].element_type) &&
-      !s.inputs[0].quantization) {
+      !(s.inputs[0].quantization && s.inputs[0].quantization->quantization_dimension)) {
     for (const char* k : {"compare_LT", "compare_GT", "compare_LE", "compare_GE", "compare_EQ"}) {
       kinds.push_back(k);
     }
-    if (IsFloat(s.inputs[0].element_type)) {
+    if (IsFloat(s.inputs[0].element_type) && !s.inputs[0].quantization) {
       kinds.push_back("compare_LT_total");
       kinds.push_back("compare_GT_total");
     }
@@ -154,13 +157,14 @@ std::vector<std::string> BodyKindsFor(const FunctionType& s) {
     kinds.push_back("counter_in_range");
   }
   if (s.inputs == s.outputs && LoopCounterArgument(s.inputs)) kinds.push_back("count_and_double");
+  // Quantized outputs are constants of storage integers too.
   if (std::all_of(s.outputs.begin(), s.outputs.end(), [](const ValueType& t) {
-        return (t.is_tensor() && !t.quantization) || t.kind == ValueType::Kind::kToken;
+        return t.is_tensor() || t.kind == ValueType::Kind::kToken;
       })) {
     kinds.push_back("data");
   }
   if (std::all_of(s.outputs.begin(), s.outputs.end(),
-                  [](const ValueType& t) { return t.is_tensor() && !t.quantization; })) {
+                  [](const ValueType& t) { return t.is_tensor(); })) {
     kinds.push_back("constant");
   }
   return kinds;
@@ -211,6 +215,32 @@ std::optional<ContainerT<T>> IdentityElement(std::string_view kind) {
 }  // namespace
 
 std::optional<Tensor> IdentityOfBody(std::string_view kind, const TensorType& type) {
+  if (type.quantization) {
+    // On quantized values the body computes on dequantized ones: add's
+    // identity is quantized 0 (the zero point), maximum's the lowest storage
+    // value and minimum's the highest; multiply has none that every scale
+    // represents.
+    const UniformQuantization& q = *type.quantization;
+    if (q.quantization_dimension) return std::nullopt;
+    int64_t storage = 0;
+    if (kind == "add") {
+      storage = q.zero_points.at(0);
+    } else if (kind == "maximum") {
+      storage = q.storage_min;
+    } else if (kind == "minimum") {
+      storage = q.storage_max;
+    } else {
+      return std::nullopt;
+    }
+    return DispatchElementType(type.element_type, [&]<ElementType T>() -> std::optional<Tensor> {
+      if constexpr (IsInteger(T)) {
+        Tensor tensor(type);
+        for (auto& value : tensor.values<T>()) value = static_cast<ContainerT<T>>(storage);
+        return tensor;
+      }
+      return std::nullopt;
+    });
+  }
   return DispatchElementType(type.element_type, [&]<ElementType T>() -> std::optional<Tensor> {
     const std::optional<ContainerT<T>> element = IdentityElement<T>(kind);
     if (!element) return std::nullopt;
@@ -258,9 +288,11 @@ absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType
     }
     ElementType element = s.inputs[0].element_type;
     if (IsComplex(element)) return refuse("complex values have no order");
+    const bool quantized = s.inputs[0].quantization.has_value();
+    if (quantized && total) return refuse("quantized values compare with FLOAT only");
     ValueId cmp = b.Emit("stablehlo.compare", {0, 1}, BoolScalar(),
                          {{"comparison_direction", EnumValue{direction}},
-                          {"compare_type", EnumValue{CompareType(element, total)}}});
+                          {"compare_type", EnumValue{CompareType(element, total, quantized)}}});
     return b.Return({cmp});
   }
   if (kind == "identity" || kind == "increment") {
@@ -337,10 +369,10 @@ absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType
     for (const ValueType& t : s.outputs) {
       if (t.kind == ValueType::Kind::kToken) {
         out.push_back(b.Emit("stablehlo.after_all", {}, t));
-      } else if (t.is_tensor() && !t.quantization) {
+      } else if (t.is_tensor()) {
         out.push_back(b.Zero(t));
       } else {
-        return refuse("outputs must be plain tensors or tokens");
+        return refuse("outputs must be tensors or tokens");
       }
     }
     return b.Return(out);
@@ -348,7 +380,7 @@ absl::StatusOr<Region> BuildRegionBody(std::string_view kind, const FunctionType
   if (kind == "constant") {
     std::vector<ValueId> out;
     for (const ValueType& t : s.outputs) {
-      if (!t.is_tensor() || t.quantization) return refuse("outputs must be plain tensors");
+      if (!t.is_tensor()) return refuse("outputs must be tensors");
       out.push_back(b.Zero(t));
     }
     return b.Return(out);

@@ -96,11 +96,6 @@ bool IsGridCollective(const std::string& op) {
          op == "collective_reduce";
 }
 
-bool MovesAcrossProcesses(const std::string& op) {
-  return op == "all_gather" || op == "all_to_all" || op == "collective_permute" ||
-         op == "collective_broadcast";
-}
-
 namespace {
 
 using Attributes = std::map<std::string, Attribute>;
@@ -212,7 +207,13 @@ absl::StatusOr<Tensor> SplitPart(const Tensor& t, int64_t dimension, int64_t cou
   Shape shape = t.shape();
   const int64_t length = shape[dimension] / count;
   shape[dimension] = length;
-  Tensor result{TensorType(shape, t.element_type())};
+  TensorType type(shape, t.element_type());
+  // A per-tensor quantized part stays quantized (reduce_scatter's
+  // computation runs on its scalars).
+  if (t.type().quantization && !t.type().quantization->quantization_dimension) {
+    type.quantization = t.type().quantization;
+  }
+  Tensor result{type};
   // Row-major: for each index before `dimension`, the part is one
   // contiguous run of length x (the dimensions after it) elements.
   int64_t outer = 1;
@@ -260,8 +261,14 @@ absl::StatusOr<std::vector<ResultExpectation>> ReduceGroup(
       return absl::InvalidArgumentError(
           absl::StrCat(op, ": an operand of another shape than its result"));
     }
-    Tensor all(TensorType({static_cast<int64_t>(senders.size()) * first.num_elements()},
-                          first.element_type()));
+    // A per-tensor quantized operand stays quantized: the computation runs
+    // on its quantized scalars.
+    TensorType all_type({static_cast<int64_t>(senders.size()) * first.num_elements()},
+                        first.element_type());
+    if (first.type().quantization && !first.type().quantization->quantization_dimension) {
+      all_type.quantization = first.type().quantization;
+    }
+    Tensor all(all_type);
     size_t offset = 0;
     for (ProcessId sender : senders) {
       const Tensor& t = operand(sender, j);
@@ -296,9 +303,21 @@ absl::StatusOr<std::vector<ResultExpectation>> ReduceGroup(
   return reduced;
 }
 
+// broadcast_in_dim(constant(0, element_type(result)), [], type(result)): a
+// quantized zero is quantize(0), the zero point's storage.
+Tensor ZerosOf(const TensorType& type) {
+  Tensor zeros(type);
+  if (type.quantization) {
+    for (int64_t i = 0; i < type.num_elements(); ++i) {
+      SetStorage(zeros, i, ParametersAt(type, i).zero_point);
+    }
+  }
+  return zeros;
+}
+
 ResultExpectation ExactlyZero(const TensorType& type) {
   ResultExpectation e;
-  e.reference = Tensor(type);
+  e.reference = ZerosOf(type);
   e.check = Check::kExact;
   return e;
 }
@@ -589,13 +608,7 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> MovedResults(
         return absl::InvalidArgumentError(
             absl::StrCat(op, ": process ", grid.At(flat).ToString(), " is in no group"));
       }
-      results[flat][j] = Tensor(type);
-      // A quantized zero is quantize(0): the zero point's storage.
-      if (type.quantization) {
-        for (int64_t i = 0; i < type.num_elements(); ++i) {
-          SetStorage(results[flat][j], i, ParametersAt(type, i).zero_point);
-        }
-      }
+      results[flat][j] = ZerosOf(type);
     }
   }
   return results;

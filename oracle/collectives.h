@@ -63,10 +63,6 @@ absl::StatusOr<ProcessGroups> FlattenedIds(const std::vector<std::vector<int64_t
 // Whether the oracle runs the op across a grid (GridResults).
 bool IsGridCollective(const std::string& op);
 
-// Whether the grid collective only moves data (no computation region):
-// quantized tensors move as their storage integers.
-bool MovesAcrossProcesses(const std::string& op);
-
 // Every process's results of collective `op` (without "stablehlo."), from
 // every process's operands (operands[flat process index]), its attributes,
 // regions (all_reduce's computation) and one process's result types (every

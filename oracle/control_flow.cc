@@ -70,10 +70,6 @@ absl::StatusOr<std::vector<RuntimeValue>> OperandValues(const Case& c) {
     if (!type.is_tensor()) {
       return absl::UnimplementedError("unsupported: " + c.op + " with a tuple operand");
     }
-    if (type.is_quantized()) {
-      return absl::UnimplementedError("unsupported: " + c.op +
-                                      " with quantized operands (issue 20)");
-    }
     if (leaf >= c.operands.size()) {
       return absl::InvalidArgumentError(c.op + ": fewer tensors than its operand types");
     }
@@ -94,7 +90,10 @@ CaseRegions::CaseRegions(std::string op)
         if (!inexact->empty()) return;
         for (const ResultExpectation& e : expectations) {
           std::string why;
-          if (e.check == Check::kErrorBound || e.check == Check::kStorageRange ||
+          // A quantized result whose every element has one storage value
+          // allowed is exact.
+          const bool ranged = e.check == Check::kStorageRange && e.storage_low != e.storage_high;
+          if (e.check == Check::kErrorBound || ranged ||
               (e.check == Check::kUlp && e.allowed_ulp > 0)) {
             why = "is only bounded, not exact";
           } else if (e.FreeCount() > 0) {

@@ -16,8 +16,16 @@ Results Exactly(Tensor result) {
   return results;
 }
 
+TensorType ScalarTypeOf(const Tensor& from) {
+  TensorType type(Shape{}, from.element_type());
+  if (from.type().quantization && !from.type().quantization->quantization_dimension) {
+    type.quantization = from.type().quantization;
+  }
+  return type;
+}
+
 Tensor ScalarAt(const Tensor& from, int64_t position) {
-  Tensor scalar(Shape{}, from.element_type());
+  Tensor scalar(ScalarTypeOf(from));
   const size_t bytes = ContainerBytes(from.element_type());
   std::memcpy(scalar.bytes().data(), from.bytes().data() + position * bytes, bytes);
   return scalar;
@@ -26,7 +34,9 @@ Tensor ScalarAt(const Tensor& from, int64_t position) {
 void CopyElementTo(const Tensor& from, int64_t position, Tensor& scalar) {
   const size_t bytes = ContainerBytes(from.element_type());
   if (!scalar.shape().empty() || scalar.element_type() != from.element_type() ||
-      scalar.bytes().size() != bytes) {
+      scalar.bytes().size() != bytes ||
+      ((scalar.type().quantization || from.type().quantization) &&
+       scalar.type().quantization != ScalarTypeOf(from).quantization)) {
     scalar = ScalarAt(from, position);
     return;
   }

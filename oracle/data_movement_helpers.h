@@ -62,6 +62,12 @@ Tensor ResultFrom(const TensorType& result_type, Source&& source) {
   return result;
 }
 
+// The type of one element of `from` as a 0-dimensional tensor: a per-tensor
+// quantized element keeps its quantized type (region bodies compute on
+// quantized scalars); per-axis parameters belong to a dimension a scalar
+// does not have.
+TensorType ScalarTypeOf(const Tensor& from);
+
 // A 0-dimensional tensor holding element `position` (row-major) of `from`:
 // one argument of a region body (a reduction's, a comparator's, a map's).
 Tensor ScalarAt(const Tensor& from, int64_t position);

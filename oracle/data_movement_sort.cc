@@ -42,11 +42,15 @@ class SliceComparator {
   SliceComparator(const Region& comparator, std::span<const Tensor> inputs)
       : comparator_(comparator), views_(inputs.begin(), inputs.end()) {
     for (const Tensor& input : inputs) {
-      arguments_.emplace_back(Shape{}, input.element_type());
-      arguments_.emplace_back(Shape{}, input.element_type());
+      arguments_.emplace_back(ScalarTypeOf(input));
+      arguments_.emplace_back(ScalarTypeOf(input));
       element_bytes_.push_back(ContainerBytes(input.element_type()));
     }
-    if (!inputs.empty()) RecogniseOneCompare(comparator, inputs[0]);
+    // A quantized key compares dequantized (two storage integers may meet
+    // in one value, or compare apart only exactly): the comparator runs.
+    if (!inputs.empty() && !inputs[0].type().quantization) {
+      RecogniseOneCompare(comparator, inputs[0]);
+    }
   }
 
   // Compares within the slice whose elements lie at `offsets` (row-major

@@ -222,13 +222,12 @@ absl::StatusOr<std::vector<RuntimeValue>> Interpreter::RunOperation(
         }
       }
     }
-    // Quantized tensors move (their storage integers); the reducing
-    // collectives' bodies would compute on quantized scalars (not here).
-    const bool moves = oracle::MovesAcrossProcesses(op.name.substr(10));
+    // Quantized tensors move (their storage integers), or the reducing
+    // collectives' computations run on their quantized scalars.
     std::vector<Tensor> tensors;
     for (const RuntimeValue& operand : operands) {
-      if (!operand.type.is_tensor() || (operand.type.is_quantized() && !moves)) {
-        return Unsupported(op.name, "with other than plain tensor operands");
+      if (!operand.type.is_tensor()) {
+        return Unsupported(op.name, "with token or tuple operands");
       }
       tensors.push_back(operand.tensor);
     }

@@ -45,6 +45,8 @@ class Interpreter {
 
   Interpreter(const Oracle* oracle, const spec::SpecRegistry* registry, const Module* module)
       : oracle_(oracle), registry_(registry), module_(module) {}
+
+  const spec::SpecRegistry* registry() const { return registry_; }
   void set_hook(Hook hook) { hook_ = std::move(hook); }
   // Runs as process `process` of the rendezvous' grid (run_parallel): its
   // replica_id and partition_id, and its collectives met with the other

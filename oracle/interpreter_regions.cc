@@ -1,6 +1,7 @@
 // The oracle's functions that run a region (oracle.h: CallRegion,
 // PreparedRegion: reduce's body, sort's comparator, ...) through the
 // interpreter, which evaluates the region's ops one by one.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -66,6 +67,22 @@ absl::Status RunInterpreted(Interpreter& interpreter, const Region& region,
   return absl::OkStatus();
 }
 
+// Whether an op's expectation allows more than its reference somewhere: a
+// free element, a quantized element whose storage range holds more than one
+// integer, or another reading that differs (a compare of quantized values,
+// exact against rounded to the expressed type). A body carries only the
+// reference from op to op.
+bool LeavesOpen(const ResultExpectation& e) {
+  if (e.FreeCount() > 0) return true;
+  if (e.check == Check::kStorageRange) {
+    for (size_t i = 0; i < e.storage_low.size(); ++i) {
+      if (e.storage_low[i] != e.storage_high[i]) return true;
+    }
+  }
+  return std::any_of(e.reading_differs.begin(), e.reading_differs.end(),
+                     [](uint8_t differs) { return differs != 0; });
+}
+
 }  // namespace
 
 std::unique_ptr<Interpreter> NewDefaultInterpreter() {
@@ -90,6 +107,9 @@ struct PreparedRegion::Body {
   struct Step {
     const Operation* op = nullptr;
     OpFunction function = nullptr;
+    // Set for an op on quantized tensors: its spec's quantized semantics
+    // (ComputeQuantized) wrap the function, as Oracle::Compute does.
+    const spec::OpSpec* quantized_spec = nullptr;
     Case c;
     std::vector<size_t> operand_slots;
     std::vector<size_t> result_slots;
@@ -149,24 +169,28 @@ std::unique_ptr<PreparedRegion::Body> PreparedRegion::Body::Prepare(
     if (op.name == "stablehlo.constant") {
       auto value = op.attributes.find("value");
       if (value == op.attributes.end() || !std::holds_alternative<Tensor>(value->second) ||
-          op.results.size() != 1 ||
-          (!op.result_types.empty() && op.result_types[0].is_quantized())) {
+          op.results.size() != 1 || op.result_types.size() != 1 ||
+          !op.result_types[0].is_tensor()) {
         return nullptr;
       }
-      define(op.results[0], std::get<Tensor>(value->second));
+      // A quantized constant's value holds its storage integers.
+      const Tensor& literal = std::get<Tensor>(value->second);
+      const TensorType type = op.result_types[0].tensor();
+      if (literal.element_type() != type.element_type || literal.shape() != type.shape) {
+        return nullptr;
+      }
+      define(op.results[0], Tensor::Reusing(type, Tensor(literal)));
       continue;
     }
-    // Quantized values take Oracle::Compute's way (ComputeQuantized), not
-    // the op function's.
     if (!op.name.starts_with("stablehlo.") || InterpreterOp(op.name) || !op.regions.empty() ||
-        op.results.size() != op.result_types.size() ||
-        std::any_of(op.result_types.begin(), op.result_types.end(),
-                    [](const ValueType& t) { return t.is_quantized(); }) ||
-        std::any_of(operand_slots.begin(), operand_slots.end(), [&](size_t slot) {
-          return body->slots[slot].type().quantization.has_value();
-        })) {
+        op.results.size() != op.result_types.size()) {
       return nullptr;
     }
+    const bool quantized =
+        std::any_of(op.result_types.begin(), op.result_types.end(),
+                    [](const ValueType& t) { return t.is_quantized(); }) ||
+        std::any_of(operand_slots.begin(), operand_slots.end(),
+                    [&](size_t slot) { return body->slots[slot].type().quantization.has_value(); });
     std::vector<RuntimeValue> operands;
     for (size_t slot : operand_slots) operands.push_back(RuntimeValue::Of(body->slots[slot]));
     auto c = interpreter.OracleCase(op, operands, nothing_captured);
@@ -175,6 +199,10 @@ std::unique_ptr<PreparedRegion::Body> PreparedRegion::Body::Prepare(
     step.op = &op;
     step.function = FindOpFunction(c->op);
     if (step.function == nullptr || c->result_types.size() != op.results.size()) return nullptr;
+    if (quantized) {
+      step.quantized_spec = interpreter.registry()->Find(c->op);
+      if (step.quantized_spec == nullptr) return nullptr;
+    }
     step.c = *std::move(c);
     step.operand_slots = std::move(operand_slots);
     for (size_t j = 0; j < op.results.size(); ++j) {
@@ -199,7 +227,9 @@ absl::Status PreparedRegion::Body::Run(std::span<const Tensor> arguments,
     for (size_t k = 0; k < step.operand_slots.size(); ++k) {
       step.c.operands[k] = slots[step.operand_slots[k]];
     }
-    auto values = step.function(step.c);
+    auto values = step.quantized_spec != nullptr
+                      ? ComputeQuantized(step.c, *step.quantized_spec, step.function)
+                      : step.function(step.c);
     if (!values.ok()) {
       // The messages the interpreter gives (RunOracleOp, then RunRegion).
       absl::Status status = values.status();
@@ -213,7 +243,7 @@ absl::Status PreparedRegion::Body::Run(std::span<const Tensor> arguments,
                                  " results for " + std::to_string(step.result_slots.size()));
     }
     for (size_t j = 0; j < values->size(); ++j) {
-      if ((*values)[j].FreeCount() > 0) open = true;
+      if (LeavesOpen((*values)[j])) open = true;
       slots[step.result_slots[j]] = std::move((*values)[j].reference);
     }
   }

@@ -33,6 +33,8 @@
 #include "oracle/element_comparison.h"
 #include "oracle/element_encoding.h"
 #include "oracle/element_results.h"
+#include "oracle/quantization.h"
+#include "oracle/quantized_fold.h"
 
 namespace hlocheck::oracle {
 namespace {
@@ -57,6 +59,25 @@ Tensor ConvertedTo(const Tensor& t, ElementType type) {
   Tensor out(TensorType{t.shape(), type});
   ConvertElements(t.element_type(), t.bytes().data(), type, out.bytes().data(), t.num_elements());
   return out;
+}
+
+// to_destination_type(x, the body's type E) for an input of a reduction.
+// Quantized: is_promotable allows a wider storage type of the same
+// expressed type; with the same scale and zero point, quantize(x, E) keeps
+// every storage integer. Other parameters would requantize (not here).
+absl::StatusOr<Tensor> ConvertedToBodyType(const Tensor& t, const TensorType& result) {
+  if (!result.quantization && !t.type().quantization) return ConvertedTo(t, result.element_type);
+  const UniformQuantization* from = t.type().quantization ? &*t.type().quantization : nullptr;
+  const UniformQuantization& to = *result.quantization;
+  if (from == nullptr || from->scales != to.scales || from->zero_points != to.zero_points ||
+      from->expressed_type != to.expressed_type) {
+    return absl::UnimplementedError(
+        "unsupported: a reduction whose body's quantized type has another scale or zero point "
+        "than its input's (requantizing the inputs is not in the oracle)");
+  }
+  TensorType type(t.shape(), result.element_type);
+  type.quantization = to;
+  return Tensor::Reusing(type, ConvertedTo(t, result.element_type));
 }
 
 // One result of a reduction and what an implementation may return instead:
@@ -98,9 +119,34 @@ class ReductionResult {
     }
   }
 
+  // Element `position` of a quantized result: its storage integer and the
+  // range every tree allows (the first range makes the result a range one;
+  // elements without one are exact).
+  void Range(int64_t position, int64_t reference, int64_t low, int64_t high) {
+    if (low_.empty()) {
+      const auto count = static_cast<size_t>(reference_.num_elements());
+      low_.resize(count);
+      high_.resize(count);
+      has_range_.assign(count, 0);
+    }
+    SetStorage(reference_, position, reference);
+    low_[position] = low;
+    high_[position] = high;
+    has_range_[position] = 1;
+  }
+
   ResultExpectation Finish() && {
     ResultExpectation e;
     e.check = Check::kExact;
+    if (!low_.empty()) {
+      e.check = Check::kStorageRange;
+      for (size_t p = 0; p < has_range_.size(); ++p) {
+        if (has_range_[p]) continue;
+        low_[p] = high_[p] = StorageAt(reference_, static_cast<int64_t>(p));
+      }
+      e.storage_low = std::move(low_);
+      e.storage_high = std::move(high_);
+    }
     if (!bound_.empty()) {
       e.check = Check::kErrorBound;
       // The exact elements: center = their value, bound 0.
@@ -133,6 +179,8 @@ class ReductionResult {
   FreeElements free_;
   std::vector<double> center_hi_, center_lo_, bound_;
   std::vector<uint8_t> has_bound_;
+  std::vector<int64_t> low_, high_;
+  std::vector<uint8_t> has_range_;
 };
 
 // Where one result element's values come from: positions in the inputs,
@@ -174,8 +222,28 @@ void BoundElement(ReductionResult& result, Combiner kind, const Tensor& input,
   result.Bound<T>(position, parts);
 }
 
-// What one result's elements are checked by.
-enum class Policy { kExact, kBound, kConvention };
+// What one result's elements are checked by (kQuantized: quantized_fold.h).
+enum class Policy { kExact, kBound, kQuantized, kConvention };
+
+// A quantized result element over the values at `positions`: exact, a
+// storage range, or open with an integer kernel's value as the convention.
+void FoldQuantizedElement(ReductionResult& result, Combiner kind, const Tensor& input,
+                          const Tensor& init_value, const std::vector<int64_t>& positions,
+                          int64_t position, bool with_init) {
+  std::vector<int64_t> storages;
+  storages.reserve(positions.size() + 1);
+  if (with_init) storages.push_back(StorageAt(init_value, 0));
+  for (int64_t at : positions) {
+    storages.push_back(at == kInitValue ? StorageAt(init_value, 0) : StorageAt(input, at));
+  }
+  const QuantizedFold fold = FoldQuantized(kind, storages, input.type());
+  if (fold.outcome == QuantizedFold::Outcome::kOpen) {
+    SetStorage(result.reference(), position, fold.reference);
+    result.free().MarkConventional(static_cast<size_t>(position), std::string(fold.reason));
+    return;
+  }
+  result.Range(position, fold.reference, fold.low, fold.high);
+}
 
 // The body's value for a recognised combiner of `current` and `next`, as
 // the oracle's own ops compute it (add and multiply of integers wrap, i1
@@ -256,11 +324,17 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
   std::vector<Tensor> inputs, init_values;
   std::vector<ReductionResult> results;
   for (size_t i = 0; i < n; ++i) {
-    const ElementType e = result_types[i].element_type;
-    inputs.push_back(ConvertedTo(raw_inputs[i], e));
+    HLOCHECK_ASSIGN_OR_RETURN(Tensor input, ConvertedToBodyType(raw_inputs[i], result_types[i]));
+    inputs.push_back(std::move(input));
     // Without init values, BoundElement never reads one (no position is
     // kInitValue): the input stands in.
-    init_values.push_back(with_init ? ConvertedTo(raw_init_values[i], e) : inputs.back());
+    if (with_init) {
+      HLOCHECK_ASSIGN_OR_RETURN(Tensor init,
+                                ConvertedToBodyType(raw_init_values[i], result_types[i]));
+      init_values.push_back(std::move(init));
+    } else {
+      init_values.push_back(inputs.back());
+    }
     results.emplace_back(result_types[i]);
   }
 
@@ -270,6 +344,16 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
     const ElementType e = result_types[i].element_type;
     if (!with_init && (kinds[i] == Combiner::kKeep || kinds[i] == Combiner::kReplace)) {
       policies[i] = Policy::kExact;
+      continue;
+    }
+    // A quantized body computes on dequantized values: its storage
+    // integers do not add, multiply or compare as the storage type's do.
+    if (result_types[i].quantization) {
+      if (FoldsQuantized(kinds[i]) &&
+          (!with_init ||
+           IsQuantizedIdentity(kinds[i], StorageAt(init_values[i], 0), result_types[i]))) {
+        policies[i] = Policy::kQuantized;
+      }
       continue;
     }
     if (with_init && !IsIdentity(kinds[i], e, init_values[i].bytes().data())) continue;
@@ -283,7 +367,7 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
   bool direct = true;
   for (size_t i = 0; i < n; ++i) {
     const ElementType e = result_types[i].element_type;
-    direct = direct && (policies[i] == Policy::kBound ||
+    direct = direct && (policies[i] == Policy::kBound || policies[i] == Policy::kQuantized ||
                         (policies[i] == Policy::kExact && CombinesDirectly(kinds[i], e)));
   }
   const int64_t count = result_types[0].num_elements();
@@ -303,6 +387,11 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
               positions(position, at);
               if (!with_init && at.empty()) {
                 return absl::InvalidArgumentError(std::string(what) + ": nothing to reduce");
+              }
+              if (policies[i] == Policy::kQuantized) {
+                FoldQuantizedElement(results[i], kinds[i], inputs[i], init_values[i], at, position,
+                                     with_init);
+                continue;
               }
               if (policies[i] == Policy::kBound && !at.empty()) {
                 if constexpr (IsFloat(T) || IsComplex(T)) {
@@ -358,6 +447,11 @@ Results ReduceEach(std::span<const Tensor> raw_inputs, std::span<const Tensor> r
       Tensor& reference = results[i].reference();
       const size_t bytes = ContainerBytes(reference.element_type());
       std::memcpy(reference.bytes().data() + position * bytes, arguments[i].bytes().data(), bytes);
+      if (policies[i] == Policy::kQuantized) {
+        FoldQuantizedElement(results[i], kinds[i], inputs[i], init_values[i], at, position,
+                             with_init);
+        continue;
+      }
       // Nothing to reduce leaves only init values: with an identity, any
       // number of them is the identity.
       if (policies[i] == Policy::kExact || (at.empty() && policies[i] != Policy::kConvention)) {
@@ -549,6 +643,9 @@ Results SelectAndScatter(const Case& c) {
       continue;
     }
     int64_t best = candidates[0];
+    // Some comparison's answer allowed another (quantized values two
+    // readings compare apart): the selection is not the spec's alone.
+    bool answer_open = false;
     for (size_t k = 1; k < candidates.size(); ++k) {
       CopyElementTo(operand, best, arguments[0]);
       CopyElementTo(operand, candidates[k], arguments[1]);
@@ -557,10 +654,12 @@ Results SelectAndScatter(const Case& c) {
         return absl::InvalidArgumentError("select_and_scatter: select must return one i1");
       }
       if (keep[0].values<ElementType::kI1>()[0] == 0) best = candidates[k];
+      answer_open = answer_open || select_body.last_call_open();
     }
     selected[window] = best;
-    const bool tree_free = candidates.size() >= 3 &&
-                           (!order.recognised || (!order.total && HasNaN(operand, candidates)));
+    const bool tree_free =
+        answer_open || (candidates.size() >= 3 &&
+                        (!order.recognised || (!order.total && HasNaN(operand, candidates))));
     if (tree_free) ambiguous.push_back(candidates);
   }
 

@@ -36,7 +36,7 @@ struct ReplayKey {
   // halves first (GenerationOptions::halves_first); 3 (what runs write): the
   // draws that version added too (GenerationOptions::version).
   int version = kReplayVersion;
-  static constexpr int kReplayVersion = 8;
+  static constexpr int kReplayVersion = 9;
 };
 
 std::string FormatReplay(const ReplayKey& key);

@@ -44,7 +44,7 @@ std::string_view QuantizedSemanticsName(QuantizedSemantics semantics) {
 }
 
 bool ComputesOnQuantized(QuantizedSemantics semantics) {
-  return semantics != QuantizedSemantics::kNone && semantics != QuantizedSemantics::kRegions;
+  return semantics != QuantizedSemantics::kNone;
 }
 
 int NumericsSpec::AllowedUlp(ElementType type) const {

@@ -186,8 +186,8 @@ enum class QuantizedSemantics {
 std::string_view QuantizedSemanticsName(QuantizedSemantics semantics);
 // Whether the op's quantized cases are computed today (the oracle's
 // Compute, so also given data by the generator and run by the interpreter):
-// every form but the region ops', whose bodies would compute on quantized
-// scalars.
+// every form, the region ops' too (their bodies compute on quantized
+// scalars, op by op).
 bool ComputesOnQuantized(QuantizedSemantics semantics);
 
 struct OpSpec {

@@ -78,15 +78,20 @@ absl::StatusOr<Tensor> ReduceGroup(const Case& c, size_t members, int64_t n, int
     if (joint || k == j) taken.push_back(k);
   }
   const size_t m = taken.size();
+  // The computation's scalars: quantized (per tensor) where the results are,
+  // and then the computation runs on quantized scalars.
+  std::vector<TensorType> scalars;
+  for (int64_t k : taken) scalars.push_back(ScalarOf(c.result_types[k]));
   std::vector<ElementType> types;
-  for (int64_t k : taken) types.push_back(c.result_types[k].element_type);
-  std::vector<ElementType> argument_types = types;
-  argument_types.insert(argument_types.end(), types.begin(), types.end());
+  for (const TensorType& scalar : scalars) types.push_back(scalar.element_type);
+  std::vector<TensorType> argument_types = scalars;
+  argument_types.insert(argument_types.end(), scalars.begin(), scalars.end());
   HLOCHECK_ASSIGN_OR_RETURN(
       RegionEvaluator body,
-      RegionEvaluator::Create(c.regions[0], argument_types, types, c.op + ": computation"));
+      RegionEvaluator::Create(c.regions[0], argument_types, scalars, c.op + ": computation"));
   if (!body.support().supported) return absl::UnimplementedError(body.support().reason);
-  // The members' operands in E.
+  // The members' operands in E (a quantized operand has its result's type:
+  // SupportsCollective).
   std::vector<std::vector<Tensor>> converted(members);
   for (size_t g = 0; g < members; ++g) {
     for (size_t t = 0; t < m; ++t) {
@@ -103,9 +108,11 @@ absl::StatusOr<Tensor> ReduceGroup(const Case& c, size_t members, int64_t n, int
   Tensor result(type);
   // A computation whose result `position` is one recognised op of that
   // operand's pair of arguments: folded with the op's kernel, in the same
-  // group order.
+  // group order (not on quantized values, whose ops are not the storage
+  // type's).
   const Combiner kind = ClassifyCombiners(c.regions[0], m).at(position);
-  if (KernelCovers(kind, types[position]) && types[position] == type.element_type) {
+  if (!type.quantization && KernelCovers(kind, types[position]) &&
+      types[position] == type.element_type) {
     bool folded = false;
     DispatchElementType(type.element_type, [&]<ElementType T>() {
       folded = WithCombineFunction<T>(kind, [&](const auto& combine) {
@@ -171,16 +178,27 @@ Tensor ZerosOf(const TensorType& type) {
 
 AdapterSupport SupportsCollective(const Case& c) {
   // The collectives that move data move quantized tensors' storage; those
-  // that reduce would run their bodies on quantized scalars (not here).
+  // that reduce run their computations on per-tensor quantized scalars of
+  // the results' types (no storage promotion or requantization here).
   const bool moves = c.op == "all_gather" || c.op == "all_to_all" || c.op == "collective_permute" ||
                      c.op == "collective_broadcast";
   for (const Tensor& t : c.operands) {
-    if (t.type().quantization && !moves) {
-      return AdapterSupport::No(c.op + " on quantized tensors");
+    if (!t.type().quantization || moves) continue;
+    bool matched = !t.type().quantization->quantization_dimension;
+    bool same = false;
+    for (const TensorType& r : c.result_types) {
+      same =
+          same || (r.element_type == t.element_type() && r.quantization == t.type().quantization);
+    }
+    if (!matched || !same) {
+      return AdapterSupport::No(c.op +
+                                " on per-axis quantized tensors or into another quantized type");
     }
   }
   for (const TensorType& t : c.result_types) {
-    if (t.quantization && !moves) return AdapterSupport::No(c.op + " on quantized tensors");
+    if (t.quantization && !moves && t.quantization->quantization_dimension) {
+      return AdapterSupport::No(c.op + " on per-axis quantized tensors");
+    }
     if (t.shape.empty() && (c.op == "all_gather" || c.op == "all_to_all")) {
       return AdapterSupport::No(c.op + " of 0-dimensional tensors");
     }

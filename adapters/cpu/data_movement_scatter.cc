@@ -348,34 +348,64 @@ absl::Status ApplyBody(const RegionEvaluator& evaluator, Results& results,
       });
 }
 
-// The element types of update_computation's arguments: those of the
-// results (E), twice.
-std::vector<ElementType> BodyArguments(const Case& c) {
-  std::vector<ElementType> types;
+// The types of update_computation's arguments: those of the results' (E)
+// elements, twice (quantized where they are).
+std::vector<TensorType> BodyArguments(const Case& c) {
+  std::vector<TensorType> types;
   for (int pass = 0; pass < 2; ++pass) {
-    for (const TensorType& t : c.result_types) types.push_back(t.element_type);
+    for (const TensorType& t : c.result_types) types.push_back(ScalarOf(t));
   }
   return types;
 }
 
-std::vector<ElementType> BodyResults(const Case& c) {
-  std::vector<ElementType> types;
-  for (const TensorType& t : c.result_types) types.push_back(t.element_type);
+std::vector<TensorType> BodyResults(const Case& c) {
+  std::vector<TensorType> types;
+  for (const TensorType& t : c.result_types) types.push_back(ScalarOf(t));
   return types;
 }
 
-bool AllKnown(const std::vector<Combiner>& kinds) {
+// Whether every result takes a typed kernel: a recognised combiner of plain
+// tensors (a quantized computation runs its body, each step this backend's
+// quantized op on the scalars).
+bool AllKnown(const std::vector<Combiner>& kinds, const Case& c) {
+  for (const TensorType& t : c.result_types) {
+    if (t.quantization) return false;
+  }
   return std::none_of(kinds.begin(), kinds.end(),
                       [](Combiner kind) { return kind == Combiner::kGeneral; });
+}
+
+// Quantized inputs, updates and results of one type each: promotion or
+// requantization into the computation's types is not implemented.
+AdapterSupport SupportsQuantizedScatter(const Case& c) {
+  const size_t n = c.result_types.size();
+  for (size_t k = 0; k < c.operands.size(); ++k) {
+    const TensorType& type = c.operands[k].type();
+    if (!type.quantization) continue;
+    if (type.quantization->quantization_dimension) {
+      return AdapterSupport::No("scatter: per-axis quantized tensors");
+    }
+    // inputs..., scatter_indices, updates...: input i and update i meet result i.
+    const size_t i = k < n ? k : k - n - 1;
+    if (k == n || i >= n ||
+        !(type.element_type == c.result_types[i].element_type &&
+          type.quantization == c.result_types[i].quantization)) {
+      return AdapterSupport::No(
+          "scatter: a quantized input or update of another type than its result");
+    }
+  }
+  return AdapterSupport::Yes();
 }
 
 }  // namespace
 
 AdapterSupport SupportsScatter(const Case& c) {
-  if (AdapterSupport support = SupportsTypes(c, AnyType, "every type"); !support.supported) {
-    return support;
-  }
-  if (c.regions.size() != 1 || AllKnown(ClassifyCombiners(c.regions[0], c.result_types.size()))) {
+  // Every type, per-tensor quantized ones too (their computation runs on
+  // quantized scalars).
+  if (c.operands.empty()) return AdapterSupport::No("scatter: no operand");
+  if (AdapterSupport support = SupportsQuantizedScatter(c); !support.supported) return support;
+  if (c.regions.size() != 1 ||
+      AllKnown(ClassifyCombiners(c.regions[0], c.result_types.size()), c)) {
     return AdapterSupport::Yes();
   }
   absl::StatusOr<RegionEvaluator> evaluator = RegionEvaluator::Create(
@@ -422,7 +452,7 @@ absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
       c.regions[0], BodyArguments(c), BodyResults(c), "scatter: update_computation");
   HLOCHECK_RETURN_IF_ERROR(evaluator.status());
   const std::vector<Combiner> kinds = ClassifyCombiners(c.regions[0], n);
-  if (!AllKnown(kinds) && !evaluator->support().supported) {
+  if (!AllKnown(kinds, c) && !evaluator->support().supported) {
     return absl::UnimplementedError(evaluator->support().reason);
   }
 
@@ -454,7 +484,7 @@ absl::StatusOr<Results> RunScatter(const Case& c, const Device& device) {
           ResultPositions<I>(*dims, input_shape, scatter_indices, updates[0].shape(), device);
     }
   });
-  if (!AllKnown(kinds)) {
+  if (!AllKnown(kinds, c)) {
     if (absl::Status status = ApplyBody(*evaluator, results, body_updates, positions, device);
         !status.ok()) {
       return status;

@@ -260,23 +260,31 @@ absl::Status SortRowsByBody(const RegionEvaluator& evaluator, std::span<const Te
   return first_error;
 }
 
-std::vector<ElementType> ComparatorArguments(const Case& c) {
-  std::vector<ElementType> types;
+// Quantized scalars where the inputs are quantized: their comparisons are
+// the backend's quantized compare (a FLOAT compare_type never takes the
+// key fast path).
+std::vector<TensorType> ComparatorArguments(const Case& c) {
+  std::vector<TensorType> types;
   for (const Tensor& input : c.operands) {
-    types.push_back(input.element_type());
-    types.push_back(input.element_type());
+    types.push_back(ScalarOf(input.type()));
+    types.push_back(ScalarOf(input.type()));
   }
   return types;
 }
 
-constexpr ElementType kComparatorResult[] = {ElementType::kI1};
+const TensorType kComparatorResult[] = {TensorType(Shape{}, ElementType::kI1)};
 
 }  // namespace
 
 AdapterSupport SupportsSort(const Case& c) {
-  if (AdapterSupport support = SupportsTypes(c, AnyType, "every type"); !support.supported) {
-    return support;
+  // Every type, per-tensor quantized ones too (their comparator runs on
+  // quantized scalars).
+  for (const Tensor& input : c.operands) {
+    if (input.type().quantization && input.type().quantization->quantization_dimension) {
+      return AdapterSupport::No("sort: per-axis quantized inputs");
+    }
   }
+  if (c.operands.empty()) return AdapterSupport::No("sort: no operand");
   absl::StatusOr<int64_t> dimension = IntAttribute(c, "dimension");
   const int64_t rank = c.operands[0].rank();
   if (dimension.ok() && -rank <= *dimension && *dimension < rank &&

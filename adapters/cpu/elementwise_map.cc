@@ -31,16 +31,16 @@ const OpEntry* WholeTensorOp(const Region& region) {
   return FindOp(op.name);
 }
 
-std::vector<ElementType> ArgumentTypes(const Case& c) {
-  std::vector<ElementType> types;
-  for (const Tensor& t : c.operands) types.push_back(t.element_type());
+// Quantized scalars where the inputs are quantized (per tensor).
+std::vector<TensorType> ArgumentTypes(const Case& c) {
+  std::vector<TensorType> types;
+  for (const Tensor& t : c.operands) types.push_back(ScalarOf(t.type()));
   return types;
 }
 
 AdapterSupport SupportsMap(const Case& c) {
-  if (AdapterSupport support = SupportsUnquantized(c); !support.supported) return support;
   if (c.regions.size() != 1) return AdapterSupport::Yes();  // Run's to report
-  const ElementType result = c.result_types.at(0).element_type;
+  const TensorType result = ScalarOf(c.result_types.at(0));
   absl::StatusOr<RegionEvaluator> evaluator =
       RegionEvaluator::Create(c.regions[0], ArgumentTypes(c), {&result, 1}, "map: computation");
   return evaluator.ok() ? evaluator->support() : AdapterSupport::Yes();
@@ -64,10 +64,10 @@ absl::StatusOr<Results> RunMap(const Case& c, const Device& device) {
     every_dimension = every_dimension && dimensions[d] == static_cast<int64_t>(d);
   }
   if (!every_dimension) return Invalid("dimensions must be every dimension in order");
-  HLOCHECK_ASSIGN_OR_RETURN(
-      RegionEvaluator evaluator,
-      RegionEvaluator::Create(c.regions[0], ArgumentTypes(c), {&result_type.element_type, 1},
-                              "map: computation"));
+  const TensorType result_scalar = ScalarOf(result_type);
+  HLOCHECK_ASSIGN_OR_RETURN(RegionEvaluator evaluator,
+                            RegionEvaluator::Create(c.regions[0], ArgumentTypes(c),
+                                                    {&result_scalar, 1}, "map: computation"));
   if (!evaluator.support().supported) return absl::UnimplementedError(evaluator.support().reason);
 
   if (const OpEntry* op = WholeTensorOp(c.regions[0]); op != nullptr) {
@@ -75,6 +75,10 @@ absl::StatusOr<Results> RunMap(const Case& c, const Device& device) {
     whole.op = std::string(op->name);
     whole.operands = c.operands;
     whole.result_types = c.result_types;
+    // Quantized tensors take the backend's quantized form of the op.
+    if (HasQuantizedTensor(whole)) {
+      if (const OpEntry* quantized = FindQuantizedOp(whole.op)) op = quantized;
+    }
     if (op->supports(whole).supported) return op->run(whole, device);
   }
 

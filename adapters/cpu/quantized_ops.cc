@@ -7,7 +7,9 @@
 // scales far from 1 loses nothing), rounded to the nearest integer (ties
 // away from zero), offset by the result's zero point and saturated to its
 // storage range. dot_general and convolution accumulate exact integer
-// products (64-bit) before one rescale.
+// products (64-bit; for storage wider than 16 bits the products of 32-bit
+// values are split into 16-bit limbs, each limb product summed in 64 bits
+// and the four sums combined in 128) before one rescale.
 //
 // The ops that only move elements (transpose, slice, gather, ...) run the
 // adapter's own kernel on the storage integers and give the result the
@@ -20,7 +22,7 @@
 // uniform_quantize, and so does this adapter — its own quantize/dequantize
 // steps (quantization.cc) around its own float kernel in the expressed type.
 // The ops with integer kernels take that path too where the kernel does
-// not apply (storage wider than 16 bits, per-axis or hybrid dot_general).
+// not apply (a hybrid dot_general, a per-axis convolution lhs).
 #include <algorithm>
 #include <cmath>
 
@@ -65,15 +67,23 @@ Wide RoundingShiftRight(Wide x, int shift) {
 // multiplier's power of two, however large or small the ratio of scales),
 // and sums are aligned on the larger term with 32 guard bits.
 struct Scaled {
-  Wide mantissa = 0;  // < 2^65 from Scale (storage of at most 16 bits), < 2^81 after Sum
+  Wide mantissa = 0;  // < 2^110 from Scale, < 2^81 after Sum
   int exponent = 0;
 };
 
 constexpr int kGuardBits = 32;
 constexpr Wide kNormalLimit = Wide{1} << 80;
 
-// x * m, |x| < 2^70.
-Scaled Scale(Wide x, FixedPointMultiplier m) { return {x * m.q, m.exponent - 31}; }
+// x * m, |x| < 2^79 (a dot product of 32-bit storage over 2^12 terms),
+// brought below 2^80 so that Sum's guard bits fit.
+Scaled Scale(Wide x, FixedPointMultiplier m) {
+  Scaled v{x * m.q, m.exponent - 31};
+  while (v.mantissa >= kNormalLimit || v.mantissa <= -kNormalLimit) {
+    v.mantissa = RoundingShiftRight(v.mantissa, 8);
+    v.exponent += 8;
+  }
+  return v;
+}
 
 Scaled Negate(Scaled v) { return {-v.mantissa, v.exponent}; }
 
@@ -175,25 +185,58 @@ const ElementwiseKernel* FindElementwise(std::string_view op) {
   return nullptr;
 }
 
-// Storage of at most 16 bits: centred values and their products fit the
-// 64-bit integers and the wide products these kernels use.
+// Storage of at most 32 bits (every storage type the spec allows): centred
+// values fit 64-bit integers, their products the wide ones.
 AdapterSupport SupportsStorage(const Case& c) {
-  auto narrow = [](const TensorType& t) { return BitWidth(t.element_type) <= 16; };
+  auto narrow = [](const TensorType& t) { return BitWidth(t.element_type) <= 32; };
   for (const Tensor& t : c.operands) {
     if (!IsQuantizedTensor(t.type()) || !narrow(t.type())) {
       return AdapterSupport::No(c.op +
                                 ": integer kernels take quantized operands of at most "
-                                "16-bit storage");
+                                "32-bit storage");
     }
   }
   for (const TensorType& t : c.result_types) {
     if (!IsQuantizedTensor(t) || !narrow(t)) {
       return AdapterSupport::No(c.op +
                                 ": integer kernels give quantized results of at most "
-                                "16-bit storage");
+                                "32-bit storage");
     }
   }
   return AdapterSupport::Yes();
+}
+
+// Whether an operand's centred values may need more than 17 bits, so that
+// products of two and their sums leave 64 bits: then in 16-bit limbs.
+bool WideStorage(const Tensor& t) { return BitWidth(t.element_type()) > 16; }
+
+// x = high * 2^16 + low, low in [0, 2^16): |high| < 2^17 for |x| < 2^33.
+constexpr int kLimbBits = 16;
+int64_t HighLimb(int64_t x) { return x >> kLimbBits; }  // floor, arithmetic shift
+int64_t LowLimb(int64_t x) { return x & ((int64_t{1} << kLimbBits) - 1); }
+
+// sum_k a_k * b_k for every output of a contraction run by `contract` on
+// centred operands split in limbs: each of the four limb contractions is
+// exact in 64 bits (|high * high| < 2^34, times at most 2^12 terms), and
+// they combine in 128.
+template <typename Contract>
+std::vector<Wide> ContractInLimbs(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                                  Contract&& contract) {
+  auto part = [](const std::vector<int64_t>& x, bool high) {
+    std::vector<int64_t> limbs(x.size());
+    for (size_t i = 0; i < x.size(); ++i) limbs[i] = high ? HighLimb(x[i]) : LowLimb(x[i]);
+    return limbs;
+  };
+  const std::vector<int64_t> ah = part(a, true), al = part(a, false);
+  const std::vector<int64_t> bh = part(b, true), bl = part(b, false);
+  const std::vector<int64_t> hh = contract(ah, bh), hl = contract(ah, bl);
+  const std::vector<int64_t> lh = contract(al, bh), ll = contract(al, bl);
+  std::vector<Wide> sums(hh.size());
+  for (size_t i = 0; i < sums.size(); ++i) {
+    sums[i] = Wide{hh[i]} * (Wide{1} << (2 * kLimbBits)) +
+              (Wide{hl[i]} + Wide{lh[i]}) * (Wide{1} << kLimbBits) + Wide{ll[i]};
+  }
+  return sums;
 }
 
 AdapterSupport SupportsElementwise(const Case& c) {
@@ -280,8 +323,9 @@ absl::StatusOr<Results> RunElementwise(const Case& c, const Device&) {
 }
 
 // dot_general: exact integer products of the centred operands accumulated
-// in 64 bits (BatchedMatMul on uint64 wraps, and nothing here comes near
-// 2^63), then one rescale by scale(lhs) * scale(rhs) / scale(result).
+// in 64 bits (BatchedMatMul on uint64 wraps; with storage wider than 16
+// bits in 16-bit limbs, ContractInLimbs), then one rescale by scale(lhs) *
+// scale(rhs) / scale(result).
 AdapterSupport SupportsQuantizedDotGeneral(const Case& c) {
   if (c.operands.size() != 2 || c.result_types.size() != 1) {
     return AdapterSupport::No("dot_general takes two operands and gives one result");
@@ -299,41 +343,55 @@ absl::StatusOr<Results> RunQuantizedDotGeneral(const Case& c, const Device& devi
     return absl::InvalidArgumentError(s.reason);
   }
   HLOCHECK_ASSIGN_OR_RETURN(const DotPlan plan, MakeDotPlan(c));
-  // Each operand centred, then in canonical order as 64-bit patterns.
+  // Each operand centred, then in canonical order.
   auto canonical = [&](const Tensor& t, const std::vector<int64_t>& perm) {
     QuantizedInput in = Centred(t);
-    std::vector<uint64_t> bits(in.centred.size());
-    std::vector<uint64_t> ordered(in.centred.size());
-    for (size_t i = 0; i < bits.size(); ++i) bits[i] = static_cast<uint64_t>(in.centred[i]);
-    if (!bits.empty()) {
-      TransposeBytes(bits.data(), t.shape(), perm, sizeof(uint64_t), ordered.data(), device);
+    std::vector<int64_t> ordered(in.centred.size());
+    if (!ordered.empty()) {
+      TransposeBytes(in.centred.data(), t.shape(), perm, sizeof(int64_t), ordered.data(), device);
     }
     return ordered;
   };
-  const std::vector<uint64_t> a = canonical(c.operands[0], plan.lhs_perm);
-  const std::vector<uint64_t> b = canonical(c.operands[1], plan.rhs_perm);
+  const std::vector<int64_t> a = canonical(c.operands[0], plan.lhs_perm);
+  const std::vector<int64_t> b = canonical(c.operands[1], plan.rhs_perm);
   const TensorType& type = c.result_types[0];
   const auto n = static_cast<size_t>(type.num_elements());
-  std::vector<uint64_t> sums(n);
-  if (n > 0)
-    BatchedMatMul(a.data(), b.data(), sums.data(), plan.batch, plan.m, plan.k, plan.n, device);
+  // Exact products summed in 64 bits (BatchedMatMul on uint64 wraps; the
+  // sums fit int64 for centred values of at most 17 bits and for limbs).
+  auto contract = [&](const std::vector<int64_t>& x, const std::vector<int64_t>& y) {
+    std::vector<uint64_t> sums(n);
+    if (n > 0) {
+      BatchedMatMul(reinterpret_cast<const uint64_t*>(x.data()),
+                    reinterpret_cast<const uint64_t*>(y.data()), sums.data(), plan.batch, plan.m,
+                    plan.k, plan.n, device);
+    }
+    std::vector<int64_t> exact(n);
+    for (size_t i = 0; i < n; ++i) exact[i] = static_cast<int64_t>(sums[i]);
+    return exact;
+  };
+  std::vector<Wide> sums(n);
+  if (WideStorage(c.operands[0]) || WideStorage(c.operands[1])) {
+    sums = ContractInLimbs(a, b, contract);
+  } else {
+    const std::vector<int64_t> narrow = contract(a, b);
+    std::copy(narrow.begin(), narrow.end(), sums.begin());
+  }
   const UniformQuantization& q = *type.quantization;
   const FixedPointMultiplier m =
       ToFixedPoint(c.operands[0].type().quantization->scales[0] *
                    c.operands[1].type().quantization->scales[0] / q.scales[0]);
   std::vector<int64_t> storage(n);
-  for (size_t i = 0; i < n; ++i) {
-    storage[i] = ToStorage(Scale(static_cast<int64_t>(sums[i]), m), q.zero_points[0], q);
-  }
+  for (size_t i = 0; i < n; ++i) storage[i] = ToStorage(Scale(sums[i], m), q.zero_points[0], q);
   Tensor result = NewResult(type);
   StoreAll(storage, result);
   return OneResult(std::move(result));
 }
 
 // convolution: the adapter's own convolution on the centred operands as
-// si64 (exact: 16-bit storage keeps every sum far below 2^63), then one
-// rescale per element by scale(lhs) * scale(rhs) / scale(result), with
-// rhs's and the result's scales per output feature where they are per axis.
+// si64 (exact: 16-bit storage keeps every sum far below 2^63; wider storage
+// in 16-bit limbs, ContractInLimbs), then one rescale per element by
+// scale(lhs) * scale(rhs) / scale(result), with rhs's and the result's
+// scales per output feature where they are per axis.
 AdapterSupport SupportsQuantizedConvolution(const Case& c) {
   if (c.operands.size() != 2 || c.result_types.size() != 1) {
     return AdapterSupport::No("convolution takes two operands and gives one result");
@@ -344,11 +402,10 @@ AdapterSupport SupportsQuantizedConvolution(const Case& c) {
   return SupportsStorage(c);
 }
 
-Tensor CentredAsSi64(const Tensor& t) {
-  const QuantizedInput in = Centred(t);
-  Tensor wide(t.shape(), ElementType::kSI64);
+Tensor AsSi64(const Shape& shape, const std::vector<int64_t>& values) {
+  Tensor wide(shape, ElementType::kSI64);
   auto out = wide.values<ElementType::kSI64>();
-  for (size_t i = 0; i < in.centred.size(); ++i) out[i] = in.centred[i];
+  std::copy(values.begin(), values.end(), out.begin());
   return wide;
 }
 
@@ -357,12 +414,32 @@ absl::StatusOr<Results> RunQuantizedConvolution(const Case& c, const Device& dev
     return absl::InvalidArgumentError(s.reason);
   }
   const TensorType& type = c.result_types[0];
-  Case on_integers = c;
-  on_integers.operands = {CentredAsSi64(c.operands[0]), CentredAsSi64(c.operands[1])};
-  on_integers.result_types = {TensorType(type.shape, ElementType::kSI64)};
   const OpEntry* convolution = FindOp("convolution");
   if (convolution == nullptr) return absl::InternalError("no convolution kernel");
-  HLOCHECK_ASSIGN_OR_RETURN(Results sums, convolution->run(on_integers, device));
+  // The adapter's own convolution on si64 values: exact sums of products.
+  absl::Status status;
+  auto contract = [&](const std::vector<int64_t>& x, const std::vector<int64_t>& y) {
+    Case on_integers = c;
+    on_integers.operands = {AsSi64(c.operands[0].shape(), x), AsSi64(c.operands[1].shape(), y)};
+    on_integers.result_types = {TensorType(type.shape, ElementType::kSI64)};
+    absl::StatusOr<Results> sums = convolution->run(on_integers, device);
+    if (!sums.ok()) {
+      status = sums.status();
+      return std::vector<int64_t>(static_cast<size_t>(type.num_elements()));
+    }
+    const auto values = sums->at(0).values<ElementType::kSI64>();
+    return std::vector<int64_t>(values.begin(), values.end());
+  };
+  const std::vector<int64_t> lhs = Centred(c.operands[0]).centred;
+  const std::vector<int64_t> rhs = Centred(c.operands[1]).centred;
+  std::vector<Wide> sum;
+  if (WideStorage(c.operands[0]) || WideStorage(c.operands[1])) {
+    sum = ContractInLimbs(lhs, rhs, contract);
+  } else {
+    const std::vector<int64_t> narrow = contract(lhs, rhs);
+    sum.assign(narrow.begin(), narrow.end());
+  }
+  HLOCHECK_RETURN_IF_ERROR(status);
   HLOCHECK_ASSIGN_OR_RETURN(const int64_t feature_dimension,
                             IntAttribute(c, "output_feature_dimension"));
   // Each element's output feature: the index of rhs's and the result's
@@ -375,7 +452,6 @@ absl::StatusOr<Results> RunQuantizedConvolution(const Case& c, const Device& dev
   const UniformQuantization& lhs_q = *c.operands[0].type().quantization;
   const UniformQuantization& rhs_q = *c.operands[1].type().quantization;
   const UniformQuantization& q = *type.quantization;
-  const auto sum = sums.at(0).values<ElementType::kSI64>();
   std::vector<int64_t> storage(sum.size());
   for (size_t i = 0; i < storage.size(); ++i) {
     const auto feature = static_cast<size_t>((static_cast<int64_t>(i) / stride) % features);

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adapters/cpu/combiner_kernels.h"
+#include "adapters/cpu/quantization_internal.h"
 #include "adapters/cpu/region.h"
 
 namespace hlocheck::cpu {
@@ -110,9 +111,23 @@ void ReduceWithCombiner(const Combine& combine, const Tensor& input, const Tenso
   });
 }
 
+// A quantized body of add, maximum or minimum runs as production integer
+// kernels run it: offsets (storage - zero_point) summed in 64-bit integers
+// (TFLite accumulates in i32; wider here, so that no slice wraps), the zero
+// point added back and the sum saturated to [storage_min, storage_max] once;
+// maximum and minimum on the storage integers (a positive scale keeps their
+// order). The same scale and zero point on every value (SupportsReduce).
+bool QuantizedKernelCovers(Combiner kind) {
+  return kind == Combiner::kAdd || kind == Combiner::kMaximum || kind == Combiner::kMinimum;
+}
+
 bool AllCovered(const std::vector<Combiner>& kinds, const Case& c) {
   for (size_t i = 0; i < kinds.size(); ++i) {
-    if (!KernelCovers(kinds[i], c.result_types[i].element_type)) return false;
+    const TensorType& result = c.result_types[i];
+    if (result.quantization ? !QuantizedKernelCovers(kinds[i])
+                            : !KernelCovers(kinds[i], result.element_type)) {
+      return false;
+    }
   }
   return true;
 }
@@ -190,23 +205,84 @@ absl::Status ReduceWithBody(const RegionEvaluator& evaluator, const BodyValues& 
   return absl::OkStatus();
 }
 
-// The body's argument types: the element types E of the results, twice.
-std::vector<ElementType> BodyArguments(const Case& c) {
-  std::vector<ElementType> types;
+// One result of a quantized reduction whose body QuantizedKernelCovers:
+// result element o reduces the init value and the values at positions(o,
+// at) (kInitValue: the init value again, reduce_window's padding).
+template <typename Positions>
+void ReduceQuantized(Combiner kind, const Tensor& input, const Tensor& init, int64_t outputs,
+                     Positions&& positions, Tensor& result) {
+  const UniformQuantization& q = *result.type().quantization;
+  const int64_t zero_point = q.zero_points[0];
+  const std::vector<int64_t> in = WidenedStorage(input);
+  const int64_t init_value = WidenedStorage(init)[0];
+  std::vector<int64_t> out(static_cast<size_t>(outputs));
+  std::vector<int64_t> at;
+  for (int64_t o = 0; o < outputs; ++o) {
+    at.clear();
+    positions(o, at);
+    auto value = [&](int64_t a) { return a == kInitValue ? init_value : in[a]; };
+    if (kind == Combiner::kAdd) {
+      int64_t offsets = init_value - zero_point;
+      for (int64_t a : at) offsets += value(a) - zero_point;
+      out[o] = std::clamp(offsets + zero_point, q.storage_min, q.storage_max);
+    } else {
+      int64_t extreme = init_value;
+      for (int64_t a : at) {
+        extreme =
+            kind == Combiner::kMaximum ? std::max(extreme, value(a)) : std::min(extreme, value(a));
+      }
+      out[o] = extreme;
+    }
+  }
+  DispatchElementType(result.element_type(), [&]<ElementType T>() {
+    if constexpr (IsInteger(T)) {
+      auto values = result.values<T>();
+      for (size_t o = 0; o < out.size(); ++o) values[o] = static_cast<ContainerT<T>>(out[o]);
+    }
+  });
+}
+
+// The body's argument types: the types E of the results' elements, twice
+// (quantized where they are).
+std::vector<TensorType> BodyArguments(const Case& c) {
+  std::vector<TensorType> types;
   for (int pass = 0; pass < 2; ++pass) {
-    for (const TensorType& t : c.result_types) types.push_back(t.element_type);
+    for (const TensorType& t : c.result_types) types.push_back(ScalarOf(t));
   }
   return types;
 }
 
-std::vector<ElementType> BodyResults(const Case& c) {
-  std::vector<ElementType> types;
-  for (const TensorType& t : c.result_types) types.push_back(t.element_type);
+std::vector<TensorType> BodyResults(const Case& c) {
+  std::vector<TensorType> types;
+  for (const TensorType& t : c.result_types) types.push_back(ScalarOf(t));
   return types;
 }
 
+// Quantized reductions here keep their inputs' types: a body of a wider
+// storage type or other parameters would convert them (is_promotable's
+// storage promotion, or requantization), which this backend does not.
+AdapterSupport SupportsQuantizedTypes(const Case& c) {
+  for (const Tensor& operand : c.operands) {
+    if (!operand.type().quantization) continue;
+    if (operand.type().quantization->quantization_dimension) {
+      return AdapterSupport::No(c.op + ": per-axis quantized operands");
+    }
+    bool matched = false;
+    for (const TensorType& result : c.result_types) {
+      matched = matched || (result.element_type == operand.element_type() &&
+                            result.quantization == operand.type().quantization);
+    }
+    if (!matched) {
+      return AdapterSupport::No(c.op +
+                                ": a quantized operand of another type than its result "
+                                "(promotion or requantization)");
+    }
+  }
+  return AdapterSupport::Yes();
+}
+
 AdapterSupport SupportsReduce(const Case& c) {
-  if (AdapterSupport support = SupportsUnquantized(c); !support.supported) return support;
+  if (AdapterSupport support = SupportsQuantizedTypes(c); !support.supported) return support;
   const size_t n = c.result_types.size();
   if (c.regions.size() != 1 || AllCovered(ClassifyCombiners(c.regions[0], n), c)) {
     return AdapterSupport::Yes();
@@ -277,6 +353,15 @@ absl::StatusOr<Results> RunReduce(const Case& c, const Device& device) {
     return results;
   }
   for (size_t i = 0; i < n; ++i) {
+    if (c.result_types[i].quantization) {
+      ReduceQuantized(
+          kinds[i], body_inputs[i], body_init_values[i], static_cast<int64_t>(layout.bases.size()),
+          [&](int64_t o, std::vector<int64_t>& at) {
+            for (int64_t offset : layout.slice) at.push_back(layout.bases[o] + offset);
+          },
+          results[i]);
+      continue;
+    }
     DispatchElementType(results[i].element_type(), [&]<ElementType T>() {
       WithCombineFunction<T>(kinds[i], [&](const auto& combine) {
         ReduceWithCombiner<T>(combine, body_inputs[i], body_init_values[i], layout, results[i],
@@ -428,6 +513,12 @@ absl::StatusOr<Results> RunReduceWindow(const Case& c, const Device& device) {
     return results;
   }
   for (size_t i = 0; i < n; ++i) {
+    if (c.result_types[i].quantization) {
+      ReduceQuantized(
+          kinds[i], body_inputs[i], body_init_values[i], results[i].num_elements(),
+          [&](int64_t o, std::vector<int64_t>& at) { windows.Positions(o, at); }, results[i]);
+      continue;
+    }
     DispatchElementType(results[i].element_type(), [&]<ElementType T>() {
       WithCombineFunction<T>(kinds[i], [&](const auto& combine) {
         ReduceWindowsWithCombiner<T>(combine, body_inputs[i], body_init_values[i], windows,
@@ -446,24 +537,31 @@ absl::StatusOr<Results> RunReduceWindow(const Case& c, const Device& device) {
 // source order, scatter(itself, source value) for each window that
 // selected it. A window without an operand element scatters nothing
 // (the spec leaves it unspecified, openxla/stablehlo#731).
-std::vector<ElementType> SelectArguments(const Case& c) {
-  return {c.operands[0].element_type(), c.operands[0].element_type()};
+std::vector<TensorType> SelectArguments(const Case& c) {
+  return {ScalarOf(c.operands[0].type()), ScalarOf(c.operands[0].type())};
 }
 
-std::vector<ElementType> ScatterArguments(const Case& c) {
-  return {c.result_types[0].element_type, c.result_types[0].element_type};
+std::vector<TensorType> ScatterArguments(const Case& c) {
+  return {ScalarOf(c.result_types[0]), ScalarOf(c.result_types[0])};
+}
+
+const TensorType kSelectResult(Shape{}, ElementType::kI1);
+
+// The scatter body's kernel: a recognised combiner of a plain result (a
+// quantized one runs its body: each step this backend's quantized op).
+bool ScatterKernel(const std::vector<Combiner>& kinds, const Case& c) {
+  return !c.result_types[0].quantization && AllCovered(kinds, c);
 }
 
 AdapterSupport SupportsSelectAndScatter(const Case& c) {
-  if (AdapterSupport support = SupportsUnquantized(c); !support.supported) return support;
+  if (AdapterSupport support = SupportsQuantizedTypes(c); !support.supported) return support;
   if (c.regions.size() != 2 || c.result_types.size() != 1) return AdapterSupport::Yes();
-  const ElementType i1 = ElementType::kI1;
   absl::StatusOr<RegionEvaluator> select = RegionEvaluator::Create(
-      c.regions[0], SelectArguments(c), {&i1, 1}, "select_and_scatter: select");
+      c.regions[0], SelectArguments(c), {&kSelectResult, 1}, "select_and_scatter: select");
   if (select.ok() && !select->support().supported) return select->support();
   const std::vector<Combiner> kinds = ClassifyCombiners(c.regions[1], 1);
-  if (AllCovered(kinds, c)) return AdapterSupport::Yes();
-  const std::vector<ElementType> result = {c.result_types[0].element_type};
+  if (ScatterKernel(kinds, c)) return AdapterSupport::Yes();
+  const std::vector<TensorType> result = {ScalarOf(c.result_types[0])};
   absl::StatusOr<RegionEvaluator> scatter = RegionEvaluator::Create(
       c.regions[1], ScatterArguments(c), result, "select_and_scatter: scatter");
   return scatter.ok() ? scatter->support() : AdapterSupport::Yes();
@@ -486,17 +584,18 @@ absl::StatusOr<Results> RunSelectAndScatter(const Case& c, const Device& device)
                    " do not fit together (the windows give ", ShapeToString(windows.result_shape),
                    ")");
   }
-  const ElementType i1 = ElementType::kI1;
-  HLOCHECK_ASSIGN_OR_RETURN(RegionEvaluator select,
-                            RegionEvaluator::Create(c.regions[0], SelectArguments(c), {&i1, 1},
-                                                    "select_and_scatter: select"));
+  HLOCHECK_ASSIGN_OR_RETURN(
+      RegionEvaluator select,
+      RegionEvaluator::Create(c.regions[0], SelectArguments(c), {&kSelectResult, 1},
+                              "select_and_scatter: select"));
   if (!select.support().supported) return absl::UnimplementedError(select.support().reason);
-  const std::vector<ElementType> result_types = {result_type.element_type};
+  const std::vector<TensorType> result_types = {ScalarOf(result_type)};
   HLOCHECK_ASSIGN_OR_RETURN(RegionEvaluator scatter,
                             RegionEvaluator::Create(c.regions[1], ScatterArguments(c), result_types,
                                                     "select_and_scatter: scatter"));
   const std::vector<Combiner> kinds = ClassifyCombiners(c.regions[1], 1);
-  if (!AllCovered(kinds, c) && !scatter.support().supported) {
+  const bool use_kernel = ScatterKernel(kinds, c);
+  if (!use_kernel && !scatter.support().supported) {
     return absl::UnimplementedError(scatter.support().reason);
   }
 
@@ -547,15 +646,16 @@ absl::StatusOr<Results> RunSelectAndScatter(const Case& c, const Device& device)
     std::memcpy(result.bytes().data() + p * result_bytes, init_value[0].bytes().data(),
                 result_bytes);
   }
-  const bool kernel = DispatchElementType(result_type.element_type, [&]<ElementType T>() {
-    return WithCombineFunction<T>(kinds[0], [&](const auto& combine) {
-      auto out = result.values<T>();
-      auto in = values[0].values<T>();
-      for (int64_t w = 0; w < count; ++w) {
-        if (selected[w] >= 0) out[selected[w]] = combine(out[selected[w]], in[w]);
-      }
-    });
-  });
+  const bool kernel =
+      use_kernel && DispatchElementType(result_type.element_type, [&]<ElementType T>() {
+        return WithCombineFunction<T>(kinds[0], [&](const auto& combine) {
+          auto out = result.values<T>();
+          auto in = values[0].values<T>();
+          for (int64_t w = 0; w < count; ++w) {
+            if (selected[w] >= 0) out[selected[w]] = combine(out[selected[w]], in[w]);
+          }
+        });
+      });
   if (!kernel) {
     const Eigen::ThreadPoolDevice inline_device = InlineDevice(device);
     for (int64_t w = 0; w < count; ++w) {

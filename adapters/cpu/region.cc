@@ -44,12 +44,28 @@ bool CompareTypeFits(const std::string& compare_type, ElementType type, bool& to
   return (IsUnsignedInt(type) || IsBool(type)) && compare_type == "UNSIGNED";
 }
 
-bool IsScalarOf(const ValueType& type, ElementType element) {
-  return type.is_tensor() && !type.quantization.has_value() && type.shape.empty() &&
-         type.element_type == element;
+bool IsScalarOf(const ValueType& type, const TensorType& scalar) {
+  return type.is_tensor() && type.shape.empty() && type.element_type == scalar.element_type &&
+         type.quantization == scalar.quantization;
+}
+
+std::string ScalarName(const TensorType& scalar) { return ValueType::Of(scalar).ToString(); }
+
+std::vector<TensorType> Scalars(std::span<const ElementType> types) {
+  std::vector<TensorType> scalars;
+  for (ElementType type : types) scalars.emplace_back(Shape{}, type);
+  return scalars;
 }
 
 }  // namespace
+
+TensorType ScalarOf(const TensorType& type) {
+  TensorType scalar(Shape{}, type.element_type);
+  if (type.quantization && !type.quantization->quantization_dimension) {
+    scalar.quantization = type.quantization;
+  }
+  return scalar;
+}
 
 std::vector<Combiner> ClassifyCombiners(const Region& region, size_t n) {
   std::vector<Combiner> kinds(n, Combiner::kGeneral);
@@ -110,6 +126,13 @@ absl::StatusOr<RegionEvaluator> RegionEvaluator::Create(const Region& region,
                                                         std::span<const ElementType> arguments,
                                                         std::span<const ElementType> results,
                                                         std::string what) {
+  return Create(region, Scalars(arguments), Scalars(results), std::move(what));
+}
+
+absl::StatusOr<RegionEvaluator> RegionEvaluator::Create(const Region& region,
+                                                        std::span<const TensorType> arguments,
+                                                        std::span<const TensorType> results,
+                                                        std::string what) {
   RegionEvaluator e;
   e.what_ = std::move(what);
   e.arguments_ = arguments.size();
@@ -130,10 +153,10 @@ absl::StatusOr<RegionEvaluator> RegionEvaluator::Create(const Region& region,
   };
   for (size_t i = 0; i < arguments.size(); ++i) {
     if (!block.argument_types.empty() && !IsScalarOf(block.argument_types[i], arguments[i])) {
-      return invalid("argument ", i, " is ", block.argument_types[i].ToString(), ", not tensor<",
-                     std::string(MlirName(arguments[i])), ">");
+      return invalid("argument ", i, " is ", block.argument_types[i].ToString(), ", not ",
+                     ScalarName(arguments[i]));
     }
-    if (!define(block.arguments[i], Tensor(Shape{}, arguments[i]))) {
+    if (!define(block.arguments[i], Tensor(arguments[i]))) {
       return invalid("argument ", i, " is defined twice");
     }
   }
@@ -155,21 +178,25 @@ absl::StatusOr<RegionEvaluator> RegionEvaluator::Create(const Region& region,
       step.operand_slots.push_back(slot->second);
     }
     for (const ValueType& type : op.result_types) {
-      if (!type.is_tensor() || type.quantization.has_value()) {
+      if (!type.is_tensor()) {
         e.support_ =
             AdapterSupport::No(absl::StrCat(e.what_, ": ", op.name, " with a ", type.ToString(),
-                                            " result (only plain tensors are implemented)"));
+                                            " result (only tensors are implemented)"));
         return e;
       }
     }
     if (op.name == "stablehlo.constant") {
       auto value = op.attributes.find("value");
+      // A quantized constant's value holds its storage integers.
       if (value == op.attributes.end() || !std::holds_alternative<Tensor>(value->second) ||
-          op.results.size() != 1 ||
-          std::get<Tensor>(value->second).type() != op.result_types[0].tensor()) {
+          op.results.size() != 1 || op.result_types.size() != 1 ||
+          std::get<Tensor>(value->second).shape() != op.result_types[0].shape ||
+          std::get<Tensor>(value->second).element_type() != op.result_types[0].element_type) {
         return invalid("a stablehlo.constant without a dense value of its result type");
       }
-      if (!define(op.results[0], std::get<Tensor>(value->second))) {
+      Tensor constant =
+          Tensor::Reusing(op.result_types[0].tensor(), Tensor(std::get<Tensor>(value->second)));
+      if (!define(op.results[0], std::move(constant))) {
         return invalid("%", op.results[0], " is defined twice");
       }
       continue;
@@ -185,6 +212,11 @@ absl::StatusOr<RegionEvaluator> RegionEvaluator::Create(const Region& region,
     for (const ValueType& type : op.result_types) step.c.result_types.push_back(type.tensor());
     step.c.attributes = op.attributes;
     step.c.regions = op.regions;
+    // Quantized scalars take this backend's quantized ops (as the adapter
+    // routes a quantized case).
+    if (HasQuantizedTensor(step.c)) {
+      if (const OpEntry* quantized = FindQuantizedOp(op.name.substr(10))) step.entry = quantized;
+    }
     if (AdapterSupport support = SupportsCase(step.c); !support.supported) {
       e.support_ = AdapterSupport::No(absl::StrCat(e.what_, ": ", support.reason));
       return e;
@@ -208,8 +240,8 @@ absl::StatusOr<RegionEvaluator> RegionEvaluator::Create(const Region& region,
     }
     const TensorType& type = e.slots_[slot->second].type();
     if (!IsScalarOf(ValueType::Of(type), results[j])) {
-      return invalid("result ", j, " is ", type.ToString(), ", not tensor<",
-                     std::string(MlirName(results[j])), ">");
+      return invalid("result ", j, " is ", ValueType::Of(type).ToString(), ", not ",
+                     ScalarName(results[j]));
     }
     e.return_slots_.push_back(slot->second);
   }

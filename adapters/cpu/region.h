@@ -48,6 +48,10 @@ struct KeyComparator {
 };
 KeyComparator ClassifyComparator(const Region& region, ElementType key_type);
 
+// The type of one element of a tensor of `type` as a region's argument: a
+// 0-dimensional tensor, per-tensor quantized where `type` is.
+TensorType ScalarOf(const TensorType& type);
+
 // Runs a region body on one element per argument. Create() reads and checks
 // the region; each evaluating thread works on its own copy.
 class RegionEvaluator {
@@ -59,6 +63,12 @@ class RegionEvaluator {
   static absl::StatusOr<RegionEvaluator> Create(const Region& region,
                                                 std::span<const ElementType> arguments,
                                                 std::span<const ElementType> results,
+                                                std::string what);
+  // The same with the scalars' whole types: a per-tensor quantized type
+  // makes the body's ops on it run as this backend's quantized ops.
+  static absl::StatusOr<RegionEvaluator> Create(const Region& region,
+                                                std::span<const TensorType> arguments,
+                                                std::span<const TensorType> results,
                                                 std::string what);
 
   // No, with the reason, when some op of the body is not one this adapter

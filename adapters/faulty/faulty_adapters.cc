@@ -8,6 +8,8 @@
 #include "adapters/faulty/faulty_internal.h"
 #include "core/case_attributes.h"
 #include "core/element_value.h"
+#include "core/quantized_case.h"
+#include "core/status_macros.h"
 
 namespace hlocheck {
 namespace {
@@ -517,6 +519,36 @@ class QuantizedAddSharedScaleFault : public FaultyAdapter {
   }
 };
 
+// A quantized reduction lowered onto its storage integers as a plain integer
+// reduction: the quantization dropped from the operands, the results and
+// the body's types (a lowering that forgets the zero points, which are then
+// summed with the values, and wraps instead of saturating).
+class QuantizedReduceOnStorageFault : public FaultyAdapter {
+ public:
+  using FaultyAdapter::FaultyAdapter;
+
+ protected:
+  absl::StatusOr<std::vector<Tensor>> Faulty(const Case& c) override {
+    if (!HasQuantizedTensor(c)) return cpu().Run(c);
+    Case storage = OnStorage(c);
+    for (Region& region : storage.regions) DropQuantization(region);
+    HLOCHECK_ASSIGN_OR_RETURN(std::vector<Tensor> results, cpu().Run(storage));
+    return FromStorage(c, std::move(results));
+  }
+
+ private:
+  static void DropQuantization(Region& region) {
+    for (Block& block : region.blocks) {
+      for (ValueType& type : block.argument_types) type.quantization.reset();
+      for (Operation& op : block.operations) {
+        for (ValueType& type : op.result_types) type.quantization.reset();
+        for (ValueType& type : op.operand_types) type.quantization.reset();
+        for (Region& inner : op.regions) DropQuantization(inner);
+      }
+    }
+  }
+};
+
 // Float-to-float conversions that truncate instead of rounding to nearest.
 class ConvertTruncateFault : public FaultyAdapter {
  public:
@@ -629,6 +661,10 @@ const std::vector<FaultEntry>& FaultTable() {
           "quantized add rescaling rhs with lhs's scales (an integer kernel that assumes its "
           "operands share their quantization)"},
          Make<QuantizedAddSharedScaleFault>},
+        {{"faulty-quantized-reduce-on-storage", "reduce",
+          "quantized reduce run on the storage integers as a plain integer reduce (zero points "
+          "summed with the values, wrap-around instead of saturation)"},
+         Make<QuantizedReduceOnStorageFault>},
         {{"faulty-convert-truncate", "convert",
           "float-to-float convert rounding towards zero instead of to nearest even"},
          Make<ConvertTruncateFault>},

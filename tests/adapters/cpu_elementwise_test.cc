@@ -251,8 +251,9 @@ TEST(CpuElementwiseSupportTest, RefusesQuantizedAndForeignTypesWithAReason) {
   EXPECT_FALSE(xor_f32.supported);
   EXPECT_FALSE(xor_f32.reason.empty());
   // Quantized operands: integer kernels for add, multiply, maximum, negate
-  // (quantized_ops.cc), divide and sqrt through their expressed type; none
-  // for map (a region op).
+  // (quantized_ops.cc), divide and sqrt through their expressed type, map
+  // by its computation on quantized scalars; none for a bitwise op (no
+  // quantized form in the spec).
   UniformQuantization q;
   q.expressed_type = ET::kF32;
   q.storage_min = -128;
@@ -260,12 +261,12 @@ TEST(CpuElementwiseSupportTest, RefusesQuantizedAndForeignTypesWithAReason) {
   q.scales = {0.5};
   q.zero_points = {0};
   Tensor quantized(TensorType({2}, ET::kSI8, q));
-  for (const char* op : {"add", "multiply", "maximum", "negate", "divide", "sqrt", "map"}) {
+  for (const char* op : {"add", "multiply", "maximum", "negate", "divide", "sqrt", "map", "xor"}) {
     const bool unary = std::string(op) == "negate" || std::string(op) == "sqrt";
     Case c = unary ? Unary(op, quantized, quantized.type())
                    : Binary(op, quantized, quantized, quantized.type());
     AdapterSupport support = adapter.Supports(c);
-    const bool has_kernel = std::string(op) != "map";
+    const bool has_kernel = std::string(op) != "xor";
     EXPECT_EQ(support.supported, has_kernel) << op << ": " << support.reason;
     if (!has_kernel) {
       EXPECT_NE(support.reason.find("quantized"), std::string::npos) << support.reason;

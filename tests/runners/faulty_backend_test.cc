@@ -153,6 +153,9 @@ INSTANTIATE_TEST_SUITE_P(
         // Two quantized scalars of different scales (one case in eight of
         // add's f32 cases is quantized).
         FaultCase{"faulty-quantized-add-shared-scale", "add", ElementType::kF32, 2},
+        // One value and the init value (the zero point) of a quantized
+        // reduce: their storage integers summed give zero point + value.
+        FaultCase{"faulty-quantized-reduce-on-storage", "reduce", ElementType::kF32, 3},
         // A 2 x 2 triangle and a right-hand side of two or four elements.
         FaultCase{"faulty-triangular-solve-no-transpose", "triangular_solve", ElementType::kF32,
                   8}),
@@ -167,7 +170,7 @@ INSTANTIATE_TEST_SUITE_P(
 // Every fault is listed, and each name creates its backend; an unknown
 // name creates none.
 TEST(FaultyBackendBoundTest, AllFaultsAreListed) {
-  EXPECT_EQ(Faults().size(), 30u);
+  EXPECT_EQ(Faults().size(), 31u);
   for (const FaultDescription& f : Faults()) {
     EXPECT_NE(CreateFaultyAdapter(f.name, {}), nullptr) << f.name;
   }

@@ -1,7 +1,7 @@
 // The CPU adapter's ops on quantized tensors (adapters/cpu/quantized_ops.cc)
 // against the oracle, on generated cases: every quantized case of the ops
-// with integer kernels, and of those it runs as dequantize, the float op,
-// quantize, passes (that a wrong rescale fails is
+// with integer kernels, of those it runs as dequantize, the float op,
+// quantize, and of the region ops, passes (that a wrong rescale fails is
 // faulty-quantized-add-shared-scale's part, in faulty_backend_test.cc).
 #include <gtest/gtest.h>
 
@@ -34,10 +34,15 @@ TEST_P(CpuQuantizedTest, GeneratedQuantizedCasesMeetTheOracle) {
   GenerationOptions options;
   int ran = 0;
   int per_axis = 0;
-  for (uint64_t seed = 1; seed <= 2000 && ran < 40; ++seed) {
+  // if's and case's quantized values are the one float result in eight of
+  // branches whose results are of any type: rarer.
+  const bool branches = GetParam() == "if" || GetParam() == "case";
+  const int wanted = branches ? 5 : 40;
+  for (uint64_t seed = 1; seed <= (branches ? 6000u : 2000u) && ran < wanted; ++seed) {
     options.primary_type = seed % 3 == 0 ? ElementType::kBF16 : ElementType::kF32;
-    // select's primary operand is its predicate.
-    if (GetParam() == "select") options.primary_type = ElementType::kI1;
+    // select's and if's primary operand is their predicate, case's its index.
+    if (GetParam() == "select" || GetParam() == "if") options.primary_type = ElementType::kI1;
+    if (GetParam() == "case") options.primary_type = ElementType::kSI32;
     Case c;
     try {
       c = GenerateCase(*op, options, seed, 40).value();
@@ -70,7 +75,7 @@ TEST_P(CpuQuantizedTest, GeneratedQuantizedCasesMeetTheOracle) {
                                    << "\n-> " << c.result_types[r].ToString() << inputs;
     }
   }
-  EXPECT_GE(ran, 40) << "too few quantized cases of " << GetParam();
+  EXPECT_GE(ran, wanted) << "too few quantized cases of " << GetParam();
   if (GetParam() == "add" || GetParam() == "convolution") {
     EXPECT_GT(per_axis, 0) << GetParam() << " is per-axis quantized too";
   }
@@ -90,6 +95,14 @@ INSTANTIATE_TEST_SUITE_P(ThroughExpressedType, CpuQuantizedTest,
                                            "remainder", "round_nearest_afz", "round_nearest_even",
                                            "rsqrt", "select", "sign", "sine", "sqrt", "tan", "tanh",
                                            "triangular_solve", "is_finite"));
+
+// The region ops: their bodies run on quantized scalars (recognised
+// reductions as integer kernels, adapters/cpu/reduction.cc), their data
+// moves as storage.
+INSTANTIATE_TEST_SUITE_P(RegionOps, CpuQuantizedTest,
+                         ::testing::Values("reduce", "reduce_window", "select_and_scatter",
+                                           "scatter", "sort", "map", "if", "case", "while",
+                                           "all_reduce", "reduce_scatter", "collective_reduce"));
 
 // Every op whose quantized form is dequantize_op_quantize (or compare's,
 // select's) and whose recipe draws quantized types: the oracle computes 20
@@ -159,6 +172,33 @@ TEST(CpuQuantizedKernelTest, AddRoundsTiesAwayFromZero) {
   const auto storage = actual->at(0).values<ElementType::kSI8>();
   EXPECT_EQ(storage[0], 6);
   EXPECT_EQ(storage[1], 0);
+}
+
+// 32-bit storage takes the integer kernel too, its products summed exactly
+// (in 16-bit limbs): (2^29 + 1)(2^31 + 1) = 2^60 + 2^31 + 2^29 + 1 rescaled by
+// 2^-30 is 2^30 + 2.5 + 2^-30, which rounds to 2^30 + 3; in f64 the
+// trailing 1 is lost and the tie 2^30 + 2.5 rounds to even, 2^30 + 2.
+TEST(CpuQuantizedKernelTest, ThirtyTwoBitStorageSumsProductsExactly) {
+  auto cpu = CreateAdapter("cpu", {});
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  const TensorType operand = ValueTypeOf("tensor<1x!quant.uniform<u32:f64, 1.0:0>>").tensor();
+  const TensorType out = ValueTypeOf("tensor<!quant.uniform<i32:f64, 1073741824.0:0>>").tensor();
+  Case c = MakeCase("dot_general",
+                    {Tensor::Reusing(operand, Literal("dense<[536870913]> : tensor<1xui32>")),
+                     Tensor::Reusing(operand, Literal("dense<[2147483649]> : tensor<1xui32>"))},
+                    out);
+  c.attributes["lhs_batching_dimensions"] = std::vector<int64_t>{};
+  c.attributes["rhs_batching_dimensions"] = std::vector<int64_t>{};
+  c.attributes["lhs_contracting_dimensions"] = std::vector<int64_t>{0};
+  c.attributes["rhs_contracting_dimensions"] = std::vector<int64_t>{0};
+  auto actual = (*cpu)->Run(c);
+  ASSERT_TRUE(actual.ok()) << actual.status();
+  EXPECT_EQ(actual->at(0).values<ElementType::kSI32>()[0], (1 << 30) + 3);
+  // The oracle allows it (and the f64 path's value as the spec's reading).
+  Oracle oracle(&TestRegistry());
+  auto expected = oracle.Run(c);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  EXPECT_TRUE(CompareResult(expected->at(0), actual->at(0)).ok());
 }
 
 }  // namespace

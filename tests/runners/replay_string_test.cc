@@ -34,10 +34,10 @@ TEST(ReplayStringTest, PublicMarkIsASuffixOnly) {
   EXPECT_EQ(inner->violates, "C3@publicX");
   EXPECT_EQ(FormatReplay(*inner), "hlocheck1:slice!C3@publicX:f32:0000000000000000:1:1:-");
 
-  // What a run prints (version 8 since quantized collectives; the seed is 5).
+  // What a run prints (version 9 since quantized region ops; the seed is 5).
   ReplayKey public_one{"dot_general", ElementType::kF32, 5, 50, 4096, {2, 0}, "C21 (public)"};
   EXPECT_EQ(FormatReplay(public_one),
-            "hlocheck8:dot_general!C21@public:f32:0000000000000005:50:4096:2.0");
+            "hlocheck9:dot_general!C21@public:f32:0000000000000005:50:4096:2.0");
   auto parsed = ParseReplay(FormatReplay(public_one));
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->violates, "C21 (public)");
@@ -45,7 +45,7 @@ TEST(ReplayStringTest, PublicMarkIsASuffixOnly) {
 
 // Every version's prefix parses to its version, and prints back the same.
 TEST(ReplayStringTest, EveryVersionRoundTrips) {
-  for (int version : {1, 2, 3, 4, 5, 6, 7, 8}) {
+  for (int version : {1, 2, 3, 4, 5, 6, 7, 8, 9}) {
     const std::string text =
         "hlocheck" + std::to_string(version) + ":add:f32:000000000000002a:10:4096:1.0";
     auto key = ParseReplay(text);
@@ -53,7 +53,7 @@ TEST(ReplayStringTest, EveryVersionRoundTrips) {
     EXPECT_EQ(key->version, version);
     EXPECT_EQ(FormatReplay(*key), text);
   }
-  EXPECT_FALSE(ParseReplay("hlocheck9:add:f32:2a:10:4096:-").ok());
+  EXPECT_FALSE(ParseReplay("hlocheck10:add:f32:2a:10:4096:-").ok());
   EXPECT_FALSE(ParseReplay("hlocheck0:add:f32:2a:10:4096:-").ok());
 }
 
