@@ -396,6 +396,9 @@ AdapterSupport SupportsQuantizedConvolution(const Case& c) {
   if (c.operands.size() != 2 || c.result_types.size() != 1) {
     return AdapterSupport::No("convolution takes two operands and gives one result");
   }
+  if (!c.operands[0].type().quantization) {
+    return AdapterSupport::No("convolution: the hybrid form (a float lhs) runs in the float type");
+  }
   if (c.operands[0].type().quantization->quantization_dimension) {
     return AdapterSupport::No("convolution: a per-axis lhs has no integer kernel here");
   }
