@@ -511,8 +511,7 @@ absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& regis
         continue;
       }
       // Of a type the program may not have (a quantized one's storage and
-      // expressed types), or quantized where the oracle's interpreter does
-      // not carry it (into a region).
+      // expressed types), or quantized where the profile refuses it.
       bool outside = false;
       auto check = [&](const TensorType& type) {
         auto excluded = [&](ElementType t) {
@@ -525,8 +524,7 @@ absl::StatusOr<GeneratedProgram> GenerateProgram(const spec::SpecRegistry& regis
             outside || excluded(type.element_type) ||
             (type.quantization &&
              (excluded(type.quantization->expressed_type) || !options.quantized ||
-              op->quantized_semantics == spec::QuantizedSemantics::kRegions || refused(op->name) ||
-              refused("uniform_quantize") || refused("uniform_dequantize")));
+              refused(op->name) || refused("uniform_quantize") || refused("uniform_dequantize")));
       };
       for (const Tensor& operand : c.operands) check(operand.type());
       for (const TensorType& result : c.result_types) check(result);

@@ -109,6 +109,41 @@ TEST(ProgramGenerator, CpuAgreesWithTheOracleOnProgramsAndTheirVariants) {
   EXPECT_GT(compared, 30);
 }
 
+// Quantized values reach the region ops too (reduce, sort, map, scatter,
+// ...: their bodies compute on quantized scalars), and the CPU backend
+// agrees with the oracle there.
+TEST(ProgramGenerator, QuantizedValuesReachRegionOps) {
+  auto cpu = Backend("cpu");
+  int found = 0;
+  for (uint64_t seed = 1; seed < 3000 && found < 6; ++seed) {
+    auto program = GenerateProgram(TestRegistry(), SmallPrograms(), seed);
+    ASSERT_TRUE(program.ok());
+    const std::string text = mlir::PrintModule(program->module, TestRegistry());
+    bool region_op = false;
+    for (const char* op :
+         {"\"stablehlo.reduce\"", "\"stablehlo.reduce_window\"", "\"stablehlo.sort\"",
+          "\"stablehlo.map\"", "\"stablehlo.scatter\"", "\"stablehlo.select_and_scatter\""}) {
+      for (size_t at = text.find(op); at != std::string::npos && !region_op;
+           at = text.find(op, at + 1)) {
+        // The region's block arguments follow on the next line.
+        const size_t block = text.find("^bb0(", at);
+        const size_t end = block == std::string::npos ? block : text.find('\n', block);
+        region_op = block != std::string::npos &&
+                    text.substr(block, end - block).find("!quant.uniform") != std::string::npos;
+      }
+    }
+    if (!region_op) continue;
+    ++found;
+    ProgramUnderTest p{program->module, program->arguments};
+    ProgramTrial trial = Trial(*cpu, p);
+    ASSERT_TRUE(trial.reference.ok()) << trial.reference.status() << "\n" << text;
+    EXPECT_EQ(trial.outcome.kind, ProgramOutcome::Kind::kPass)
+        << "seed " << seed << ": " << trial.outcome.message << "\n"
+        << text;
+  }
+  EXPECT_GE(found, 6);
+}
+
 // Quantized values are drawn (made by uniform_quantize where a reader
 // wants them, turned back by uniform_dequantize), every such program is
 // valid, and the CPU backend agrees with the oracle on them and their
