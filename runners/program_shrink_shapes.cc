@@ -15,8 +15,11 @@
 // on the mapped dimensions (an expanded dimension of size 1 whole); slice,
 // the strided range under B; reduce, B on the kept dimensions and the
 // reduced ones whole; dot_general, B on the batch and free dimensions and
-// the contracting ones whole; iota, B where it starts at 0 along the iota
-// dimension; a constant, its elements under B.
+// the contracting ones whole; concatenate, each input's part of B along the
+// dimension (possibly none of it), B elsewhere; pad, the operand elements
+// that land in B (the padding value whole, the edge padding moved so that
+// the result is B); iota, B where it starts at 0 along the iota dimension;
+// a constant, its elements under B.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -220,6 +223,45 @@ std::optional<std::vector<Box>> OperandBoxes(const Operation& op, const Box& b) 
     }
     return std::vector<Box>{c};
   }
+  if (mnemonic == "concatenate") {
+    auto it = op.attributes.find("dimension");
+    if (it == op.attributes.end() || !std::holds_alternative<int64_t>(it->second)) {
+      return std::nullopt;
+    }
+    const auto dimension = static_cast<size_t>(std::get<int64_t>(it->second));
+    int64_t offset = 0;
+    for (size_t k = 0; k < op.operands.size(); ++k) {
+      Box c = b;
+      const int64_t size = operand_shape(k)[dimension];
+      // The part of B within [offset, offset + size), shifted to the input
+      // (empty where B holds none of it).
+      c.lo[dimension] = std::clamp(b.lo[dimension] - offset, int64_t{0}, size);
+      c.hi[dimension] = std::clamp(b.hi[dimension] - offset, c.lo[dimension], size);
+      boxes.push_back(c);
+      offset += size;
+    }
+    return boxes;
+  }
+  if (mnemonic == "pad") {
+    const auto* low = Ints(op, "edge_padding_low");
+    const auto* interior = Ints(op, "interior_padding");
+    if (!low || !interior || op.operands.size() != 2) return std::nullopt;
+    Box c = Full(operand_shape(0));
+    for (size_t d = 0; d < c.lo.size(); ++d) {
+      // Operand element j lands at j * step + low: those in [B.lo, B.hi).
+      const int64_t step = (*interior)[d] + 1;
+      const auto ceil_div = [](int64_t a, int64_t q) { return a >= 0 ? (a + q - 1) / q : a / q; };
+      const auto floor_div = [](int64_t a, int64_t q) {
+        return a >= 0 ? a / q : -((-a + q - 1) / q);
+      };
+      const int64_t first = std::max<int64_t>(0, ceil_div(b.lo[d] - (*low)[d], step));
+      const int64_t last =
+          std::min<int64_t>(operand_shape(0)[d] - 1, floor_div(b.hi[d] - 1 - (*low)[d], step));
+      c.lo[d] = std::min(first, operand_shape(0)[d]);
+      c.hi[d] = std::max(c.lo[d], last + 1);
+    }
+    return std::vector<Box>{c, Full(operand_shape(1))};
+  }
   if (mnemonic == "iota") {
     auto it = op.attributes.find("iota_dimension");
     if (it == op.attributes.end() || !std::holds_alternative<int64_t>(it->second)) {
@@ -365,6 +407,26 @@ std::optional<ProgramUnderTest> ShrinkShapes(const ProgramUnderTest& program,
           limit.push_back((b.hi[d] - b.lo[d] - 1) * (*strides)[d] + 1);
         op.attributes["start_indices"] = std::vector<int64_t>(b.lo.size(), 0);
         op.attributes["limit_indices"] = limit;
+      } else if (op.name == "stablehlo.pad") {
+        // The operand's box padded to exactly B: its first element's place
+        // in B below, what B holds past its last above (all of B below
+        // where the box is empty).
+        const auto* low = Ints(original, "edge_padding_low");
+        const auto* interior = Ints(original, "interior_padding");
+        const Box& from = r->second[0];
+        std::vector<int64_t> new_low, new_high;
+        for (size_t d = 0; d < b.lo.size(); ++d) {
+          const int64_t step = (*interior)[d] + 1;
+          if (from.hi[d] == from.lo[d]) {
+            new_low.push_back(b.hi[d] - b.lo[d]);
+            new_high.push_back(0);
+            continue;
+          }
+          new_low.push_back(from.lo[d] * step + (*low)[d] - b.lo[d]);
+          new_high.push_back(b.hi[d] - 1 - ((from.hi[d] - 1) * step + (*low)[d]));
+        }
+        op.attributes["edge_padding_low"] = new_low;
+        op.attributes["edge_padding_high"] = new_high;
       } else if (op.name == "stablehlo.constant") {
         auto value = op.attributes.find("value");
         if (value == op.attributes.end() || !std::holds_alternative<Tensor>(value->second))

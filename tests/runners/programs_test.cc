@@ -433,6 +433,48 @@ func.func @main(%x: tensor<4x3xf32>, %y: tensor<3x5xf32>, %c: tensor<5xf32>) -> 
   EXPECT_FALSE(ShrinkShapes(*cut, {int64_t{0}}).has_value());
 }
 
+TEST(ProgramShrink, ShapesAreCutThroughConcatenateAndPad) {
+  // pad(concatenate(x, y) along 1, v): low (1, 2), high (1, -1), interior
+  // (0, 1), so result [i, j] is concatenate's [i - 1, (j - 2) / 2] where
+  // j - 2 is even and in range, else v.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x2xf32>, %v: tensor<f32>) -> (tensor<4x10xf32>) {
+  %0 = "stablehlo.concatenate"(%x, %y) {dimension = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x5xf32>
+  %1 = "stablehlo.pad"(%0, %v) {edge_padding_low = array<i64: 1, 2>, edge_padding_high = array<i64: 1, -1>, interior_padding = array<i64: 0, 1>} : (tensor<2x5xf32>, tensor<f32>) -> tensor<4x10xf32>
+  %2 = "stablehlo.negate"(%1) : (tensor<4x10xf32>) -> tensor<4x10xf32>
+  "func.return"(%2) : (tensor<4x10xf32>) -> ()
+}
+)";
+  ProgramUnderTest p =
+      Read(kText, {Literal("dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>"),
+                   Literal("dense<[[7.0, 8.0], [9.0, 10.0]]> : tensor<2x2xf32>"),
+                   Literal("dense<0.5> : tensor<f32>")});
+  auto whole = ReferenceOfProgram(TheOracle(), TestRegistry(), p.module, p.arguments, nullptr);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  // [2, 8] is concatenate's [1, 3], y's [1, 0] = 9; [1, 3] is interior
+  // padding; [0, 0] edge padding.
+  for (int64_t element : {int64_t{28}, int64_t{13}, int64_t{0}}) {
+    auto cut = ShrinkShapes(p, {element});
+    ASSERT_TRUE(cut.has_value()) << element;
+    EXPECT_EQ(OutputTypes(cut->module)[0].shape, (Shape{1, 1})) << element;
+    if (element == 28) {
+      EXPECT_EQ(cut->arguments[0].num_elements(), 0);  // x: none of it
+      EXPECT_EQ(cut->arguments[1], Literal("dense<[[9.0]]> : tensor<1x1xf32>"));
+    } else {
+      EXPECT_EQ(cut->arguments[0].num_elements() + cut->arguments[1].num_elements(), 0) << element;
+    }
+    auto part =
+        ReferenceOfProgram(TheOracle(), TestRegistry(), cut->module, cut->arguments, nullptr);
+    ASSERT_TRUE(part.ok()) << part.status() << "\n"
+                           << mlir::PrintModule(cut->module, TestRegistry());
+    EXPECT_EQ(part->outputs[0].reference.values<ElementType::kF32>()[0],
+              whole->outputs[0].reference.values<ElementType::kF32>()[element])
+        << element;
+    const std::string text = mlir::PrintModule(cut->module, TestRegistry());
+    EXPECT_TRUE(mlir::ReadModule(text, "cut.mlir", TestRegistry()).ok()) << text;
+  }
+}
+
 TEST(ProgramShrink, OneElementGoesThroughAReshape) {
   constexpr char kText[] = R"(
 func.func @main(%x: tensor<2x3xf32>) -> (tensor<3x2xf32>) {
