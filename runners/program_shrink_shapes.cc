@@ -15,7 +15,8 @@
 // on the mapped dimensions (an expanded dimension of size 1 whole); slice,
 // the strided range under B; reduce, B on the kept dimensions and the
 // reduced ones whole; dot_general, B on the batch and free dimensions and
-// the contracting ones whole; concatenate, each input's part of B along the
+// the contracting ones whole; sort (one input), B where B holds whole rows
+// along the sorted dimension; concatenate, each input's part of B along the
 // dimension (possibly none of it), B elsewhere; pad, the operand elements
 // that land in B (the padding value whole, the edge padding moved so that
 // the result is B); iota, B where it starts at 0 along the iota dimension;
@@ -93,6 +94,31 @@ bool IsElementwise(const std::string& mnemonic) {
 
 // The operand boxes op's result box `b` is computed from, where op has a
 // rule (file comment); nullopt otherwise. Single-result ops.
+// sort's dimension, counted from 0.
+std::optional<size_t> SortDimension(const Operation& op) {
+  auto it = op.attributes.find("dimension");
+  if (op.name != "stablehlo.sort" || it == op.attributes.end() ||
+      !std::holds_alternative<int64_t>(it->second) || op.result_types.empty()) {
+    return std::nullopt;
+  }
+  const auto rank = static_cast<int64_t>(op.result_types[0].shape.size());
+  int64_t dimension = std::get<int64_t>(it->second);
+  if (dimension < 0) dimension += rank;
+  if (dimension < 0 || dimension >= rank) return std::nullopt;
+  return static_cast<size_t>(dimension);
+}
+
+// The box an op computes when its readers need `b`: b itself, or for sort b
+// with whole rows along the sorted dimension (an element's place in its
+// row depends on the whole row); readers then get their part by a slice.
+Box WholeRows(const Operation& op, Box b) {
+  if (const std::optional<size_t> d = SortDimension(op)) {
+    b.lo[*d] = 0;
+    b.hi[*d] = op.result_types[0].shape[*d];
+  }
+  return b;
+}
+
 std::optional<std::vector<Box>> OperandBoxes(const Operation& op, const Box& b) {
   if (op.results.size() != 1 || !op.result_types[0].is_tensor()) return std::nullopt;
   const std::string mnemonic = op.name.rfind("stablehlo.", 0) == 0 ? op.name.substr(10) : "";
@@ -119,7 +145,7 @@ std::optional<std::vector<Box>> OperandBoxes(const Operation& op, const Box& b) 
     }
     return boxes;
   }
-  if (!op.regions.empty() && mnemonic != "reduce") return std::nullopt;
+  if (!op.regions.empty() && mnemonic != "reduce" && mnemonic != "sort") return std::nullopt;
   if (mnemonic == "transpose") {
     const auto* permutation = Ints(op, "permutation");
     if (!permutation || permutation->size() != b.lo.size()) return std::nullopt;
@@ -222,6 +248,12 @@ std::optional<std::vector<Box>> OperandBoxes(const Operation& op, const Box& b) 
       flat /= from[d];
     }
     return std::vector<Box>{c};
+  }
+  if (mnemonic == "sort") {
+    // A row sorts as a whole (WholeRows widened B): the input's box is B.
+    const std::optional<size_t> d = SortDimension(op);
+    if (!d || b.lo[*d] != 0 || b.hi[*d] != result[*d]) return std::nullopt;
+    return std::vector<Box>(op.operands.size(), b);
   }
   if (mnemonic == "concatenate") {
     auto it = op.attributes.find("dimension");
@@ -327,6 +359,10 @@ std::optional<ProgramUnderTest> ShrinkShapes(const ProgramUnderTest& program,
   for (size_t i = block.operations.size() - 1; i-- > 0;) {
     const Operation& op = block.operations[i];
     std::optional<Box> b = op.results.size() == 1 ? need[op.results[0]] : std::nullopt;
+    if (b) {
+      b = WholeRows(op, *b);
+      need[op.results[0]] = b;
+    }
     std::optional<std::vector<Box>> boxes;
     if (b && !(*b == Full(op.result_types[0].shape))) boxes = OperandBoxes(op, *b);
     if (boxes) {

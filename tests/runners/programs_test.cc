@@ -475,6 +475,32 @@ func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x2xf32>, %v: tensor<f32>) -> (t
   }
 }
 
+TEST(ProgramShrink, ASortKeepsWholeRowsOnly) {
+  // Rows of x sorted along dimension 1: element [2, 1] needs row 2 alone.
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<3x4xf32>) -> (tensor<3x4xf32>) {
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %l = "stablehlo.compare"(%p, %q) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    "stablehlo.return"(%l) : (tensor<i1>) -> ()
+  }) {dimension = -1 : i64, is_stable = true} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %1 = "stablehlo.negate"(%0) : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  "func.return"(%1) : (tensor<3x4xf32>) -> ()
+}
+)";
+  ProgramUnderTest p =
+      Read(kText,
+           {Literal("dense<[[4.0, 3.0, 2.0, 1.0], [0.5, 0.25, 1.5, 1.0], [9.0, 7.0, 8.0, 6.0]]> : "
+                    "tensor<3x4xf32>")});
+  auto cut = ShrinkShapes(p, {int64_t{9}});
+  ASSERT_TRUE(cut.has_value());
+  EXPECT_EQ(cut->arguments[0], Literal("dense<[[9.0, 7.0, 8.0, 6.0]]> : tensor<1x4xf32>"));
+  EXPECT_EQ(OutputTypes(cut->module)[0].shape, (Shape{1, 1}));
+  auto part = ReferenceOfProgram(TheOracle(), TestRegistry(), cut->module, cut->arguments, nullptr);
+  ASSERT_TRUE(part.ok()) << part.status() << "\n" << mlir::PrintModule(cut->module, TestRegistry());
+  EXPECT_EQ(part->outputs[0].reference.values<ElementType::kF32>()[0], -7.0f);
+}
+
 TEST(ProgramShrink, OneElementGoesThroughAReshape) {
   constexpr char kText[] = R"(
 func.func @main(%x: tensor<2x3xf32>) -> (tensor<3x2xf32>) {
