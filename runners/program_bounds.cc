@@ -175,6 +175,8 @@ CornerPolicy CornerPolicyOf(const std::string& op) {
       "add", "maximum", "minimum", "clamp", "convert", "exponential", "exponential_minus_one",
       "log", "log_plus_one", "sqrt", "cbrt", "tanh", "logistic", "floor", "ceil",
       "round_nearest_even", "round_nearest_afz", "reduce_precision", "negate",
+      // sign never decreases (-0 and +0 are one value to an interval).
+      "sign",
       // Quantized values: storage integers ordered as their values.
       "uniform_quantize", "uniform_dequantize"};
   if (monotone.count(op)) return CornerPolicy::kMonotone;
@@ -256,7 +258,7 @@ namespace {
 // integer intervals; select only in its data operands.
 bool MonotoneInIntegers(const std::string& op) {
   return op == "convert" || op == "maximum" || op == "minimum" || op == "clamp" ||
-         op == "compare" || op == "select";
+         op == "compare" || op == "select" || op == "sign";
 }
 
 // kByDirection made concrete: x < y (and <=, >, >=) only grows with y and
