@@ -73,6 +73,16 @@ void RenumberValues(Function& function) {
   Renumber(function.body, numbers);
 }
 
+const std::string* CalledFunction(const Operation& op) {
+  const char* key = op.name == "func.call"             ? "callee"
+                    : op.name == "stablehlo.composite" ? "decomposition"
+                                                       : nullptr;
+  if (key == nullptr) return nullptr;
+  auto it = op.attributes.find(key);
+  if (it == op.attributes.end()) return nullptr;
+  return std::get_if<std::string>(&it->second);
+}
+
 const Function* Module::Find(const std::string& function) const {
   for (const Function& f : functions) {
     if (f.name == function) return &f;

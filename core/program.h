@@ -78,6 +78,11 @@ struct Module {
   const Function* Find(const std::string& function) const;
 };
 
+// The function `op` calls by symbol, or null: func.call's callee, or a
+// stablehlo.composite's decomposition given as a symbol (as programs write
+// it; a case gives the decomposition as a region instead).
+const std::string* CalledFunction(const Operation& op);
+
 // Whether two programs are the same up to source locations (what printing
 // then reading a program must preserve). On a difference, `difference` (if
 // not null) says where.

@@ -128,7 +128,9 @@ Tensor Dequantized(const Tensor& q) {
 }
 
 // One op of @main (without regions, of plain tensors) moved into a private
-// function @callee that @main calls instead; nullopt where none qualifies.
+// function @callee that @main calls instead (func.call, or half the time a
+// stablehlo.composite whose decomposition it is: compilers inline it);
+// nullopt where none qualifies.
 std::optional<Function> Outline(Function& main, std::mt19937_64& random) {
   Block& block = main.body.blocks[0];
   std::vector<size_t> candidates;
@@ -163,12 +165,18 @@ std::optional<Function> Outline(Function& main, std::mt19937_64& random) {
   callee.body.blocks = {std::move(body)};
   // @main's op becomes the call, with the same operands and results.
   Operation call;
-  call.name = "func.call";
   call.operands = op.operands;
   call.operand_types = op.operand_types;
   call.results = op.results;
   call.result_types = op.result_types;
-  call.attributes["callee"] = std::string("callee");
+  if (random() % 2 == 0) {
+    call.name = "func.call";
+    call.attributes["callee"] = std::string("callee");
+  } else {
+    call.name = "stablehlo.composite";
+    call.attributes["name"] = std::string("hlocheck.outlined");
+    call.attributes["decomposition"] = std::string("callee");
+  }
   op = std::move(call);
   RenumberValues(callee);  // its own numbering, as it reads back
   return callee;

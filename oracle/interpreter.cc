@@ -546,10 +546,8 @@ std::set<std::string> Interpreter::OpsUsedBy(const std::string& name) const {
       for (const Operation& op : block.operations) {
         ops.insert(op.name);
         for (const Region& inner : op.regions) scan(inner);
-        auto callee = op.attributes.find("callee");
-        if (op.name == "func.call" && callee != op.attributes.end() &&
-            std::holds_alternative<std::string>(callee->second)) {
-          const std::string& target = std::get<std::string>(callee->second);
+        if (const std::string* called = CalledFunction(op)) {
+          const std::string& target = *called;
           const Function* f = module_->Find(target);
           if (f != nullptr && visited.insert(target).second) scan(f->body);
         }

@@ -232,7 +232,7 @@ class ProgramTracer {
               "computed inside a region or callee by an op with freedom, or from values the "
               "spec does not fix";
         }
-        if (!op.regions.empty() || op.name == "func.call") {
+        if (!op.regions.empty() || CalledFunction(op) != nullptr) {
           // What a deviation does inside it cannot be followed: any that
           // applies to a type it handles may reach every element.
           for (uint64_t& bits : reach) bits |= DeviationsOf(mnemonic, op, true);
@@ -548,14 +548,12 @@ class ProgramTracer {
     }
   }
 
-  // A func.call's callee runs inside it: its ops' freedom is the call's.
+  // A func.call's callee (a composite's decomposition) runs inside it: its
+  // ops' freedom is the call's.
   void NestCallee(const Operation& op, size_t top) {
-    if (op.name != "func.call") return;
-    auto callee = op.attributes.find("callee");
-    if (callee == op.attributes.end() || !std::holds_alternative<std::string>(callee->second)) {
-      return;
-    }
-    const Function* function = module_.Find(std::get<std::string>(callee->second));
+    const std::string* called = CalledFunction(op);
+    if (called == nullptr) return;
+    const Function* function = module_.Find(*called);
     if (function == nullptr || !nesting_.insert(function).second) return;  // recursion: once
     Nest(function->body, top);
     nesting_.erase(function);

@@ -210,8 +210,10 @@ absl::StatusOr<std::vector<Tensor>> CpuAdapter::Run(const Case& c) {
 
 namespace {
 
-// func.call ops as the op table's `call`: the callee's body becomes the op's
-// region (its func.return the region's return), as a case of `call` holds it.
+// func.call ops, and composites whose decomposition is a function of the
+// module, as the op table's `call`: the function's body becomes the op's
+// region (its func.return the region's return), as a case of `call` holds
+// it (a composite is a call of its decomposition).
 absl::Status CallsAsRegions(Region& region, const Module& module, int depth) {
   if (depth > 16) return absl::UnimplementedError("calls nested more than 16 deep");
   for (Block& block : region.blocks) {
@@ -219,14 +221,11 @@ absl::Status CallsAsRegions(Region& region, const Module& module, int depth) {
       for (Region& inner : op.regions) {
         HLOCHECK_RETURN_IF_ERROR(CallsAsRegions(inner, module, depth));
       }
-      if (op.name != "func.call") continue;
-      auto callee = op.attributes.find("callee");
-      const Function* function =
-          callee == op.attributes.end() || !std::holds_alternative<std::string>(callee->second)
-              ? nullptr
-              : module.Find(std::get<std::string>(callee->second));
+      const std::string* called = CalledFunction(op);
+      if (called == nullptr) continue;
+      const Function* function = module.Find(*called);
       if (function == nullptr || function->body.blocks.size() != 1) {
-        return absl::InvalidArgumentError("func.call names no function of one block");
+        return absl::InvalidArgumentError(op.name + " names no function of one block");
       }
       Region body = function->body;
       Operation& ret = body.blocks[0].operations.back();

@@ -316,14 +316,48 @@ func.func private @twice(%a: tensor<2xf32>) -> tensor<2xf32> {
   EXPECT_EQ(JudgeProgram(*trial.reference, outputs, nullptr).kind, ProgramOutcome::Kind::kPass);
   outputs[1].values<ElementType::kF32>()[1] = 4.5f;
   EXPECT_EQ(JudgeProgram(*trial.reference, outputs, nullptr).kind, ProgramOutcome::Kind::kMismatch);
-  // The generator outlines an op into a callee now and then.
-  int with_calls = 0;
-  for (uint64_t seed = 600; seed < 700; ++seed) {
+  // The generator outlines an op into a callee now and then, called by
+  // func.call or as a composite's decomposition; they print, read back and
+  // pass on the CPU backend.
+  int with_calls = 0, with_composites = 0;
+  for (uint64_t seed = 600; seed < 800; ++seed) {
     auto program = GenerateProgram(TestRegistry(), SmallPrograms(), seed);
     ASSERT_TRUE(program.ok());
-    with_calls += program->module.functions.size() > 1;
+    if (program->module.functions.size() < 2) continue;
+    const std::string text = mlir::PrintModule(program->module, TestRegistry());
+    const bool composite = text.find("stablehlo.composite") != std::string::npos;
+    (composite ? with_composites : with_calls) += 1;
+    auto again = mlir::ReadModule(text, "program.mlir", TestRegistry());
+    ASSERT_TRUE(again.ok()) << again.status() << "\n" << text;
+    ProgramUnderTest outlined{program->module, program->arguments};
+    ProgramTrial ran = Trial(*cpu, outlined);
+    ASSERT_TRUE(ran.reference.ok()) << ran.reference.status() << "\n" << text;
+    EXPECT_EQ(ran.outcome.kind, ProgramOutcome::Kind::kPass) << ran.outcome.message << "\n" << text;
   }
   EXPECT_GT(with_calls, 3);
+  EXPECT_GT(with_composites, 3);
+}
+
+TEST(ProgramCheck, ACompositeIsACallOfItsDecomposition) {
+  // The composite's decomposition is a function of the module: the oracle
+  // and the CPU backend run it as a call (compilers inline it).
+  constexpr char kText[] = R"(
+func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>) {
+  %0 = "stablehlo.composite"(%x, %x) {name = "hlocheck.outlined", decomposition = @twice} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%0) : (tensor<2xf32>) -> ()
+}
+func.func private @twice(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  "func.return"(%0) : (tensor<2xf32>) -> ()
+}
+)";
+  ProgramUnderTest p = Read(kText, {Literal("dense<[1.0, 2.5]> : tensor<2xf32>")});
+  auto cpu = Backend("cpu");
+  ProgramTrial trial = Trial(*cpu, p);
+  ASSERT_TRUE(trial.reference.ok()) << trial.reference.status();
+  EXPECT_EQ(trial.reference->outputs[0].reference, Literal("dense<[2.0, 5.0]> : tensor<2xf32>"));
+  EXPECT_EQ(trial.reference->compared_elements, 2);
+  EXPECT_EQ(trial.outcome.kind, ProgramOutcome::Kind::kPass) << trial.outcome.message;
 }
 
 TEST(ProgramCheck, DeclaredFlushingExcusesOnlyElementsASubnormalReached) {
