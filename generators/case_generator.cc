@@ -700,7 +700,8 @@ std::span<const int64_t> KernelBoundarySizes() {
 
 const spec::ValueSpec* PrimaryValue(const spec::OpSpec& op) {
   if (!op.operands.empty() && !op.operands[0].types.element_types.empty()) return &op.operands[0];
-  if (!op.operands.empty() && op.operands[0].kind == spec::ValueKind::kToken) return nullptr;
+  // An op whose first operand is a token (recv, infeed) takes its type from
+  // its first result (the payload); one without a typed result has none.
   if (!op.results.empty() && !op.results[0].types.element_types.empty()) return &op.results[0];
   return nullptr;
 }
