@@ -18,7 +18,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adapters/cpu/combiner_kernels.h"
-#include "adapters/cpu/elementwise_internal.h"
 #include "adapters/cpu/region.h"
 #include "core/status_macros.h"
 
